@@ -1,0 +1,79 @@
+package display
+
+import (
+	"encoding/json"
+	"sync"
+)
+
+// Bundle is one rich output: the same value in several MIME types.
+//
+// Data maps a MIME type to its representation: a string for text types
+// ("text/plain", "text/html", "image/svg+xml"), base64 text for binary image
+// types ("image/png"), and any JSON-encodable value for JSON types
+// ("application/json"). Metadata holds optional per-type hints, such as an
+// image's width and height.
+type Bundle struct {
+	Data     map[string]any
+	Metadata map[string]any
+}
+
+// Text returns a bundle holding only plain text.
+func Text(s string) Bundle {
+	return Bundle{Data: map[string]any{"text/plain": s}}
+}
+
+// MarshalJSON encodes the bundle's Data; Metadata travels separately in the
+// Jupyter protocol.
+func (b Bundle) MarshalJSON() ([]byte, error) { return json.Marshal(b.Data) }
+
+// Publisher receives the outputs that display functions publish while a cell
+// runs. The notebook kernel installs one for every cell.
+type Publisher interface {
+	// Display shows b. A non-empty id names the output so that a later call
+	// with update set replaces it in place instead of adding a new output.
+	Display(b Bundle, id string, update bool)
+	// ClearOutput clears the cell's outputs; with wait set, the front end
+	// clears them only when the next output arrives, avoiding flicker.
+	ClearOutput(wait bool)
+}
+
+var (
+	pubMu     sync.RWMutex
+	publisher Publisher
+)
+
+// SetPublisher installs p as the receiver of published outputs and returns a
+// function that restores the previous one. A nil p discards outputs.
+func SetPublisher(p Publisher) (restore func()) {
+	pubMu.Lock()
+	old := publisher
+	publisher = p
+	pubMu.Unlock()
+	return func() {
+		pubMu.Lock()
+		publisher = old
+		pubMu.Unlock()
+	}
+}
+
+// publish sends b to the installed publisher, if any.
+func publish(b Bundle, id string, update bool) {
+	pubMu.RLock()
+	p := publisher
+	pubMu.RUnlock()
+	if p != nil {
+		p.Display(b, id, update)
+	}
+}
+
+// ClearOutput clears the running cell's outputs. With wait set, the front end
+// waits for the next output before clearing, which avoids flicker when an
+// output is redrawn.
+func ClearOutput(wait bool) {
+	pubMu.RLock()
+	p := publisher
+	pubMu.RUnlock()
+	if p != nil {
+		p.ClearOutput(wait)
+	}
+}
