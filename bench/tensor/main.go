@@ -1,0 +1,198 @@
+// Command tensor measures gotensor's CPU speed against NumPy in one run:
+// SGEMM through internal/blas (OpenBLAS and gonum), and elementwise and
+// reduction ops on large tensors of tensorlib/tensor. It
+// runs bench/tensor_numpy.py with /usr/bin/python3 for NumPy's figures and
+// prints the ratios.
+//
+// Run it from the repository root:
+//
+//	go run ./bench/tensor
+//
+// Both sides run with the environment as given (OPENBLAS_CORETYPE and
+// OPENBLAS_L2_SIZE included, as CI has them); -native unsets those two for
+// both sides, so that OpenBLAS picks the kernel for this CPU itself.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/gotensor/gotensor/internal/blas"
+)
+
+// numpyResult is the JSON object bench/tensor_numpy.py prints.
+type numpyResult struct {
+	Python string            `json:"python"`
+	NumPy  string            `json:"numpy"`
+	Env    map[string]string `json:"env"`
+	BLAS   struct {
+		Library  string `json:"library"`
+		Corename string `json:"corename"`
+		Threads  int    `json:"threads"`
+		Source   string `json:"source"`
+	} `json:"blas"`
+	SGEMM struct {
+		N       int     `json:"n"`
+		Seconds float64 `json:"seconds"`
+		GFLOPS  float64 `json:"gflops"`
+	} `json:"sgemm"`
+	Ops map[string]float64 `json:"ops"`
+}
+
+// tensorOp is one tensor operation timed against NumPy.
+type tensorOp struct {
+	name  string // key in numpyResult.Ops
+	label string // how the Go and NumPy calls read
+	run   func()
+}
+
+// tensorOps returns the timed tensor ops on n×n float32 inputs. It is set
+// by ops.go, the only file that imports tensorlib/tensor: without that file
+// the benchmark still measures SGEMM.
+var tensorOps func(n int) []tensorOp
+
+func main() {
+	gemmN := flag.Int("gemm", 1024, "SGEMM size n: an n×n by n×n float32 product")
+	gemmReps := flag.Int("gemm-reps", 10, "timed SGEMM runs per implementation (gonum runs a third as many)")
+	opsN := flag.Int("ops", 4096, "tensor op size n: n×n float32 tensors")
+	opsReps := flag.Int("ops-reps", 10, "timed runs per tensor op")
+	python := flag.String("python", "/usr/bin/python3", "Python interpreter with NumPy")
+	script := flag.String("numpy", "bench/tensor_numpy.py", "the NumPy side of the benchmark")
+	native := flag.Bool("native", false, "unset OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE for both sides")
+	flag.Parse()
+
+	if *native {
+		// Before OpenBLAS loads: it reads the variables when it opens.
+		os.Unsetenv("OPENBLAS_CORETYPE")
+		os.Unsetenv("OPENBLAS_L2_SIZE")
+	}
+	if err := run(*gemmN, *gemmReps, *opsN, *opsReps, *python, *script); err != nil {
+		fmt.Fprintln(os.Stderr, "bench/tensor:", err)
+		os.Exit(1)
+	}
+}
+
+func run(gemmN, gemmReps, opsN, opsReps int, python, script string) error {
+	// The Go side runs first, while NumPy's process does not yet exist.
+	gemm := map[string]float64{}
+	for _, impl := range []string{blas.OpenBLAS, blas.Gonum} {
+		if err := blas.Use(impl); err != nil {
+			fmt.Fprintf(os.Stderr, "bench/tensor: skipping %s: %v\n", impl, err)
+			continue
+		}
+		reps := gemmReps
+		if impl == blas.Gonum {
+			reps = max(1, gemmReps/3)
+		}
+		gemm[impl] = sgemmGFLOPS(gemmN, reps)
+	}
+
+	var ops []tensorOp
+	opTimes := map[string]float64{}
+	if tensorOps != nil {
+		ops = tensorOps(opsN)
+		for _, op := range ops {
+			opTimes[op.name] = bestOf(op.run, opsReps, 2)
+		}
+	}
+
+	np, err := runNumPy(python, script, gemmN, gemmReps, opsN, opsReps)
+	if err != nil {
+		return err
+	}
+
+	fmt.Printf("gotensor CPU benchmark: %d CPUs, GOMAXPROCS=%d, %s %s/%s\n",
+		runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Printf("environment: %s\n", openblasEnv())
+	fmt.Printf("gotensor: OpenBLAS kernel %q\n", blas.OpenBLASCore())
+	fmt.Printf("numpy %s (Python %s): %s, OpenBLAS kernel %q, %d threads (from %s)\n\n",
+		np.NumPy, np.Python, np.BLAS.Library, np.BLAS.Corename, np.BLAS.Threads, np.BLAS.Source)
+
+	fmt.Printf("SGEMM %d×%d float32, best of %d after warm-up\n", gemmN, gemmN, gemmReps)
+	fmt.Printf("  %-10s %10s %16s\n", "", "GFLOP/s", "ratio to numpy")
+	for _, impl := range []string{blas.OpenBLAS, blas.Gonum} {
+		if g, ok := gemm[impl]; ok {
+			fmt.Printf("  %-10s %10.1f %16.2f\n", impl, g, g/np.SGEMM.GFLOPS)
+		}
+	}
+	fmt.Printf("  %-10s %10.1f %16.2f\n\n", "numpy", np.SGEMM.GFLOPS, 1.0)
+
+	if ops == nil {
+		fmt.Println("tensor ops: skipped (ops.go, which imports tensorlib/tensor, is not built in)")
+		return nil
+	}
+	fmt.Printf("Tensor ops on %d×%d float32, best of %d after warm-up\n", opsN, opsN, opsReps)
+	fmt.Printf("  %-34s %12s %10s %16s\n", "gotensor / numpy", "gotensor ms", "numpy ms", "gotensor/numpy")
+	for _, op := range ops {
+		g, n := opTimes[op.name], np.Ops[op.name]
+		fmt.Printf("  %-34s %12.2f %10.2f %16.2f\n", op.label, g*1e3, n*1e3, g/n)
+	}
+	return nil
+}
+
+// sgemmGFLOPS times C = A·B for n×n float32 matrices with the BLAS in use.
+func sgemmGFLOPS(n, reps int) float64 {
+	rng := rand.New(rand.NewPCG(1, 2))
+	a, b, c := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
+	for i := range a {
+		a[i], b[i] = rng.Float32(), rng.Float32()
+	}
+	t := bestOf(func() { blas.Sgemm(false, false, n, n, n, 1, a, n, b, n, 0, c, n) }, reps, 2)
+	return 2 * float64(n) * float64(n) * float64(n) / t / 1e9
+}
+
+// bestOf returns the shortest time in seconds of reps calls of fn, after
+// warmup untimed calls.
+func bestOf(fn func(), reps, warmup int) float64 {
+	for range warmup {
+		fn()
+	}
+	best := time.Duration(1<<63 - 1)
+	for range reps {
+		t0 := time.Now()
+		fn()
+		best = min(best, time.Since(t0))
+	}
+	return best.Seconds()
+}
+
+// runNumPy runs the NumPy side and decodes its result.
+func runNumPy(python, script string, gemmN, gemmReps, opsN, opsReps int) (*numpyResult, error) {
+	if _, err := os.Stat(script); err != nil {
+		return nil, fmt.Errorf("%v: run from the repository root or pass -numpy PATH", err)
+	}
+	cmd := exec.Command(python, script,
+		"--gemm", fmt.Sprint(gemmN), "--gemm-reps", fmt.Sprint(gemmReps),
+		"--ops", fmt.Sprint(opsN), "--ops-reps", fmt.Sprint(opsReps))
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %v", python, script, err)
+	}
+	var r numpyResult
+	if err := json.Unmarshal(out, &r); err != nil {
+		return nil, fmt.Errorf("%s printed %q: %v", script, out, err)
+	}
+	return &r, nil
+}
+
+// openblasEnv lists the OpenBLAS variables both sides run with.
+func openblasEnv() string {
+	var vars []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "OPENBLAS_") || strings.HasPrefix(kv, "GOTENSOR_BLAS=") {
+			vars = append(vars, kv)
+		}
+	}
+	if len(vars) == 0 {
+		return "no OPENBLAS_* variables"
+	}
+	return strings.Join(vars, " ")
+}

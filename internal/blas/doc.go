@@ -1,0 +1,17 @@
+// Package blas is the matrix-multiply layer under tensorlib: row-major SGEMM
+// and DGEMM that run on OpenBLAS when the library is on the machine and on
+// gonum's pure-Go BLAS otherwise.
+//
+// OpenBLAS is not linked: in a cgo build the package opens
+// libopenblas.so.0 with dlopen on first use and calls cblas_sgemm and
+// cblas_dgemm through function pointers, so one binary runs on machines with
+// and without the library (Debian: apt-get install libopenblas0-pthread).
+// A build with CGO_ENABLED=0 always uses gonum.
+//
+// The environment variable GOTENSOR_BLAS=gonum forces the gonum
+// implementation; Use switches implementations at run time.
+//
+// Misuse (negative sizes, strides shorter than a row, slices too short for
+// the matrices they hold) panics with a message prefixed "blas: ", whichever
+// implementation runs.
+package blas

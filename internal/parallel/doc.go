@@ -1,0 +1,12 @@
+// Package parallel runs the loops of the tensor kernels on all cores.
+//
+// For splits an index range into chunks and runs them on up to
+// runtime.GOMAXPROCS goroutines, the caller's included; small ranges run
+// inline, so small tensor ops pay nothing. A panic in any chunk is raised
+// again on the calling goroutine with the same value, so a typed error from
+// a kernel reaches the caller's recover.
+//
+// Long loops can be stopped: the notebook kernel installs a hook with
+// SetInterruptHook, For consults it before each chunk and, once it reports
+// true, runs no more chunks and panics with ErrInterrupted.
+package parallel
