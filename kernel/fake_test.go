@@ -1,0 +1,105 @@
+package kernel
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/gotensor/gotensor/display"
+	"github.com/gotensor/gotensor/interp"
+)
+
+// fakeInterp is an Interpreter whose cells are lines of commands:
+//
+//	print TEXT     stdout gets TEXT and a newline
+//	eprint TEXT    stderr gets TEXT and a newline
+//	value TEXT     the cell's value is TEXT
+//	fail TEXT      the cell fails with a FakeError
+//	goerror TEXT   the cell fails with a plain error
+//	panic          the interpreter panics
+//	block          wait until interrupted (at most 5 s)
+//	sleep          wait 200 ms
+//	display ID     display "shown", then update it to "updated" (ID may be -)
+//	clear          clear_output with wait
+//	input PROMPT   the cell's value is the line read from the front end
+type fakeInterp struct{}
+
+func (fakeInterp) Execute(ctx context.Context, code string, out interp.Output) (*display.Bundle, error) {
+	var result *display.Bundle
+	for _, line := range strings.Split(code, "\n") {
+		cmd, arg, _ := strings.Cut(line, " ")
+		switch cmd {
+		case "print":
+			out.Stream("stdout", arg+"\n")
+		case "eprint":
+			out.Stream("stderr", arg+"\n")
+		case "value":
+			b := display.Text(arg)
+			b.Data["text/html"] = "<b>" + arg + "</b>"
+			b.Metadata = map[string]any{"text/html": map[string]any{"isolated": true}}
+			result = &b
+		case "fail":
+			return nil, &interp.Error{Name: "FakeError", Value: arg, Traceback: []string{"cell line 1", "FakeError: " + arg}}
+		case "goerror":
+			return nil, errors.New(arg)
+		case "panic":
+			panic("fake interpreter exploded")
+		case "block":
+			select {
+			case <-ctx.Done():
+				return nil, &interp.Error{Name: "Interrupted", Value: "interrupted by the user"}
+			case <-time.After(5 * time.Second):
+				return nil, errors.New("block: never interrupted")
+			}
+		case "sleep":
+			time.Sleep(200 * time.Millisecond)
+		case "display":
+			id := arg
+			if id == "-" {
+				id = ""
+			}
+			out.Display(display.Text("shown"), id, false)
+			out.Display(display.Text("updated"), id, true)
+		case "clear":
+			out.ClearOutput(true)
+		case "input":
+			v, err := out.Input(arg, false)
+			if err != nil {
+				return nil, &interp.Error{Name: "InputError", Value: err.Error()}
+			}
+			b := display.Text(v)
+			result = &b
+		case "":
+		default:
+			return nil, &interp.Error{Name: "CompileError", Value: "unknown command " + cmd}
+		}
+	}
+	return result, nil
+}
+
+func (fakeInterp) Complete(code string, cursor int) interp.Completion {
+	if !strings.HasSuffix(code[:cursor], "fmt.Pr") {
+		return interp.Completion{Start: cursor, End: cursor}
+	}
+	return interp.Completion{Matches: []string{"Printf", "Println"}, Start: cursor - 2, End: cursor}
+}
+
+func (fakeInterp) Inspect(code string, cursor, detail int) interp.Inspection {
+	if !strings.Contains(code, "Println") {
+		return interp.Inspection{}
+	}
+	return interp.Inspection{Found: true, Data: display.Text("func Println(a ...any) (n int, err error)")}
+}
+
+func (fakeInterp) IsComplete(code string) interp.Completeness {
+	switch {
+	case strings.HasSuffix(code, "{"):
+		return interp.Completeness{Status: "incomplete", Indent: "\t"}
+	case strings.HasSuffix(code, ")"):
+		return interp.Completeness{Status: "invalid"}
+	case code == "":
+		return interp.Completeness{}
+	}
+	return interp.Completeness{Status: "complete"}
+}
