@@ -1,0 +1,172 @@
+package tensor
+
+// A Storage is a block of elements of one dtype owned by a backend. Tensors
+// read it through a Layout; many tensors (views) may share one Storage.
+type Storage interface {
+	// DType returns the element type.
+	DType() DType
+	// Len returns the number of elements.
+	Len() int
+}
+
+// UnaryOp names an elementwise op of one operand for Backend.Unary.
+type UnaryOp int
+
+// The unary ops. Float-only ops (from OpSqrt on) receive Float32 or Float64
+// storage; OpNeg, OpAbs and OpReLU also receive Int64.
+const (
+	OpNeg UnaryOp = iota
+	OpAbs
+	OpReLU
+	OpSqrt
+	OpExp
+	OpLog
+	OpSin
+	OpCos
+	OpTanh
+	OpSigmoid
+	OpGELU
+)
+
+var unaryNames = [...]string{"Neg", "Abs", "ReLU", "Sqrt", "Exp", "Log", "Sin", "Cos", "Tanh", "Sigmoid", "GELU"}
+
+func (op UnaryOp) String() string { return unaryNames[op] }
+
+// BinaryOp names an elementwise op of two operands for Backend.Binary and
+// Backend.BinaryScalar.
+type BinaryOp int
+
+// The binary ops. Operands are Float32, Float64 or Int64 (OpDiv receives
+// floats only: the front end promotes integer division to Float32).
+const (
+	OpAdd BinaryOp = iota
+	OpSub
+	OpMul
+	OpDiv
+	OpPow
+	OpMaximum
+	OpMinimum
+)
+
+var binaryNames = [...]string{"Add", "Sub", "Mul", "Div", "Pow", "Maximum", "Minimum"}
+
+func (op BinaryOp) String() string { return binaryNames[op] }
+
+// CompareOp names a comparison for Backend.Compare.
+type CompareOp int
+
+// The comparisons; each yields Bool.
+const (
+	OpEq CompareOp = iota
+	OpNe
+	OpLt
+	OpLe
+	OpGt
+	OpGe
+)
+
+var compareNames = [...]string{"Eq", "Ne", "Lt", "Le", "Gt", "Ge"}
+
+func (op CompareOp) String() string { return compareNames[op] }
+
+// ReduceOp names a reduction for Backend.Reduce and Backend.ArgReduce.
+type ReduceOp int
+
+// The reductions. OpSum of Int64 yields Int64; OpMax and OpMin keep the
+// dtype; OpArgmax and OpArgmin (ArgReduce only) yield Int64 indices.
+const (
+	OpSum ReduceOp = iota
+	OpMax
+	OpMin
+	OpArgmax
+	OpArgmin
+)
+
+// Distribution names the law of Backend.Random.
+type Distribution int
+
+// The distributions Random draws from.
+const (
+	Uniform    Distribution = iota // uniform on [a, b)
+	Normal                         // normal with mean a and standard deviation b
+	IntUniform                     // integers uniform on [a, b)
+)
+
+// A Backend implements tensor storage and compute for one device. The CPU
+// backend is built in; others (CUDA) register a BackendFactory with
+// RegisterBackend.
+//
+// Conventions: every Storage argument was made by the same backend; every
+// method that returns a Storage returns a new, contiguous one (row-major in
+// the shape of the result); input layouts may be any view (strided,
+// transposed, broadcast with stride 0, offset) and are never written
+// through. The front end checks shapes, dtypes and devices before calling,
+// so backends may panic on misuse without a friendly message. The front end
+// never passes Bool storage to Unary, Binary, BinaryScalar, Reduce,
+// ArgReduce or MatMul.
+type Backend interface {
+	// Device returns the device this backend serves.
+	Device() Device
+
+	// Alloc returns n zero elements of dtype dt.
+	Alloc(dt DType, n int) Storage
+	// FromHost returns storage holding data, a []float32, []float64,
+	// []int64 or []bool that the backend may keep (the caller gives it up).
+	FromHost(data any) Storage
+	// ToHost returns a new host slice ([]float32, []float64, []int64 or
+	// []bool) with the elements of s under l, in row-major order.
+	ToHost(s Storage, l Layout) any
+
+	// Copy writes the elements of src under sl into dst under dl. Both have
+	// the same dtype and shape; dl does not overlap itself.
+	Copy(src Storage, sl Layout, dst Storage, dl Layout)
+	// Cast returns the elements of s under l converted to dt, truncating
+	// floats toward zero for Int64 and mapping nonzero to true for Bool.
+	Cast(s Storage, l Layout, dt DType) Storage
+	// Fill sets every element of dst under dl to v.
+	Fill(dst Storage, dl Layout, v float64)
+	// Arange returns n elements start, start+step, ... of dtype dt.
+	Arange(dt DType, n int, start, step float64) Storage
+	// Random returns n elements of dtype dt drawn from dist with
+	// parameters a and b, from a generator seeded with seed: equal seeds
+	// give equal results.
+	Random(dist Distribution, dt DType, n int, a, b float64, seed uint64) Storage
+
+	// Unary returns op applied to each element of s under l.
+	Unary(op UnaryOp, s Storage, l Layout) Storage
+	// Binary returns op(a, b) elementwise; la and lb have the same shape
+	// (the broadcast shape, with stride 0 where an operand repeats) and the
+	// storages the same dtype, which the result has.
+	Binary(op BinaryOp, a Storage, la Layout, b Storage, lb Layout) Storage
+	// BinaryScalar returns op(a, s) elementwise, or op(s, a) when reversed;
+	// the result has a's dtype.
+	BinaryScalar(op BinaryOp, a Storage, la Layout, s float64, reversed bool) Storage
+	// Compare returns op(a, b) elementwise as Bool; la and lb as in Binary.
+	Compare(op CompareOp, a Storage, la Layout, b Storage, lb Layout) Storage
+	// Where returns a where cond is true and b elsewhere; cond is Bool,
+	// a and b share a dtype, and the three layouts share a shape.
+	Where(cond Storage, lc Layout, a Storage, la Layout, b Storage, lb Layout) Storage
+
+	// Reduce reduces s under l over dims (sorted, distinct, non-negative)
+	// with op (OpSum, OpMax or OpMin). The result has l's shape with those
+	// dims set to 1. Every reduced dim is non-empty for OpMax and OpMin.
+	Reduce(op ReduceOp, s Storage, l Layout, dims []int) Storage
+	// ArgReduce returns the Int64 index of the first maximum (OpArgmax) or
+	// minimum (OpArgmin) along dim, shaped as l with dim set to 1. NaN
+	// counts as the maximum and the minimum, as in PyTorch.
+	ArgReduce(op ReduceOp, s Storage, l Layout, dim int) Storage
+
+	// MatMul returns the batched matrix product of a under la, shaped
+	// [batch..., m, k], and b under lb, shaped [batch..., k, n], with equal
+	// batch dims (possibly stride 0). The result is [batch..., m, n].
+	MatMul(a Storage, la Layout, b Storage, lb Layout) Storage
+
+	// Gather returns out[..., i, ...] = s[..., idx[..., i, ...], ...] along
+	// dim, shaped as il; idx is Int64. Out-of-range indices panic with an
+	// *IndexError.
+	Gather(s Storage, l Layout, dim int, idx Storage, il Layout) Storage
+	// IndexSelect returns the slices of s along dim listed in the 1-D
+	// Int64 idx, shaped as l with dim's size len(idx). Out-of-range
+	// indices panic with an *IndexError.
+	IndexSelect(s Storage, l Layout, dim int, idx Storage, il Layout) Storage
+}

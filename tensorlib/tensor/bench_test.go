@@ -1,0 +1,107 @@
+package tensor
+
+import "testing"
+
+// The benchmarks behind the README's NumPy comparison (bench/ runs the
+// NumPy side): go test -run - -bench . ./tensorlib/tensor
+
+func benchPair(b *testing.B) (*Tensor, *Tensor) {
+	b.Helper()
+	ManualSeed(0)
+	x, y := Rand(4096, 4096), Rand(4096, 4096)
+	b.SetBytes(4 * 4096 * 4096)
+	b.ResetTimer()
+	return x, y
+}
+
+func BenchmarkAdd4096(b *testing.B) {
+	x, y := benchPair(b)
+	for i := 0; i < b.N; i++ {
+		x.Add(y)
+	}
+}
+
+func BenchmarkAddTransposed4096(b *testing.B) {
+	x, y := benchPair(b)
+	for i := 0; i < b.N; i++ {
+		x.Add(y.T())
+	}
+}
+
+func BenchmarkMulScalar4096(b *testing.B) {
+	x, _ := benchPair(b)
+	for i := 0; i < b.N; i++ {
+		x.MulScalar(2)
+	}
+}
+
+func BenchmarkExp4096(b *testing.B) {
+	x, _ := benchPair(b)
+	for i := 0; i < b.N; i++ {
+		x.Exp()
+	}
+}
+
+func BenchmarkSum1_4096(b *testing.B) {
+	x, _ := benchPair(b)
+	for i := 0; i < b.N; i++ {
+		x.Sum(1)
+	}
+}
+
+func BenchmarkSum0_4096(b *testing.B) {
+	x, _ := benchPair(b)
+	for i := 0; i < b.N; i++ {
+		x.Sum(0)
+	}
+}
+
+func BenchmarkSumAll4096(b *testing.B) {
+	x, _ := benchPair(b)
+	for i := 0; i < b.N; i++ {
+		x.Sum()
+	}
+}
+
+func BenchmarkSoftmax4096(b *testing.B) {
+	x, _ := benchPair(b)
+	for i := 0; i < b.N; i++ {
+		x.Softmax(1)
+	}
+}
+
+func BenchmarkMatMul1024(b *testing.B) {
+	ManualSeed(0)
+	x, y := Rand(1024, 1024), Rand(1024, 1024)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		x.MatMul(y)
+	}
+	b.ReportMetric(2*1024*1024*1024*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+// BenchmarkSmallOp measures per-op overhead, which the interpreter pays on
+// every call.
+func BenchmarkSmallOp(b *testing.B) {
+	x, y := Ones(4, 4), Ones(4)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		x.Add(y)
+	}
+}
+
+func BenchmarkSmallOpSameShape(b *testing.B) {
+	x, y := Ones(4, 4), Ones(4, 4)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		x.Add(y)
+	}
+}
+
+func BenchmarkSmallSum(b *testing.B) {
+	x := Ones(4, 4)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		x.Sum(1)
+	}
+}

@@ -1,0 +1,334 @@
+package tensor
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// grainElems is the smallest number of elements worth handing to another
+// goroutine in elementwise and reduction kernels.
+const grainElems = 1 << 15
+
+// cpuStorage is the CPU backend's Storage: one Go slice, of the field that
+// matches dtype.
+type cpuStorage struct {
+	dtype DType
+	f32   []float32
+	f64   []float64
+	i64   []int64
+	b     []bool
+}
+
+func (s *cpuStorage) DType() DType { return s.dtype }
+
+func (s *cpuStorage) Len() int {
+	switch s.dtype {
+	case Float32:
+		return len(s.f32)
+	case Float64:
+		return len(s.f64)
+	case Int64:
+		return len(s.i64)
+	}
+	return len(s.b)
+}
+
+// at returns element i as a float64.
+func (s *cpuStorage) at(i int) float64 {
+	switch s.dtype {
+	case Float32:
+		return float64(s.f32[i])
+	case Float64:
+		return s.f64[i]
+	case Int64:
+		return float64(s.i64[i])
+	}
+	if s.b[i] {
+		return 1
+	}
+	return 0
+}
+
+func newCPUStorage(dt DType, n int) *cpuStorage {
+	s := &cpuStorage{dtype: dt}
+	switch dt {
+	case Float32:
+		s.f32 = make([]float32, n)
+	case Float64:
+		s.f64 = make([]float64, n)
+	case Int64:
+		s.i64 = make([]int64, n)
+	case Bool:
+		s.b = make([]bool, n)
+	default:
+		panic(fmt.Sprintf("tensor: invalid dtype %d", dt))
+	}
+	return s
+}
+
+// cpuBackend implements Backend with Go slices.
+type cpuBackend struct{}
+
+var cpuBackendInstance Backend = cpuBackend{}
+
+func cpuStore(s Storage) *cpuStorage {
+	cs, ok := s.(*cpuStorage)
+	if !ok {
+		panic(fmt.Sprintf("tensor: CPU backend got storage of another backend (%T)", s))
+	}
+	return cs
+}
+
+func (cpuBackend) Device() Device { return CPU }
+
+func (cpuBackend) Alloc(dt DType, n int) Storage { return newCPUStorage(dt, n) }
+
+func (cpuBackend) FromHost(data any) Storage {
+	switch v := data.(type) {
+	case []float32:
+		return &cpuStorage{dtype: Float32, f32: v}
+	case []float64:
+		return &cpuStorage{dtype: Float64, f64: v}
+	case []int64:
+		return &cpuStorage{dtype: Int64, i64: v}
+	case []bool:
+		return &cpuStorage{dtype: Bool, b: v}
+	}
+	panic(fmt.Sprintf("tensor: FromHost: unsupported host data %T", data))
+}
+
+func (b cpuBackend) ToHost(s Storage, l Layout) any {
+	out := cpuStore(b.contiguous(s, l))
+	switch out.dtype {
+	case Float32:
+		return out.f32
+	case Float64:
+		return out.f64
+	case Int64:
+		return out.i64
+	}
+	return out.b
+}
+
+// contiguous returns a new contiguous copy of s under l.
+func (b cpuBackend) contiguous(s Storage, l Layout) Storage {
+	out := newCPUStorage(s.DType(), l.Numel())
+	b.Copy(s, l, out, contiguousLayout(l.Shape))
+	return out
+}
+
+// flat returns the elements of s under l as a contiguous slice storage and
+// offset: s itself when l is contiguous, a copy otherwise.
+func (b cpuBackend) flat(s Storage, l Layout) (*cpuStorage, int) {
+	if l.IsContiguous() {
+		return cpuStore(s), l.Offset
+	}
+	return cpuStore(b.contiguous(s, l)), 0
+}
+
+func (cpuBackend) Copy(src Storage, sl Layout, dst Storage, dl Layout) {
+	s, d := cpuStore(src), cpuStore(dst)
+	switch s.dtype {
+	case Float32:
+		copyStrided(d.f32, dl, s.f32, sl)
+	case Float64:
+		copyStrided(d.f64, dl, s.f64, sl)
+	case Int64:
+		copyStrided(d.i64, dl, s.i64, sl)
+	case Bool:
+		copyStrided(d.b, dl, s.b, sl)
+	}
+}
+
+func copyStrided[T any](dst []T, dl Layout, src []T, sl Layout) {
+	n := dl.Numel()
+	if n == 0 {
+		return
+	}
+	if dl.IsContiguous() && sl.IsContiguous() {
+		d, s := dst[dl.Offset:dl.Offset+n], src[sl.Offset:sl.Offset+n]
+		parallelFor(n, 4*grainElems, func(lo, hi int) { copy(d[lo:hi], s[lo:hi]) })
+		return
+	}
+	it := newIterRuns(dl.Shape, dl, sl)
+	ds, ss := it.istr[0], it.istr[1]
+	parallelFor(n, grainElems, func(lo, hi int) {
+		it.each(lo, hi, func(_ int, offs []int, n int) {
+			do, so := offs[0], offs[1]
+			if ds == 1 && ss == 1 {
+				copy(dst[do:do+n], src[so:so+n])
+				return
+			}
+			for i := 0; i < n; i++ {
+				dst[do] = src[so]
+				do += ds
+				so += ss
+			}
+		})
+	})
+}
+
+func (b cpuBackend) Cast(s Storage, l Layout, dt DType) Storage {
+	src, off := b.flat(s, l)
+	n := l.Numel()
+	out := newCPUStorage(dt, n)
+	parallelFor(n, grainElems, func(lo, hi int) { castRange(out, src, off, lo, hi) })
+	return out
+}
+
+// castRange converts src[off+lo : off+hi] into dst[lo:hi].
+func castRange(dst, src *cpuStorage, off, lo, hi int) {
+	a, z := off+lo, off+hi
+	switch src.dtype {
+	case Float32:
+		castTo(dst, src.f32[a:z], lo, hi)
+	case Float64:
+		castTo(dst, src.f64[a:z], lo, hi)
+	case Int64:
+		castTo(dst, src.i64[a:z], lo, hi)
+	case Bool:
+		s := src.b[a:z]
+		switch dst.dtype {
+		case Float32:
+			boolTo(dst.f32[lo:hi], s)
+		case Float64:
+			boolTo(dst.f64[lo:hi], s)
+		case Int64:
+			boolTo(dst.i64[lo:hi], s)
+		case Bool:
+			copy(dst.b[lo:hi], s)
+		}
+	}
+}
+
+func castTo[S number](dst *cpuStorage, s []S, lo, hi int) {
+	switch dst.dtype {
+	case Float32:
+		convert(dst.f32[lo:hi], s)
+	case Float64:
+		convert(dst.f64[lo:hi], s)
+	case Int64:
+		convert(dst.i64[lo:hi], s)
+	case Bool:
+		d := dst.b[lo:hi]
+		for i, v := range s {
+			d[i] = v != 0
+		}
+	}
+}
+
+func convert[D, S number](d []D, s []S) {
+	d = d[:len(s)]
+	for i, v := range s {
+		d[i] = D(v)
+	}
+}
+
+func boolTo[D number](d []D, s []bool) {
+	d = d[:len(s)]
+	for i, v := range s {
+		if v {
+			d[i] = 1
+		} else {
+			d[i] = 0
+		}
+	}
+}
+
+func (cpuBackend) Fill(dst Storage, dl Layout, v float64) {
+	d := cpuStore(dst)
+	switch d.dtype {
+	case Float32:
+		fillStrided(d.f32, dl, float32(v))
+	case Float64:
+		fillStrided(d.f64, dl, v)
+	case Int64:
+		fillStrided(d.i64, dl, int64(v))
+	case Bool:
+		fillStrided(d.b, dl, v != 0)
+	}
+}
+
+func fillStrided[T any](dst []T, dl Layout, v T) {
+	n := dl.Numel()
+	if n == 0 {
+		return
+	}
+	it := newIterRuns(dl.Shape, dl)
+	st := it.istr[0]
+	parallelFor(n, grainElems, func(lo, hi int) {
+		it.each(lo, hi, func(_ int, offs []int, n int) {
+			o := offs[0]
+			if st == 1 {
+				d := dst[o : o+n]
+				for i := range d {
+					d[i] = v
+				}
+				return
+			}
+			for i := 0; i < n; i++ {
+				dst[o] = v
+				o += st
+			}
+		})
+	})
+}
+
+func (cpuBackend) Arange(dt DType, n int, start, step float64) Storage {
+	s := newCPUStorage(dt, n)
+	for i := 0; i < n; i++ {
+		v := start + float64(i)*step
+		switch dt {
+		case Float32:
+			s.f32[i] = float32(v)
+		case Float64:
+			s.f64[i] = v
+		case Int64:
+			s.i64[i] = int64(v)
+		case Bool:
+			s.b[i] = v != 0
+		}
+	}
+	return s
+}
+
+func (cpuBackend) Random(dist Distribution, dt DType, n int, a, b float64, seed uint64) Storage {
+	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	s := newCPUStorage(dt, n)
+	for i := 0; i < n; i++ {
+		var v float64
+		switch dist {
+		case Uniform:
+			if dt == Float32 {
+				f := float32(a) + float32(b-a)*r.Float32()
+				if f >= float32(b) {
+					f = math.Nextafter32(float32(b), float32(a))
+				}
+				s.f32[i] = f
+				continue
+			}
+			v = a + (b-a)*r.Float64()
+		case Normal:
+			v = a + b*r.NormFloat64()
+		case IntUniform:
+			k := int64(a) + r.Int64N(int64(b)-int64(a))
+			if dt == Int64 {
+				s.i64[i] = k
+				continue
+			}
+			v = float64(k)
+		}
+		switch dt {
+		case Float32:
+			s.f32[i] = float32(v)
+		case Float64:
+			s.f64[i] = v
+		case Int64:
+			s.i64[i] = int64(v)
+		case Bool:
+			s.b[i] = v != 0
+		}
+	}
+	return s
+}

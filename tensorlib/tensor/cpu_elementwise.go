@@ -1,0 +1,440 @@
+package tensor
+
+import "math"
+
+func (b cpuBackend) Unary(op UnaryOp, s Storage, l Layout) Storage {
+	n := l.Numel()
+	src, off := b.flat(s, l)
+	out := newCPUStorage(src.dtype, n)
+	parallelFor(n, grainElems, func(lo, hi int) {
+		switch src.dtype {
+		case Float32:
+			unaryF32(op, out.f32[lo:hi], src.f32[off+lo:off+hi])
+		case Float64:
+			unaryFloat(op, out.f64[lo:hi], src.f64[off+lo:off+hi])
+		case Int64:
+			unaryInt(op, out.i64[lo:hi], src.i64[off+lo:off+hi])
+		default:
+			panic("tensor: Unary on " + src.dtype.String())
+		}
+	})
+	return out
+}
+
+// unaryF32 has tight float32 loops for the ops that are hot in training
+// and falls back to float64 math for the rest.
+func unaryF32(op UnaryOp, dst, src []float32) {
+	dst = dst[:len(src)]
+	switch op {
+	case OpExp:
+		expSlice(dst, src)
+	case OpSigmoid:
+		for i, v := range src {
+			dst[i] = 1 / (1 + expf(-v))
+		}
+	case OpSqrt:
+		for i, v := range src {
+			dst[i] = float32(math.Sqrt(float64(v)))
+		}
+	default:
+		unaryFloat(op, dst, src)
+	}
+}
+
+func unaryFloat[T float](op UnaryOp, dst, src []T) {
+	dst = dst[:len(src)]
+	switch op {
+	case OpNeg:
+		for i, v := range src {
+			dst[i] = -v
+		}
+	case OpAbs:
+		for i, v := range src {
+			dst[i] = T(math.Abs(float64(v)))
+		}
+	case OpReLU:
+		for i, v := range src {
+			if v > 0 || v != v {
+				dst[i] = v
+			} else {
+				dst[i] = 0
+			}
+		}
+	case OpSqrt:
+		for i, v := range src {
+			dst[i] = T(math.Sqrt(float64(v)))
+		}
+	case OpExp:
+		for i, v := range src {
+			dst[i] = T(math.Exp(float64(v)))
+		}
+	case OpLog:
+		for i, v := range src {
+			dst[i] = T(math.Log(float64(v)))
+		}
+	case OpSin:
+		for i, v := range src {
+			dst[i] = T(math.Sin(float64(v)))
+		}
+	case OpCos:
+		for i, v := range src {
+			dst[i] = T(math.Cos(float64(v)))
+		}
+	case OpTanh:
+		for i, v := range src {
+			dst[i] = T(math.Tanh(float64(v)))
+		}
+	case OpSigmoid:
+		for i, v := range src {
+			dst[i] = T(sigmoid64(float64(v)))
+		}
+	case OpGELU:
+		for i, v := range src {
+			dst[i] = T(gelu(float64(v)))
+		}
+	default:
+		panic("tensor: unknown unary op")
+	}
+}
+
+func unaryInt(op UnaryOp, dst, src []int64) {
+	dst = dst[:len(src)]
+	switch op {
+	case OpNeg:
+		for i, v := range src {
+			dst[i] = -v
+		}
+	case OpAbs:
+		for i, v := range src {
+			if v < 0 {
+				v = -v
+			}
+			dst[i] = v
+		}
+	case OpReLU:
+		for i, v := range src {
+			dst[i] = max(v, 0)
+		}
+	default:
+		panic("tensor: unary op " + op.String() + " on int64")
+	}
+}
+
+func (cpuBackend) Binary(op BinaryOp, a Storage, la Layout, b Storage, lb Layout) Storage {
+	as, bs := cpuStore(a), cpuStore(b)
+	out := newCPUStorage(as.dtype, la.Numel())
+	switch as.dtype {
+	case Float32:
+		binaryKernel(op, out.f32, as.f32, la, bs.f32, lb)
+	case Float64:
+		binaryKernel(op, out.f64, as.f64, la, bs.f64, lb)
+	case Int64:
+		binaryKernel(op, out.i64, as.i64, la, bs.i64, lb)
+	default:
+		panic("tensor: Binary on " + as.dtype.String())
+	}
+	return out
+}
+
+func (cpuBackend) BinaryScalar(op BinaryOp, a Storage, la Layout, s float64, reversed bool) Storage {
+	as := cpuStore(a)
+	out := newCPUStorage(as.dtype, la.Numel())
+	switch as.dtype {
+	case Float32:
+		scalarKernel(op, out.f32, as.f32, la, float32(s), reversed)
+	case Float64:
+		scalarKernel(op, out.f64, as.f64, la, s, reversed)
+	case Int64:
+		scalarKernel(op, out.i64, as.i64, la, int64(s), reversed)
+	default:
+		panic("tensor: BinaryScalar on " + as.dtype.String())
+	}
+	return out
+}
+
+// binaryKernel writes op(a, b) into the contiguous dst.
+func binaryKernel[T number](op BinaryOp, dst, a []T, la Layout, b []T, lb Layout) {
+	n := len(dst)
+	if n == 0 {
+		return
+	}
+	if la.IsContiguous() && lb.IsContiguous() {
+		a, b := a[la.Offset:la.Offset+n], b[lb.Offset:lb.Offset+n]
+		parallelFor(n, grainElems, func(lo, hi int) {
+			binRun(op, dst[lo:hi], a[lo:hi], 0, 1, b[lo:hi], 0, 1)
+		})
+		return
+	}
+	it := newIterRuns(la.Shape, la, lb)
+	sa, sb := it.istr[0], it.istr[1]
+	parallelFor(n, grainElems, func(lo, hi int) {
+		it.each(lo, hi, func(pos int, offs []int, k int) {
+			binRun(op, dst[pos:pos+k], a, offs[0], sa, b, offs[1], sb)
+		})
+	})
+}
+
+func scalarKernel[T number](op BinaryOp, dst, a []T, la Layout, s T, reversed bool) {
+	n := len(dst)
+	if n == 0 {
+		return
+	}
+	sv := []T{s}
+	run := func(d []T, ao, as int) {
+		if reversed {
+			binRun(op, d, sv, 0, 0, a, ao, as)
+		} else {
+			binRun(op, d, a, ao, as, sv, 0, 0)
+		}
+	}
+	if la.IsContiguous() {
+		parallelFor(n, grainElems, func(lo, hi int) { run(dst[lo:hi], la.Offset+lo, 1) })
+		return
+	}
+	it := newIterRuns(la.Shape, la)
+	sa := it.istr[0]
+	parallelFor(n, grainElems, func(lo, hi int) {
+		it.each(lo, hi, func(pos int, offs []int, k int) { run(dst[pos:pos+k], offs[0], sa) })
+	})
+}
+
+// binRun computes dst[i] = op(a[ao+i*as], b[bo+i*bs]) with tight loops for
+// the contiguous and scalar-broadcast cases of the common ops.
+func binRun[T number](op BinaryOp, dst, a []T, ao, as int, b []T, bo, bs int) {
+	n := len(dst)
+	switch {
+	case as == 1 && bs == 1:
+		a, b := a[ao:ao+n], b[bo:bo+n]
+		switch op {
+		case OpAdd:
+			for i := range dst {
+				dst[i] = a[i] + b[i]
+			}
+		case OpSub:
+			for i := range dst {
+				dst[i] = a[i] - b[i]
+			}
+		case OpMul:
+			for i := range dst {
+				dst[i] = a[i] * b[i]
+			}
+		case OpDiv:
+			for i := range dst {
+				dst[i] = a[i] / b[i]
+			}
+		default:
+			for i := range dst {
+				dst[i] = binOne(op, a[i], b[i])
+			}
+		}
+		return
+	case as == 1 && bs == 0:
+		a, s := a[ao:ao+n], b[bo]
+		switch op {
+		case OpAdd:
+			for i := range dst {
+				dst[i] = a[i] + s
+			}
+		case OpSub:
+			for i := range dst {
+				dst[i] = a[i] - s
+			}
+		case OpMul:
+			for i := range dst {
+				dst[i] = a[i] * s
+			}
+		case OpDiv:
+			for i := range dst {
+				dst[i] = a[i] / s
+			}
+		default:
+			for i := range dst {
+				dst[i] = binOne(op, a[i], s)
+			}
+		}
+		return
+	case as == 0 && bs == 1:
+		s, b := a[ao], b[bo:bo+n]
+		switch op {
+		case OpAdd:
+			for i := range dst {
+				dst[i] = s + b[i]
+			}
+		case OpSub:
+			for i := range dst {
+				dst[i] = s - b[i]
+			}
+		case OpMul:
+			for i := range dst {
+				dst[i] = s * b[i]
+			}
+		case OpDiv:
+			for i := range dst {
+				dst[i] = s / b[i]
+			}
+		default:
+			for i := range dst {
+				dst[i] = binOne(op, s, b[i])
+			}
+		}
+		return
+	}
+	for i := range dst {
+		dst[i] = binOne(op, a[ao], b[bo])
+		ao += as
+		bo += bs
+	}
+}
+
+// binOne applies op to one pair of elements.
+func binOne[T number](op BinaryOp, x, y T) T {
+	switch op {
+	case OpAdd:
+		return x + y
+	case OpSub:
+		return x - y
+	case OpMul:
+		return x * y
+	case OpDiv:
+		return x / y
+	case OpPow:
+		return powT(x, y)
+	case OpMaximum:
+		if x != x || x > y {
+			return x
+		}
+		return y
+	case OpMinimum:
+		if x != x || x < y {
+			return x
+		}
+		return y
+	}
+	panic("tensor: unknown binary op")
+}
+
+func powT[T number](x, y T) T {
+	switch any(x).(type) {
+	case int64:
+		return T(ipow(int64(x), int64(y)))
+	case float32:
+		if y == 2 {
+			return x * x
+		}
+		return T(math.Pow(float64(x), float64(y)))
+	}
+	if y == 2 {
+		return x * x
+	}
+	return T(math.Pow(float64(x), float64(y)))
+}
+
+func (cpuBackend) Compare(op CompareOp, a Storage, la Layout, b Storage, lb Layout) Storage {
+	as, bs := cpuStore(a), cpuStore(b)
+	out := newCPUStorage(Bool, la.Numel())
+	switch as.dtype {
+	case Float32:
+		compareKernel(op, out.b, as.f32, la, bs.f32, lb)
+	case Float64:
+		compareKernel(op, out.b, as.f64, la, bs.f64, lb)
+	case Int64:
+		compareKernel(op, out.b, as.i64, la, bs.i64, lb)
+	default:
+		panic("tensor: Compare on " + as.dtype.String())
+	}
+	return out
+}
+
+func compareKernel[T number](op CompareOp, dst []bool, a []T, la Layout, b []T, lb Layout) {
+	n := len(dst)
+	if n == 0 {
+		return
+	}
+	it := newIterRuns(la.Shape, la, lb)
+	sa, sb := it.istr[0], it.istr[1]
+	parallelFor(n, grainElems, func(lo, hi int) {
+		it.each(lo, hi, func(pos int, offs []int, k int) {
+			d := dst[pos : pos+k]
+			ao, bo := offs[0], offs[1]
+			switch op {
+			case OpEq:
+				for i := range d {
+					d[i] = a[ao] == b[bo]
+					ao += sa
+					bo += sb
+				}
+			case OpNe:
+				for i := range d {
+					d[i] = a[ao] != b[bo]
+					ao += sa
+					bo += sb
+				}
+			case OpLt:
+				for i := range d {
+					d[i] = a[ao] < b[bo]
+					ao += sa
+					bo += sb
+				}
+			case OpLe:
+				for i := range d {
+					d[i] = a[ao] <= b[bo]
+					ao += sa
+					bo += sb
+				}
+			case OpGt:
+				for i := range d {
+					d[i] = a[ao] > b[bo]
+					ao += sa
+					bo += sb
+				}
+			case OpGe:
+				for i := range d {
+					d[i] = a[ao] >= b[bo]
+					ao += sa
+					bo += sb
+				}
+			}
+		})
+	})
+}
+
+func (cpuBackend) Where(cond Storage, lc Layout, a Storage, la Layout, b Storage, lb Layout) Storage {
+	cs, as, bs := cpuStore(cond), cpuStore(a), cpuStore(b)
+	out := newCPUStorage(as.dtype, la.Numel())
+	switch as.dtype {
+	case Float32:
+		whereKernel(out.f32, cs.b, lc, as.f32, la, bs.f32, lb)
+	case Float64:
+		whereKernel(out.f64, cs.b, lc, as.f64, la, bs.f64, lb)
+	case Int64:
+		whereKernel(out.i64, cs.b, lc, as.i64, la, bs.i64, lb)
+	case Bool:
+		whereKernel(out.b, cs.b, lc, as.b, la, bs.b, lb)
+	}
+	return out
+}
+
+func whereKernel[T any](dst []T, c []bool, lc Layout, a []T, la Layout, b []T, lb Layout) {
+	n := len(dst)
+	if n == 0 {
+		return
+	}
+	it := newIterRuns(la.Shape, lc, la, lb)
+	sc, sa, sb := it.istr[0], it.istr[1], it.istr[2]
+	parallelFor(n, grainElems, func(lo, hi int) {
+		it.each(lo, hi, func(pos int, offs []int, k int) {
+			co, ao, bo := offs[0], offs[1], offs[2]
+			d := dst[pos : pos+k]
+			for i := range d {
+				if c[co] {
+					d[i] = a[ao]
+				} else {
+					d[i] = b[bo]
+				}
+				co += sc
+				ao += sa
+				bo += sb
+			}
+		})
+	})
+}

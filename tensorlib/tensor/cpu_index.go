@@ -1,0 +1,76 @@
+package tensor
+
+import "fmt"
+
+func (b cpuBackend) Gather(s Storage, l Layout, dim int, idx Storage, il Layout) Storage {
+	src, ix := cpuStore(s), cpuStore(idx)
+	n := il.Numel()
+	out := newCPUStorage(src.dtype, n)
+	if n == 0 {
+		return out
+	}
+	// Walk idx and src together; src's stride along dim is replaced by the
+	// index values.
+	sl := Layout{Shape: il.Shape, Strides: cloneInts(l.Strides), Offset: l.Offset}
+	sl.Strides[dim] = 0
+	size, st := l.Shape[dim], l.Strides[dim]
+	it := newIterRuns(il.Shape, il, sl)
+	is, ss := it.istr[0], it.istr[1]
+	parallelFor(n, grainElems, func(lo, hi int) {
+		it.each(lo, hi, func(pos int, offs []int, k int) {
+			io, so := offs[0], offs[1]
+			for j := 0; j < k; j++ {
+				v := ix.i64[io]
+				if v < 0 || v >= int64(size) {
+					panic(indexErr("Gather", int(v), size, dim))
+				}
+				copyElem(out, pos+j, src, so+int(v)*st)
+				io += is
+				so += ss
+			}
+		})
+	})
+	return out
+}
+
+func indexErr(op string, i, size, dim int) *IndexError {
+	return &IndexError{Op: op, Index: i, Size: size,
+		Msg: fmt.Sprintf("index %d is out of bounds for dim %d with size %d", i, dim, size),
+		Fix: fmt.Sprintf("indices must be in [0, %d)", size)}
+}
+
+func copyElem(dst *cpuStorage, i int, src *cpuStorage, j int) {
+	switch src.dtype {
+	case Float32:
+		dst.f32[i] = src.f32[j]
+	case Float64:
+		dst.f64[i] = src.f64[j]
+	case Int64:
+		dst.i64[i] = src.i64[j]
+	case Bool:
+		dst.b[i] = src.b[j]
+	}
+}
+
+func (b cpuBackend) IndexSelect(s Storage, l Layout, dim int, idx Storage, il Layout) Storage {
+	ix := b.ToHost(idx, il).([]int64)
+	shape := cloneInts(l.Shape)
+	shape[dim] = len(ix)
+	out := newCPUStorage(s.DType(), numel(shape))
+	ol := contiguousLayout(shape)
+	size := l.Shape[dim]
+	for j, v := range ix {
+		if v < 0 || v >= int64(size) {
+			panic(indexErr("IndexSelect", int(v), size, dim))
+		}
+		b.Copy(s, selectLayout(l, dim, int(v)), out, selectLayout(ol, dim, j))
+	}
+	return out
+}
+
+// selectLayout returns l with dimension dim removed at index i.
+func selectLayout(l Layout, dim, i int) Layout {
+	shape := append(cloneInts(l.Shape[:dim]), l.Shape[dim+1:]...)
+	strides := append(cloneInts(l.Strides[:dim]), l.Strides[dim+1:]...)
+	return Layout{Shape: shape, Strides: strides, Offset: l.Offset + i*l.Strides[dim]}
+}

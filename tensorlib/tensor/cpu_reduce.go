@@ -1,0 +1,407 @@
+package tensor
+
+import (
+	"math"
+	"runtime"
+)
+
+// reducePlan splits a layout into kept dims (outer, in order, giving the
+// row-major output) and reduced dims, merging neighbours that are
+// contiguous with each other.
+type reducePlan struct {
+	kshape, kstr []int // kept dims
+	rshape, rstr []int // reduced dims, outermost first
+	off          int
+	outN, redN   int
+}
+
+func newReducePlan(l Layout, dims []int) reducePlan {
+	isRed := make([]bool, len(l.Shape))
+	for _, d := range dims {
+		isRed[d] = true
+	}
+	p := reducePlan{off: l.Offset}
+	for d, s := range l.Shape {
+		if s == 1 {
+			continue
+		}
+		if isRed[d] {
+			p.rshape, p.rstr = mergeDim(p.rshape, p.rstr, s, l.Strides[d])
+		} else {
+			p.kshape, p.kstr = mergeDim(p.kshape, p.kstr, s, l.Strides[d])
+		}
+	}
+	p.outN, p.redN = numel(p.kshape), numel(p.rshape)
+	for d, s := range l.Shape {
+		if s == 0 {
+			// Keep the counts right for empty inputs.
+			if isRed[d] {
+				p.redN = 0
+			} else {
+				p.outN = 0
+			}
+		}
+	}
+	return p
+}
+
+// mergeDim appends dim (size, stride), merging it into the last one when
+// the last one steps exactly over it.
+func mergeDim(shape, strides []int, size, stride int) ([]int, []int) {
+	if n := len(shape); n > 0 && strides[n-1] == stride*size {
+		shape[n-1] *= size
+		strides[n-1] = stride
+		return shape, strides
+	}
+	return append(shape, size), append(strides, stride)
+}
+
+// offsetOf returns the storage offset of flat index i over (shape, strides).
+func offsetOf(i int, shape, strides []int) int {
+	o := 0
+	for d := len(shape) - 1; d >= 0; d-- {
+		o += (i % shape[d]) * strides[d]
+		i /= shape[d]
+	}
+	return o
+}
+
+func (cpuBackend) Reduce(op ReduceOp, s Storage, l Layout, dims []int) Storage {
+	src := cpuStore(s)
+	p := newReducePlan(l, dims)
+	out := newCPUStorage(src.dtype, p.outN)
+	switch src.dtype {
+	case Float32:
+		reduceKernel(op, out.f32, src.f32, p)
+	case Float64:
+		reduceKernel(op, out.f64, src.f64, p)
+	case Int64:
+		reduceKernel(op, out.i64, src.i64, p)
+	default:
+		panic("tensor: Reduce on " + src.dtype.String())
+	}
+	return out
+}
+
+func reduceKernel[T number](op ReduceOp, dst, src []T, p reducePlan) {
+	if p.outN == 0 {
+		return
+	}
+	if p.redN == 0 {
+		// Sum over nothing is 0; the front end rejects Max/Min here.
+		return
+	}
+	nr := len(p.rshape)
+	innerRed := nr > 0 && p.rstr[nr-1] == 1
+	nk := len(p.kshape)
+	innerKept := nk > 0 && p.kstr[nk-1] == 1 && !innerRed
+
+	switch {
+	case innerRed && p.outN == 1 && nr == 1:
+		// One contiguous run reduced to one value: split it over workers.
+		n := p.rshape[0]
+		src := src[p.off : p.off+n]
+		workers := runtime.GOMAXPROCS(0)
+		if n < 4*grainElems || workers == 1 {
+			dst[0] = reduceContig(op, src)
+			return
+		}
+		parts := make([]T, workers)
+		chunk := (n + workers - 1) / workers
+		parallelFor(workers, 1, func(lo, hi int) {
+			for w := lo; w < hi; w++ {
+				a, z := min(w*chunk, n), min((w+1)*chunk, n)
+				if a < z {
+					parts[w] = reduceContig(op, src[a:z])
+				} else {
+					parts[w] = identity[T](op)
+				}
+			}
+		})
+		dst[0] = reduceContig(op, parts)
+	case innerRed:
+		// Each output reduces runs that are contiguous in memory.
+		run := p.rshape[nr-1]
+		outer := p.redN / run
+		oshape, ostr := p.rshape[:nr-1], p.rstr[:nr-1]
+		grain := max(1, grainElems/p.redN)
+		parallelFor(p.outN, grain, func(lo, hi int) {
+			for o := lo; o < hi; o++ {
+				base := p.off + offsetOf(o, p.kshape, p.kstr)
+				acc := identity[T](op)
+				var acc64 float64
+				for r := 0; r < outer; r++ {
+					b := base + offsetOf(r, oshape, ostr)
+					v := reduceContig(op, src[b:b+run])
+					if op == OpSum {
+						acc64 += float64(v)
+						if _, isInt := any(v).(int64); isInt {
+							acc += v
+						}
+					} else {
+						acc = combine(op, acc, v)
+					}
+				}
+				if op == OpSum {
+					if _, isInt := any(acc).(int64); !isInt {
+						acc = T(acc64)
+					}
+				}
+				dst[o] = acc
+			}
+		})
+	case innerKept:
+		// The innermost kept dim is contiguous: accumulate whole rows.
+		run := p.kshape[nk-1]
+		outer := p.outN / run
+		oshape, ostr := p.kshape[:nk-1], p.kstr[:nk-1]
+		// Columns go in chunks of up to 4096 (split further so that every
+		// worker gets one), each summed over all reduced rows.
+		cw := min(run, 4096)
+		if w := runtime.GOMAXPROCS(0); outer*((run+cw-1)/cw) < w {
+			cw = max(64, (run+w-1)/w)
+		}
+		chunks := (run + cw - 1) / cw
+		parallelFor(outer*chunks, max(1, grainElems/(cw*p.redN)), func(lo, hi int) {
+			acc := make([]float64, cw)
+			for w := lo; w < hi; w++ {
+				o, c := w/chunks, w%chunks
+				a, z := c*cw, min(c*cw+cw, run)
+				if a >= z {
+					continue
+				}
+				d := dst[o*run+a : o*run+z]
+				base := p.off + offsetOf(o, oshape, ostr) + a
+				rowAccumulate(op, d, acc[:z-a], src, base, p.rshape, p.rstr)
+			}
+		})
+	default:
+		grain := max(1, grainElems/p.redN)
+		parallelFor(p.outN, grain, func(lo, hi int) {
+			for o := lo; o < hi; o++ {
+				base := p.off + offsetOf(o, p.kshape, p.kstr)
+				acc := identity[T](op)
+				var acc64 float64
+				for r := 0; r < p.redN; r++ {
+					v := src[base+offsetOf(r, p.rshape, p.rstr)]
+					if op == OpSum {
+						acc64 += float64(v)
+						acc += v
+					} else {
+						acc = combine(op, acc, v)
+					}
+				}
+				if _, isInt := any(acc).(int64); op == OpSum && !isInt {
+					acc = T(acc64)
+				}
+				dst[o] = acc
+			}
+		})
+	}
+}
+
+// rowAccumulate reduces src rows of len(d) at base + each reduced offset
+// into d, using acc as float64 scratch for sums.
+func rowAccumulate[T number](op ReduceOp, d []T, acc []float64, src []T, base int, rshape, rstr []int) {
+	n := len(d)
+	redN := numel(rshape)
+	_, isInt := any(d[0]).(int64)
+	if op == OpSum && !isInt {
+		clear(acc)
+		acc = acc[:n]
+		r := 0
+		// Four rows at a time: add them in T, accumulate in float64.
+		for ; r+4 <= redN; r += 4 {
+			r0 := src[base+offsetOf(r, rshape, rstr):][:n]
+			r1 := src[base+offsetOf(r+1, rshape, rstr):][:n]
+			r2 := src[base+offsetOf(r+2, rshape, rstr):][:n]
+			r3 := src[base+offsetOf(r+3, rshape, rstr):][:n]
+			for i := range acc {
+				acc[i] += float64((r0[i] + r1[i]) + (r2[i] + r3[i]))
+			}
+		}
+		for ; r < redN; r++ {
+			row := src[base+offsetOf(r, rshape, rstr):][:n]
+			for i, v := range row {
+				acc[i] += float64(v)
+			}
+		}
+		for i := range d {
+			d[i] = T(acc[i])
+		}
+		return
+	}
+	copy(d, src[base+offsetOf(0, rshape, rstr):][:n])
+	for r := 1; r < redN; r++ {
+		row := src[base+offsetOf(r, rshape, rstr):][:n]
+		switch op {
+		case OpSum:
+			for i, v := range row {
+				d[i] += v
+			}
+		case OpMax:
+			for i, v := range row {
+				if v > d[i] || v != v {
+					d[i] = v
+				}
+			}
+		case OpMin:
+			for i, v := range row {
+				if v < d[i] || v != v {
+					d[i] = v
+				}
+			}
+		}
+	}
+}
+
+func identity[T number](op ReduceOp) T {
+	var z T
+	switch op {
+	case OpMax:
+		switch any(z).(type) {
+		case int64:
+			var v int64 = math.MinInt64
+			return T(v)
+		}
+		return T(math.Inf(-1))
+	case OpMin:
+		switch any(z).(type) {
+		case int64:
+			var v int64 = math.MaxInt64
+			return T(v)
+		}
+		return T(math.Inf(1))
+	}
+	return z
+}
+
+func combine[T number](op ReduceOp, acc, v T) T {
+	switch op {
+	case OpSum:
+		return acc + v
+	case OpMax:
+		if v > acc || v != v {
+			return v
+		}
+	case OpMin:
+		if v < acc || v != v {
+			return v
+		}
+	}
+	return acc
+}
+
+// reduceContig reduces a contiguous slice. Float sums add blocks of 256
+// elements in eight float32/float64 lanes and the block sums in float64,
+// which keeps float32 error near NumPy's pairwise sum.
+func reduceContig[T number](op ReduceOp, x []T) T {
+	switch op {
+	case OpSum:
+		if _, isInt := any(x[:0]).([]int64); isInt {
+			var s T
+			for _, v := range x {
+				s += v
+			}
+			return s
+		}
+		var total float64
+		for len(x) >= 256 {
+			blk := x[:256]
+			var s0, s1, s2, s3, s4, s5, s6, s7 T
+			for i := 0; i < 256; i += 8 {
+				b := blk[i : i+8 : i+8]
+				s0 += b[0]
+				s1 += b[1]
+				s2 += b[2]
+				s3 += b[3]
+				s4 += b[4]
+				s5 += b[5]
+				s6 += b[6]
+				s7 += b[7]
+			}
+			total += float64((s0 + s1) + (s2 + s3) + ((s4 + s5) + (s6 + s7)))
+			x = x[256:]
+		}
+		var s T
+		for _, v := range x {
+			s += v
+		}
+		return T(total + float64(s))
+	case OpMax:
+		m := x[0]
+		for _, v := range x[1:] {
+			if v > m || v != v {
+				m = v
+				if v != v {
+					return v
+				}
+			}
+		}
+		return m
+	case OpMin:
+		m := x[0]
+		for _, v := range x[1:] {
+			if v < m || v != v {
+				m = v
+				if v != v {
+					return v
+				}
+			}
+		}
+		return m
+	}
+	panic("tensor: unknown reduce op")
+}
+
+func (cpuBackend) ArgReduce(op ReduceOp, s Storage, l Layout, dim int) Storage {
+	src := cpuStore(s)
+	keptL := Layout{Shape: cloneInts(l.Shape), Strides: l.Strides, Offset: l.Offset}
+	keptL.Shape[dim] = 1
+	outN := keptL.Numel()
+	out := newCPUStorage(Int64, outN)
+	n, st := l.Shape[dim], l.Strides[dim]
+	switch src.dtype {
+	case Float32:
+		argKernel(op, out.i64, src.f32, keptL, n, st)
+	case Float64:
+		argKernel(op, out.i64, src.f64, keptL, n, st)
+	case Int64:
+		argKernel(op, out.i64, src.i64, keptL, n, st)
+	default:
+		panic("tensor: ArgReduce on " + src.dtype.String())
+	}
+	return out
+}
+
+func argKernel[T number](op ReduceOp, dst []int64, src []T, kl Layout, n, st int) {
+	if len(dst) == 0 {
+		return
+	}
+	it := newIterRuns(kl.Shape, kl)
+	ks := it.istr[0]
+	parallelFor(len(dst), max(1, grainElems/max(n, 1)), func(lo, hi int) {
+		it.each(lo, hi, func(pos int, offs []int, k int) {
+			o := offs[0]
+			for j := 0; j < k; j++ {
+				best, bi := src[o], 0
+				if best == best {
+					p := o + st
+					for i := 1; i < n; i++ {
+						v := src[p]
+						if v != v {
+							bi = i
+							break
+						}
+						if (op == OpArgmax && v > best) || (op == OpArgmin && v < best) {
+							best, bi = v, i
+						}
+						p += st
+					}
+				}
+				dst[pos+j] = int64(bi)
+				o += ks
+			}
+		})
+	})
+}

@@ -1,0 +1,55 @@
+// Package tensor is gotensor's n-dimensional array: a PyTorch-like
+// *Tensor with dtypes, devices, broadcasting, views, reductions and
+// matrix products, with a CPU backend built in and other devices (CUDA)
+// plugged in through the Backend interface.
+//
+// # A short tour
+//
+//	x := tensor.FromFloat32s([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
+//	w := tensor.Randn(3, 4)           // Float32, seeded by tensor.ManualSeed
+//	h := x.MatMul(w).AddScalar(1)     // [2 3] @ [3 4] = [2 4]
+//	p := h.ReLU().Softmax(-1)         // negative dims count from the end
+//	fmt.Println(p.Sum(1))             // each row sums to 1
+//	y := x.To(tensor.DefaultDevice()) // CUDA(0) when available, else CPU
+//
+// # Conventions
+//
+// Dtypes are Float32 (the default), Float64, Int64 and Bool. Binary ops
+// promote mixed operands as PyTorch does (Int64+Float32 is Float32,
+// Float32+Float64 is Float64, Bool+Int64 is Int64), comparisons give Bool,
+// Div is true division, and float functions (Exp, Log, ...) of Int64 or
+// Bool give Float32. A scalar argument never widens a float tensor.
+//
+// Shapes broadcast as in NumPy: aligned from the right, each pair of sizes
+// equal or 1. Dims may be negative (-1 is the last). Reductions remove the
+// reduced dims (Sum, Mean, Max, ...); the Keep forms keep them with size 1.
+//
+// Tensors are immutable values over shared storage: ops return new
+// tensors, and the view ops (Reshape when the strides allow, View,
+// Transpose, Permute, T, Narrow, Select, Squeeze, Unsqueeze, Expand,
+// Flatten) share their source's storage without copying. Every op accepts
+// views.
+//
+// # Errors
+//
+// Misuse by the program — shapes that do not broadcast, a dim out of range,
+// a dtype an op does not take, tensors on two devices — panics with a
+// *ShapeError, *DTypeError, *DeviceError or *IndexError whose message
+// names the op, the operands and the fix:
+//
+//	tensor: MatMul: [128 784] @ [256 10]: inner sizes 784 and 256 differ; ...
+//
+// Try turns such a panic back into an error.
+//
+// # Devices
+//
+// Every tensor lives on one Device. CPU is always present; a backend
+// package registers more with RegisterBackend (the CUDA backend does so
+// under the cuda build tag). x.To(dev) copies and leaves x valid; ops on
+// tensors of different devices panic with a *DeviceError.
+//
+// # Printing
+//
+// String prints like PyTorch: 4 decimals, summarised beyond 1000 elements,
+// with a dtype suffix for Float64 and a device suffix off the CPU.
+package tensor

@@ -1,0 +1,127 @@
+package tensor
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A ShapeError reports an op called with shapes it cannot work with:
+// operands that do not broadcast, mismatched inner sizes in MatMul, a
+// dimension out of range, a reshape to a different number of elements.
+// Ops panic with a *ShapeError; Try turns the panic back into an error.
+type ShapeError struct {
+	Op     string  // the op, e.g. "Add" or "MatMul"
+	Shapes [][]int // the shapes of the operands involved
+	Msg    string  // what went wrong
+	Fix    string  // how to fix it, or ""
+}
+
+func (e *ShapeError) Error() string { return errorString(e.Op, e.Msg, e.Fix) }
+
+// A DTypeError reports an op called on a dtype it does not support, such as
+// Mean of an Int64 tensor or indices that are not Int64.
+// Ops panic with a *DTypeError; Try turns the panic back into an error.
+type DTypeError struct {
+	Op     string  // the op
+	DTypes []DType // the dtypes of the operands involved
+	Msg    string  // what went wrong
+	Fix    string  // how to fix it, or ""
+}
+
+func (e *DTypeError) Error() string { return errorString(e.Op, e.Msg, e.Fix) }
+
+// A DeviceError reports tensors on different devices used in one op, or a
+// device this build cannot use (CUDA without -tags cuda).
+// Ops panic with a *DeviceError; Try turns the panic back into an error.
+type DeviceError struct {
+	Op      string   // the op
+	Devices []Device // the devices involved
+	Msg     string   // what went wrong
+	Fix     string   // how to fix it, or ""
+}
+
+func (e *DeviceError) Error() string { return errorString(e.Op, e.Msg, e.Fix) }
+
+// An IndexError reports an index out of range: in Select, Gather,
+// IndexSelect, OneHot or Item.
+// Ops panic with an *IndexError; Try turns the panic back into an error.
+type IndexError struct {
+	Op    string // the op
+	Index int    // the offending index
+	Size  int    // the size of the dimension it indexes
+	Msg   string // what went wrong
+	Fix   string // how to fix it, or ""
+}
+
+func (e *IndexError) Error() string { return errorString(e.Op, e.Msg, e.Fix) }
+
+func errorString(op, msg, fix string) string {
+	var b strings.Builder
+	b.WriteString("tensor: ")
+	if op != "" {
+		b.WriteString(op)
+		b.WriteString(": ")
+	}
+	b.WriteString(msg)
+	if fix != "" {
+		b.WriteString("; ")
+		b.WriteString(fix)
+	}
+	return b.String()
+}
+
+// Try calls f and returns the *ShapeError, *DTypeError, *DeviceError or
+// *IndexError that f panicked with, or nil if f returned normally. Other
+// panics pass through unchanged.
+//
+//	err := tensor.Try(func() { a.MatMul(b) })
+//	if err != nil { ... }
+func Try(f func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			switch e := r.(type) {
+			case *ShapeError:
+				err = e
+			case *DTypeError:
+				err = e
+			case *DeviceError:
+				err = e
+			case *IndexError:
+				err = e
+			default:
+				panic(r)
+			}
+		}
+	}()
+	f()
+	return nil
+}
+
+func shapeErr(op, fix string, shapes [][]int, format string, args ...any) *ShapeError {
+	return &ShapeError{Op: op, Shapes: shapes, Msg: fmt.Sprintf(format, args...), Fix: fix}
+}
+
+func dtypeErr(op, fix string, dts []DType, format string, args ...any) *DTypeError {
+	return &DTypeError{Op: op, DTypes: dts, Msg: fmt.Sprintf(format, args...), Fix: fix}
+}
+
+// shapeStr formats a shape the way every message in this package does: [2 3].
+func shapeStr(s []int) string { return fmt.Sprint(s) }
+
+// normDim turns a possibly negative dim into an index in [0, n), panicking
+// with a ShapeError naming op when it is out of range.
+func normDim(op string, dim, n int, shape []int) int {
+	d := dim
+	if d < 0 {
+		d += n
+	}
+	if d < 0 || d >= n {
+		if n == 0 {
+			panic(shapeErr(op, "a 0-d tensor has no dims; Unsqueeze or Reshape it first", [][]int{shape},
+				"dim %d is out of range for a 0-d tensor", dim))
+		}
+		panic(shapeErr(op, fmt.Sprintf("use a dim in [%d, %d]", -n, n-1), [][]int{shape},
+			"dim %d is out of range for shape %v (%d dims)", dim, shape, n))
+	}
+	return d
+}

@@ -1,0 +1,322 @@
+package tensor
+
+import "fmt"
+
+// A Layout says where a tensor's elements sit in its storage: element
+// (i0, i1, ...) is at Offset + i0*Strides[0] + i1*Strides[1] + ...
+// Strides count elements, not bytes. A stride of 0 repeats one element
+// along a dimension; that is how broadcasting and Expand cost no memory.
+//
+// Views (Transpose, Narrow, Expand, ...) change only the layout; backends
+// receive the layout with the storage so they can read any view in place.
+type Layout struct {
+	Shape   []int
+	Strides []int
+	Offset  int
+}
+
+// contiguousLayout returns the row-major layout of shape at offset 0.
+func contiguousLayout(shape []int) Layout {
+	return Layout{Shape: shape, Strides: contiguousStrides(shape)}
+}
+
+func contiguousStrides(shape []int) []int {
+	st := make([]int, len(shape))
+	s := 1
+	for i := len(shape) - 1; i >= 0; i-- {
+		st[i] = s
+		s *= shape[i]
+	}
+	return st
+}
+
+// Numel returns the number of elements the layout addresses.
+func (l Layout) Numel() int { return numel(l.Shape) }
+
+// Dim returns the number of dimensions.
+func (l Layout) Dim() int { return len(l.Shape) }
+
+// IsContiguous reports whether the elements sit in row-major order with no
+// gaps, starting at Offset. Strides of size-1 dimensions do not matter.
+func (l Layout) IsContiguous() bool {
+	s := 1
+	for i := len(l.Shape) - 1; i >= 0; i-- {
+		if l.Shape[i] == 1 {
+			continue
+		}
+		if l.Strides[i] != s {
+			return false
+		}
+		s *= l.Shape[i]
+	}
+	return true
+}
+
+// String formats the layout for debugging.
+func (l Layout) String() string {
+	return fmt.Sprintf("shape=%v strides=%v offset=%d", l.Shape, l.Strides, l.Offset)
+}
+
+func numel(shape []int) int {
+	n := 1
+	for _, s := range shape {
+		n *= s
+	}
+	return n
+}
+
+func cloneInts(s []int) []int { return append([]int(nil), s...) }
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// broadcastShapes returns the NumPy broadcast of shapes a and b, or panics
+// with a ShapeError naming op and both shapes.
+func broadcastShapes(op string, a, b []int) []int {
+	if equalInts(a, b) {
+		return a
+	}
+	n := max(len(a), len(b))
+	out := make([]int, n)
+	for i := 0; i < n; i++ {
+		da, db := 1, 1
+		if j := len(a) - n + i; j >= 0 {
+			da = a[j]
+		}
+		if j := len(b) - n + i; j >= 0 {
+			db = b[j]
+		}
+		switch {
+		case da == db, db == 1:
+			out[i] = da
+		case da == 1:
+			out[i] = db
+		default:
+			panic(shapeErr(op, "each dimension, aligned from the right, must be equal or 1; use Unsqueeze, Reshape or Expand to line them up",
+				[][]int{cloneInts(a), cloneInts(b)},
+				"shapes %v and %v cannot be broadcast: sizes %d and %d differ in dim %d (counting from the right: %d)",
+				a, b, da, db, i, i-n))
+		}
+	}
+	return out
+}
+
+// broadcastTo returns a layout of shape that reads l, repeating it with
+// stride 0 along new leading dimensions and along dimensions of size 1. The
+// caller has checked that l broadcasts to shape.
+func (l Layout) broadcastTo(shape []int) Layout {
+	if equalInts(l.Shape, shape) {
+		return l
+	}
+	n := len(shape)
+	st := make([]int, n)
+	for i := range st {
+		j := len(l.Shape) - n + i
+		if j >= 0 && l.Shape[j] == shape[i] {
+			st[i] = l.Strides[j]
+		}
+	}
+	return Layout{Shape: shape, Strides: st, Offset: l.Offset}
+}
+
+// viewStrides returns the strides that let a tensor with layout l be seen
+// with newShape (same number of elements) without copying, and false when
+// no such strides exist. It follows PyTorch's computeStride: dimensions of
+// newShape must each fall inside a run of old dimensions that is itself
+// contiguous.
+func viewStrides(l Layout, newShape []int) ([]int, bool) {
+	oldShape, oldStrides := l.Shape, l.Strides
+	newStrides := make([]int, len(newShape))
+	if numel(oldShape) == 0 {
+		return contiguousStrides(newShape), true
+	}
+	viewD := len(newShape) - 1
+	chunkBase := 0
+	if len(oldStrides) > 0 {
+		chunkBase = oldStrides[len(oldStrides)-1]
+	}
+	tensorNumel, viewNumel := 1, 1
+	for td := len(oldShape) - 1; td >= 0; td-- {
+		tensorNumel *= oldShape[td]
+		if td == 0 || (oldShape[td-1] != 1 && oldStrides[td-1] != tensorNumel*chunkBase) {
+			for viewD >= 0 && (viewNumel < tensorNumel || newShape[viewD] == 1) {
+				newStrides[viewD] = viewNumel * chunkBase
+				viewNumel *= newShape[viewD]
+				viewD--
+			}
+			if viewNumel != tensorNumel {
+				return nil, false
+			}
+			if td > 0 {
+				chunkBase = oldStrides[td-1]
+				tensorNumel, viewNumel = 1, 1
+			}
+		}
+	}
+	if viewD != -1 {
+		// Remaining dims of newShape are all 1 (e.g. a 0-d source).
+		for ; viewD >= 0; viewD-- {
+			if newShape[viewD] != 1 {
+				return nil, false
+			}
+			newStrides[viewD] = 1
+		}
+	}
+	return newStrides, true
+}
+
+// inferShape resolves a single -1 in shape against n elements.
+func inferShape(op string, shape []int, n int, from []int) []int {
+	out := cloneInts(shape)
+	neg := -1
+	prod := 1
+	for i, s := range out {
+		switch {
+		case s == -1:
+			if neg >= 0 {
+				panic(shapeErr(op, "give at most one -1", [][]int{from, shape},
+					"shape %v has more than one -1", shape))
+			}
+			neg = i
+		case s < 0:
+			panic(shapeErr(op, "sizes must be >= 0, or -1 for one inferred size", [][]int{from, shape},
+				"invalid size %d in shape %v", s, shape))
+		default:
+			prod *= s
+		}
+	}
+	if neg >= 0 {
+		if prod == 0 || n%prod != 0 {
+			panic(shapeErr(op, "the other sizes must divide the number of elements", [][]int{from, shape},
+				"cannot infer -1 in shape %v for %d elements (from shape %v)", shape, n, from))
+		}
+		out[neg] = n / prod
+		prod *= out[neg]
+	}
+	if prod != n {
+		panic(shapeErr(op, "the product of the new sizes must equal the number of elements", [][]int{from, shape},
+			"cannot reshape %v (%d elements) into %v (%d elements)", from, n, shape, prod))
+	}
+	return out
+}
+
+// iterRuns describes the joint iteration of several layouts of one shape as
+// runs along the innermost dimension, after dropping size-1 dimensions and
+// merging dimensions that are contiguous in every operand.
+type iterRuns struct {
+	shape   []int   // outer dimensions (all but the innermost run)
+	strides [][]int // per operand, outer strides
+	offsets []int   // per operand, base offsets
+	inner   int     // length of the innermost run
+	istr    []int   // per operand, innermost stride
+	total   int
+}
+
+func newIterRuns(shape []int, layouts ...Layout) *iterRuns {
+	k := len(layouts)
+	// Drop size-1 dims.
+	var dims []int
+	for d, s := range shape {
+		if s != 1 {
+			dims = append(dims, d)
+		}
+	}
+	it := &iterRuns{offsets: make([]int, k), istr: make([]int, k), strides: make([][]int, k), total: numel(shape)}
+	for j, l := range layouts {
+		it.offsets[j] = l.Offset
+	}
+	if len(dims) == 0 {
+		it.inner = 1
+		return it
+	}
+	// Merge from the right.
+	mshape := []int{shape[dims[len(dims)-1]]}
+	mstr := make([][]int, k)
+	for j, l := range layouts {
+		mstr[j] = []int{l.Strides[dims[len(dims)-1]]}
+	}
+	for i := len(dims) - 2; i >= 0; i-- {
+		d := dims[i]
+		merge := true
+		for j, l := range layouts {
+			if l.Strides[d] != mstr[j][0]*mshape[0] {
+				merge = false
+				break
+			}
+		}
+		if merge {
+			mshape[0] *= shape[d]
+			continue
+		}
+		mshape = append([]int{shape[d]}, mshape...)
+		for j, l := range layouts {
+			mstr[j] = append([]int{l.Strides[d]}, mstr[j]...)
+		}
+	}
+	n := len(mshape)
+	it.inner = mshape[n-1]
+	it.shape = mshape[:n-1]
+	for j := range layouts {
+		it.istr[j] = mstr[j][n-1]
+		it.strides[j] = mstr[j][:n-1]
+	}
+	return it
+}
+
+// each calls fn for every run that covers flat output positions [lo, hi):
+// pos is the flat position of the run's first element, offs the operands'
+// offsets of it (reused between calls), n the run length.
+func (it *iterRuns) each(lo, hi int, fn func(pos int, offs []int, n int)) {
+	if it.inner == 0 || lo >= hi {
+		return
+	}
+	offs := make([]int, len(it.offsets))
+	idx := make([]int, len(it.shape))
+	row, col := lo/it.inner, lo%it.inner
+	r := row
+	for d := len(it.shape) - 1; d >= 0; d-- {
+		idx[d] = r % it.shape[d]
+		r /= it.shape[d]
+	}
+	base := make([]int, len(it.offsets))
+	for j := range base {
+		o := it.offsets[j]
+		for d, i := range idx {
+			o += i * it.strides[j][d]
+		}
+		base[j] = o
+	}
+	pos := lo
+	for pos < hi {
+		n := min(it.inner-col, hi-pos)
+		for j := range offs {
+			offs[j] = base[j] + col*it.istr[j]
+		}
+		fn(pos, offs, n)
+		pos += n
+		col = 0
+		// Advance the outer index.
+		for d := len(idx) - 1; d >= 0; d-- {
+			idx[d]++
+			for j := range base {
+				base[j] += it.strides[j][d]
+			}
+			if idx[d] < it.shape[d] {
+				break
+			}
+			for j := range base {
+				base[j] -= it.strides[j][d] * it.shape[d]
+			}
+			idx[d] = 0
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package tensor
+
+import "fmt"
+
+// MatMul returns the matrix product of x and y with torch.matmul's rules:
+//
+//   - 1-D @ 1-D is the dot product, a 0-d tensor;
+//   - 2-D @ 2-D is the matrix product, [m, k] @ [k, n] = [m, n];
+//   - a 1-D left operand is a row vector and a 1-D right operand a column
+//     vector, and the added dim is removed from the result;
+//   - with more dims, the leading (batch) dims broadcast as in Add:
+//     [B, m, k] @ [k, n] = [B, m, n], [B, 1, m, k] @ [C, k, n] = [B, C, m, n].
+//
+// Mixed float dtypes promote; Bool is not supported. Transposed operands
+// (x.T()) go to BLAS without a copy. It panics with a *ShapeError when the
+// inner sizes differ or an operand is 0-d.
+//
+//	h := x.MatMul(w) // [128 784] @ [784 256] = [128 256]
+func (x *Tensor) MatMul(y *Tensor) *Tensor {
+	sameDevice("MatMul", x, y)
+	if x.Dim() == 0 || y.Dim() == 0 {
+		panic(shapeErr("MatMul", "both operands need at least 1 dim; use Mul for a scalar product", [][]int{x.Shape(), y.Shape()},
+			"%v @ %v: 0-d operand", x.layout.Shape, y.layout.Shape))
+	}
+	dt := PromoteTypes(x.DType(), y.DType())
+	if dt == Bool {
+		panic(dtypeErr("MatMul", "convert first with AsType(tensor.Float32)", []DType{x.DType(), y.DType()},
+			"%v @ %v: Bool matrices are not supported", x.DType(), y.DType()))
+	}
+	a, b := x.AsType(dt), y.AsType(dt)
+	if a.Dim() == 1 {
+		a = a.Unsqueeze(0)
+	}
+	if b.Dim() == 1 {
+		b = b.Unsqueeze(-1)
+	}
+	m, k := a.layout.Shape[a.Dim()-2], a.layout.Shape[a.Dim()-1]
+	k2, n := b.layout.Shape[b.Dim()-2], b.layout.Shape[b.Dim()-1]
+	if k != k2 {
+		panic(shapeErr("MatMul", fmt.Sprintf("the last dim of the left operand must equal the %s of the right; transpose one with .T() or .Transpose(-2, -1)",
+			map[bool]string{true: "only dim", false: "second-to-last dim"}[y.Dim() == 1]), [][]int{x.Shape(), y.Shape()},
+			"%v @ %v: inner sizes %d and %d differ", x.layout.Shape, y.layout.Shape, k, k2))
+	}
+	// [.., m, k] @ [k, n] with a contiguous left side: fold the batch into m.
+	if a.Dim() > 2 && b.Dim() == 2 && a.IsContiguous() {
+		lead := cloneInts(a.layout.Shape[:a.Dim()-2])
+		out := a.Reshape(-1, k).MatMul(b)
+		return out.Reshape(append(lead, m, n)...).squeezeMatMul(x, y)
+	}
+	batch := broadcastShapes("MatMul", a.layout.Shape[:a.Dim()-2], b.layout.Shape[:b.Dim()-2])
+	la := a.layout.broadcastTo(append(cloneInts(batch), m, k))
+	lb := b.layout.broadcastTo(append(cloneInts(batch), k, n))
+	s := a.backend.MatMul(a.storage, la, b.storage, lb)
+	out := newTensor(a.backend, s, append(cloneInts(batch), m, n))
+	return record(out.squeezeMatMul(x, y), "MatMul", x, y)
+}
+
+// squeezeMatMul removes the dims MatMul added for 1-D operands.
+func (out *Tensor) squeezeMatMul(x, y *Tensor) *Tensor {
+	if y.Dim() == 1 {
+		out = out.Squeeze(-1)
+	}
+	if x.Dim() == 1 {
+		out = out.Squeeze(-2 + boolInt(y.Dim() == 1))
+	}
+	return out
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

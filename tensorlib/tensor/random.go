@@ -1,0 +1,64 @@
+package tensor
+
+import (
+	"math/rand/v2"
+	"sync"
+)
+
+// rng is the package's generator. Each random op draws one seed from it and
+// hands that to the backend, so results depend only on ManualSeed and the
+// sequence of random calls, not on the device or on parallelism.
+var rng = struct {
+	sync.Mutex
+	r *rand.Rand
+}{r: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}
+
+// ManualSeed seeds the package's random generator: after ManualSeed(s), the
+// same sequence of Rand, Randn and RandInt calls gives the same tensors.
+func ManualSeed(seed int64) {
+	rng.Lock()
+	rng.r = rand.New(rand.NewPCG(uint64(seed), 0x853c49e6748fea9b))
+	rng.Unlock()
+}
+
+func nextSeed() uint64 {
+	rng.Lock()
+	defer rng.Unlock()
+	return rng.r.Uint64()
+}
+
+func random(op string, dist Distribution, dt DType, a, b float64, shape []int) *Tensor {
+	shape = checkShape(op, shape)
+	be := cpuBackendInstance
+	return newTensor(be, be.Random(dist, dt, numel(shape), a, b, nextSeed()), shape)
+}
+
+// Rand returns a Float32 tensor of the given shape with elements drawn
+// uniformly from [0, 1).
+func Rand(shape ...int) *Tensor { return random("Rand", Uniform, Float32, 0, 1, shape) }
+
+// Randn returns a Float32 tensor of the given shape with elements drawn
+// from the standard normal distribution.
+func Randn(shape ...int) *Tensor { return random("Randn", Normal, Float32, 0, 1, shape) }
+
+// RandInt returns an Int64 tensor of the given shape with elements drawn
+// uniformly from the integers in [lo, hi). It panics with a *ShapeError
+// when hi <= lo.
+func RandInt(lo, hi int, shape ...int) *Tensor {
+	if hi <= lo {
+		panic(shapeErr("RandInt", "pass lo < hi", nil, "empty range [%d, %d)", lo, hi))
+	}
+	return random("RandInt", IntUniform, Int64, float64(lo), float64(hi), shape)
+}
+
+// RandPerm returns a random permutation of 0..n-1 as an Int64 tensor.
+func RandPerm(n int) *Tensor {
+	rng.Lock()
+	p := rng.r.Perm(n)
+	rng.Unlock()
+	v := make([]int64, n)
+	for i, x := range p {
+		v[i] = int64(x)
+	}
+	return newTensor(cpuBackendInstance, cpuBackendInstance.FromHost(v), []int{n})
+}
