@@ -11,13 +11,18 @@ import (
 // ("text/plain", "text/html", "image/svg+xml"), base64 text for binary image
 // types ("image/png"), and any JSON-encodable value for JSON types
 // ("application/json"). Metadata holds optional per-type hints, such as an
-// image's width and height.
+// image's width and height: {"image/png": {"width": 112, "height": 112}}.
+//
+// Every bundle this package builds has a "text/plain" entry, for consoles and
+// front ends that show no rich output.
 type Bundle struct {
 	Data     map[string]any
 	Metadata map[string]any
 }
 
 // Text returns a bundle holding only plain text.
+//
+//	b := display.Text("hello")
 func Text(s string) Bundle {
 	return Bundle{Data: map[string]any{"text/plain": s}}
 }
@@ -25,6 +30,24 @@ func Text(s string) Bundle {
 // MarshalJSON encodes the bundle's Data; Metadata travels separately in the
 // Jupyter protocol.
 func (b Bundle) MarshalJSON() ([]byte, error) { return json.Marshal(b.Data) }
+
+// with returns b with Data[mime] set to v, allocating the map if needed.
+func (b Bundle) with(mime string, v any) Bundle {
+	if b.Data == nil {
+		b.Data = map[string]any{}
+	}
+	b.Data[mime] = v
+	return b
+}
+
+// withMeta returns b with Metadata[mime] set to v.
+func (b Bundle) withMeta(mime string, v any) Bundle {
+	if b.Metadata == nil {
+		b.Metadata = map[string]any{}
+	}
+	b.Metadata[mime] = v
+	return b
+}
 
 // Publisher receives the outputs that display functions publish while a cell
 // runs. The notebook kernel installs one for every cell.
@@ -56,12 +79,17 @@ func SetPublisher(p Publisher) (restore func()) {
 	}
 }
 
-// publish sends b to the installed publisher, if any.
-func publish(b Bundle, id string, update bool) {
+// currentPublisher returns the installed publisher, or nil.
+func currentPublisher() Publisher {
 	pubMu.RLock()
 	p := publisher
 	pubMu.RUnlock()
-	if p != nil {
+	return p
+}
+
+// publish sends b to the installed publisher, if any.
+func publish(b Bundle, id string, update bool) {
+	if p := currentPublisher(); p != nil {
 		p.Display(b, id, update)
 	}
 }
@@ -69,11 +97,11 @@ func publish(b Bundle, id string, update bool) {
 // ClearOutput clears the running cell's outputs. With wait set, the front end
 // waits for the next output before clearing, which avoids flicker when an
 // output is redrawn.
+//
+//	display.ClearOutput(true)
+//	display.Show(x)
 func ClearOutput(wait bool) {
-	pubMu.RLock()
-	p := publisher
-	pubMu.RUnlock()
-	if p != nil {
+	if p := currentPublisher(); p != nil {
 		p.ClearOutput(wait)
 	}
 }
