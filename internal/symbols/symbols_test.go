@@ -1,0 +1,68 @@
+package symbols
+
+import (
+	"go/ast"
+	"go/doc"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestTablesComplete fails when an exported name of a package is missing from
+// its generated table: either the table is stale (run go generate
+// ./internal/symbols) or the name is generic, which yaegi cannot use and the
+// design forbids in exported APIs.
+func TestTablesComplete(t *testing.T) {
+	for _, path := range Packages {
+		out, err := exec.Command("go", "list", "-f", "{{.Dir}}", path).Output()
+		if err != nil {
+			t.Fatalf("go list %s: %v", path, err)
+		}
+		fset := token.NewFileSet()
+		pkgs, err := parser.ParseDir(fset, strings.TrimSpace(string(out)), func(fi os.FileInfo) bool {
+			return !strings.HasSuffix(fi.Name(), "_test.go")
+		}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, p := range pkgs {
+			table, ok := Symbols[path+"/"+name]
+			if !ok {
+				t.Errorf("no symbol table for %s: run go generate ./internal/symbols", path)
+				continue
+			}
+			d := doc.New(p, path, 0)
+			var names []string
+			for _, f := range d.Funcs {
+				names = append(names, f.Name)
+			}
+			for _, ty := range d.Types {
+				names = append(names, ty.Name)
+				for _, f := range ty.Funcs {
+					names = append(names, f.Name)
+				}
+				for _, group := range [][]*doc.Value{ty.Consts, ty.Vars} {
+					for _, v := range group {
+						names = append(names, v.Names...)
+					}
+				}
+			}
+			for _, group := range [][]*doc.Value{d.Consts, d.Vars} {
+				for _, v := range group {
+					names = append(names, v.Names...)
+				}
+			}
+			for _, n := range names {
+				if !ast.IsExported(n) {
+					continue
+				}
+				if _, ok := table[n]; !ok {
+					t.Errorf("%s.%s is missing from the yaegi symbol table: run go generate ./internal/symbols, and keep generics out of exported APIs", path, n)
+				}
+			}
+		}
+	}
+}

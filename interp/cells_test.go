@@ -1,0 +1,277 @@
+package interp
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMixedCell checks that imports, declarations and statements mix in any
+// order in one cell (DESIGN.md: a single Eval of such source fails).
+func TestMixedCell(t *testing.T) {
+	s := newSession(t)
+	res, out := mustRun(t, s, `
+x := square(3)
+import "strings"
+func square(n int) int { return n * n }
+type pair struct{ a, b int }
+const k = 2
+var y = k * 10
+fmt.Println(strings.Repeat("ab", k), x, y)
+func (p pair) sum() int { return p.a + p.b }
+import "strings"
+pair{x, y}.sum()
+`)
+	if res != "29" || out != "abab 9 20\n" {
+		t.Errorf("got result %q stdout %q, want %q %q", res, out, "29", "abab 9 20\n")
+	}
+	// Re-importing in a later cell is harmless too.
+	if res, _ := mustRun(t, s, "import \"strings\"\nimport \"fmt\"\nstrings.ToUpper(\"go\")"); res != "GO" {
+		t.Errorf("re-import: got %q, want GO", res)
+	}
+}
+
+func TestLastValue(t *testing.T) {
+	s := newSession(t)
+	mustRun(t, s, "func pair() (int, int) { return 1, 2 }\nfunc none() {}\nv := []string{\"a\"}")
+	cases := []struct{ code, want string }{
+		{"1 + 1", "2"},
+		{"fmt.Println(1)", ""}, // two results
+		{"pair()", ""},
+		{"none()", ""},
+		{"v", "[a]"},
+		{`"s" + "t"`, "st"},
+		{"x := 3", ""},
+		{"float64(x) * 2.5", "7.5"},
+		{"math.Pi > 3", "true"},
+		{"var p *int\np", "<nil>"},
+		{"// only a comment", ""},
+		{"", ""},
+	}
+	for i, c := range cases {
+		res, _ := mustRun(t, s, c.code)
+		if res != c.want {
+			t.Errorf("case %d %q: got %q, want %q", i, c.code, res, c.want)
+		}
+	}
+}
+
+// TestErrors checks names, messages and cell positions of compile errors
+// and panics, and that the session keeps working after each.
+func TestErrors(t *testing.T) {
+	s := newSession(t)
+	mustRun(t, s, "func boom() { panic(\"kaboom\") }\nfunc explode() {\n\tvar m map[string]int\n\tm[\"a\"] = 1\n}")
+	cases := []struct {
+		code      string
+		name      string
+		value     string // substring of Value
+		traceback string // substring of the joined traceback
+	}{
+		{"x := 1\ny := 2\nz := foo + x", "CompileError", "cell line 3:6: undefined: foo", "cell line 3:6"},
+		{"a := 1\nfunc f() {\n\treturn 1\n}", "CompileError", "cell line 3:", "cell line 3:"},
+		{"x := 1 +* 2", "CompileError", "cell line 1:", ""},
+		{"import \"no/such/pkg\"", "CompileError", "cell line 1:8: cannot import \"no/such/pkg\"", ""},
+		{"q := 1\nboom()", "panic", "kaboom", "cell line 2:1"},
+		{"explode()", "panic", "nil map", "cell #1 line 2:16 in explode"},
+		{"import \"errors\"\n\npanic(errors.New(\"bad\"))", "*errors.errorString", "bad", "cell line 3:"},
+		{"import \"os\"\npanic(fmt.Errorf(\"open: %w\", os.ErrNotExist))", "*fmt.wrapError", "open: file does not exist", ""},
+	}
+	for i, c := range cases {
+		_, _, err := run(t, s, c.code)
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("case %d %q: got %v, want an *Error", i, c.code, err)
+			continue
+		}
+		tb := strings.Join(e.Traceback, "\n")
+		if e.Name != c.name || !strings.Contains(e.Value, c.value) || !strings.Contains(tb, c.traceback) {
+			t.Errorf("case %d %q: got %q / %q / %q, want %q / %q / %q", i, c.code, e.Name, e.Value, tb, c.name, c.value, c.traceback)
+		}
+		if res, _ := mustRun(t, s, "40 + 2"); res != "42" {
+			t.Errorf("case %d: session broken after the error: got %q", i, res)
+		}
+	}
+}
+
+// TestGoroutinePanic checks that a panic in a goroutine started by a cell is
+// reported and does not kill the process (DESIGN.md trap).
+func TestGoroutinePanic(t *testing.T) {
+	s := newSession(t)
+	var r recorder
+	_, err := s.Execute(t.Context(), `
+import "time"
+done2 := make(chan bool)
+func crash2(p *struct{ X int }) { defer close(done2); _ = p.X }
+go crash2(nil)
+<-done2
+go func(msg string) { panic(msg) }("in literal")
+time.Sleep(50 * time.Millisecond)
+`, &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := r.text("stderr")
+	if strings.Count(stderr, "panic in goroutine") != 2 || !strings.Contains(stderr, "in literal") ||
+		!strings.Contains(stderr, "nil pointer dereference") || !strings.Contains(stderr, "in crash2") {
+		t.Errorf("stderr %q: want two goroutine panic reports", stderr)
+	}
+	if res, _ := mustRun(t, s, "1"); res != "1" {
+		t.Errorf("session broken after goroutine panic: %q", res)
+	}
+}
+
+// TestRedefinition checks the notebook way of redefining functions and types
+// (DESIGN.md traps: yaegi keeps the old struct; callers compiled before a
+// redefinition keep calling the old function).
+func TestRedefinition(t *testing.T) {
+	s := newSession(t)
+	cells := []struct{ code, want string }{
+		{"func base() int { return 1 }\nfunc caller() int { return base() * 10 }\ncaller()", "10"},
+		{"func base() int { return 2 }\ncaller()", "20"},
+		{"func base() int { return 3 }", ""},
+		{"caller()", "30"},
+		{"func fib(n int) int { if n < 2 { return n }; return fib(n-1) + fib(n-2) }\nfib(10)", "55"},
+		{"type P struct{ A int }\nfunc (p P) M() int { return p.A }\nold := P{5}\nold.M()", "5"},
+		{"type P struct{ A, B int }\nfunc (p P) M() int { return p.A + p.B }\nP{1, 2}.M()", "3"},
+		{"old.M()", "5"},
+		{"fmt.Sprint(P{3, 4})", "{3 4}"},
+		{"func base() string { return \"changed signature\" }\nbase()", "changed signature"},
+	}
+	for i, c := range cells {
+		res, _ := mustRun(t, s, c.code)
+		if res != c.want {
+			t.Errorf("cell %d %q: got %q, want %q", i, c.code, res, c.want)
+		}
+	}
+	// A method redefined without its type keeps its first definition
+	// (yaegi): the cell says so.
+	var r recorder
+	if _, err := s.Execute(t.Context(), "func (p P) M() int { return 0 }", &r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.text("stderr"), "method P.M is already defined") {
+		t.Errorf("stderr %q: want a warning about P.M", r.text("stderr"))
+	}
+	// A redefined type warns that old values keep the old definition.
+	r = recorder{}
+	if _, err := s.Execute(t.Context(), "type P struct{ C int }", &r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.text("stderr"), "type P is redefined") {
+		t.Errorf("stderr %q: want a warning about P", r.text("stderr"))
+	}
+	// Its methods come back from their own cell, silently.
+	r = recorder{}
+	b, err := s.Execute(t.Context(), "func (p P) M() int { return p.C * 2 }\nP{4}.M()", &r)
+	if err != nil || b == nil || b.Data["text/plain"] != "8" || r.text("stderr") != "" {
+		t.Errorf("method on the new P: got %v %v, stderr %q", b, err, r.text("stderr"))
+	}
+}
+
+// TestNewSyntax checks Go 1.21/1.22 syntax yaegi lacks (DESIGN.md trap:
+// for i := range 3 panics inside yaegi's compiler).
+func TestNewSyntax(t *testing.T) {
+	s := newSession(t)
+	mustRun(t, s, "n := 4\nvar n64 int64 = 3")
+	cases := []struct{ code, want string }{
+		{"sum := 0\nfor i := range 5 { sum += i }\nsum", "10"},
+		{"c := 0\nfor range n { c++ }\nc", "4"},
+		{"c2 := 0\nfor i := range n64 { c2 += int(i) }\nc2", "3"},
+		{"c3 := 0\nfor i := range len(\"abc\") { c3 += i }\nc3", "3"},
+		{"func count(k int) int { t := 0; for i := range k { t += i }; return t }\ncount(4)", "6"},
+		{"xs := []int{7, 8}\nt := 0\nfor i, v := range xs { t += i * v }\nt", "8"},
+		{"min(3, 1, 2)", "1"},
+		{"max(2.5, 1)", "2.5"},
+		{"min(1, 2.5)", "1"},
+		{"a, b := 7, 4.5\nmin(a, 3)", "3"},
+		{"max(b, 9)", "9"},
+		{`min("b", "a")`, "a"},
+		{"m := map[string]int{\"a\": 1}\nclear(m)\nlen(m)", "0"},
+		{"sl := []int{1, 2}\nclear(sl)\nsl", "[0 0]"},
+	}
+	for i, c := range cases {
+		res, _, err := run(t, s, c.code)
+		if err != nil || res != c.want {
+			t.Errorf("case %d %q: got %q (%v), want %q", i, c.code, res, err, c.want)
+		}
+	}
+}
+
+// TestStdin checks that reading os.Stdin asks the front end for a line.
+func TestStdin(t *testing.T) {
+	s := newSession(t)
+	r := &recorder{inputs: []string{"gopher", "42"}}
+	b, err := s.Execute(t.Context(), `
+var name string
+var n int
+fmt.Print("name? ")
+fmt.Scanln(&name)
+fmt.Scanln(&n)
+fmt.Sprint(name, n+1)
+`, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Data["text/plain"]; got != "gopher43" {
+		t.Errorf("got %q, want gopher43", got)
+	}
+	if len(r.prompts) != 2 {
+		t.Errorf("got %d input requests, want 2", len(r.prompts))
+	}
+	// bufio over os.Stdin works too.
+	r = &recorder{inputs: []string{"line one"}}
+	b, err = s.Execute(t.Context(), "import \"bufio\"\nimport \"os\"\nline, _ := bufio.NewReader(os.Stdin).ReadString('\\n')\nline", r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Data["text/plain"]; got != "line one\n" {
+		t.Errorf("got %q, want %q", got, "line one\n")
+	}
+}
+
+// TestStreaming checks that output arrives while the cell runs, in batches.
+func TestStreaming(t *testing.T) {
+	s := newSession(t)
+	var r recorder
+	start := time.Now()
+	_, err := s.Execute(t.Context(), `
+import "time"
+import "log"
+for i := 0; i < 6; i++ {
+	for j := 0; j < 100; j++ { fmt.Print("x") }
+	fmt.Println()
+	time.Sleep(60 * time.Millisecond)
+}
+log.SetFlags(0)
+log.Println("to stderr")
+`, &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := time.Since(start)
+	out := r.text("stdout")
+	if want := strings.Repeat(strings.Repeat("x", 100)+"\n", 6); out != want {
+		t.Errorf("stdout %q, want %q", out, want)
+	}
+	if got := r.text("stderr"); got != "to stderr\n" {
+		t.Errorf("stderr %q", got)
+	}
+	var n int
+	var first time.Duration
+	for _, e := range r.streams {
+		if e.name == "stdout" {
+			if n == 0 {
+				first = e.at.Sub(start)
+			}
+			n++
+		}
+	}
+	// 600 characters in ~6 batches: not one per character, not one at the end.
+	if n < 3 || n > 20 {
+		t.Errorf("got %d stdout messages, want a few batches", n)
+	}
+	if first > end/2 {
+		t.Errorf("first output after %v of %v: not streamed", first, end)
+	}
+}

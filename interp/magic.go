@@ -1,0 +1,296 @@
+package interp
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gotensor/gotensor/display"
+)
+
+// magicHelp is what %help prints.
+const magicHelp = `Magics (at the start of a line):
+  %time STMT        run STMT and print its wall time; %%time on the first line times the cell
+  %timeit STMT      run STMT many times and print the time per run; %%timeit times the cell
+  %who              list the session's variables with their types and values
+  %reset            forget every variable, function, type and import
+  %env [NAME[=VALUE]]  list, show or set environment variables
+  %cd [DIR]         change the working directory (home when DIR is empty)
+  %help             show this help
+  !CMD              run CMD in the shell and stream its output
+`
+
+// isMagic reports whether code starts with a magic or shell line.
+func isMagic(code string) bool {
+	t := strings.TrimLeft(code, " \t\r\n")
+	return strings.HasPrefix(t, "%") || strings.HasPrefix(t, "!")
+}
+
+// runMagics runs a cell that holds magic lines: Go code between them runs as
+// cells of its own, in order. A cell magic (%%time, %%timeit) on the first
+// line applies to the rest of the cell.
+func (s *Session) runMagics(code string) (*display.Bundle, error) {
+	t := strings.TrimLeft(code, " \t\r\n")
+	if strings.HasPrefix(t, "%%") {
+		first, rest, _ := strings.Cut(t, "\n")
+		name, args, _ := strings.Cut(strings.TrimSpace(first[2:]), " ")
+		if strings.TrimSpace(args) != "" {
+			rest = args + "\n" + rest
+		}
+		switch name {
+		case "time":
+			return s.timeCode(rest)
+		case "timeit":
+			return nil, s.timeitCode(rest)
+		}
+		return nil, magicError("unknown cell magic %%%%%s; try %%help", name)
+	}
+	var goLines []string
+	var res *display.Bundle
+	flush := func() error {
+		src := strings.Join(goLines, "\n")
+		goLines = nil
+		if strings.TrimSpace(src) == "" {
+			return nil
+		}
+		var err error
+		res, err = s.runGo(src)
+		return err
+	}
+	for _, line := range strings.Split(code, "\n") {
+		l := strings.TrimSpace(line)
+		if !strings.HasPrefix(l, "%") && !strings.HasPrefix(l, "!") {
+			goLines = append(goLines, line)
+			continue
+		}
+		if err := flush(); err != nil {
+			return nil, err
+		}
+		var err error
+		res, err = s.lineMagic(l)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func magicError(format string, args ...any) *Error {
+	msg := fmt.Sprintf(format, args...)
+	return &Error{Name: "MagicError", Value: msg, Traceback: []string{"MagicError: " + msg}}
+}
+
+// lineMagic runs one magic line.
+func (s *Session) lineMagic(line string) (*display.Bundle, error) {
+	if strings.HasPrefix(line, "!") {
+		return nil, s.shell(strings.TrimSpace(line[1:]))
+	}
+	name, args, _ := strings.Cut(strings.TrimSpace(line[1:]), " ")
+	args = strings.TrimSpace(args)
+	switch name {
+	case "time":
+		return s.timeCode(args)
+	case "timeit":
+		return nil, s.timeitCode(args)
+	case "who":
+		s.who()
+	case "reset":
+		if err := s.start(); err != nil {
+			return nil, magicError("%%reset: %v", err)
+		}
+	case "env":
+		return nil, s.env(args)
+	case "cd":
+		dir := args
+		if dir == "" {
+			dir, _ = os.UserHomeDir()
+		}
+		if err := os.Chdir(dir); err != nil {
+			return nil, magicError("%%cd: %v", err)
+		}
+		wd, _ := os.Getwd()
+		fmt.Fprintln(s.stdout, wd)
+	case "help":
+		io.WriteString(s.stdout, magicHelp)
+	default:
+		return nil, magicError("unknown magic %%%s; try %%help", name)
+	}
+	return nil, nil
+}
+
+// timeCode runs code and prints its wall time.
+func (s *Session) timeCode(code string) (*display.Bundle, error) {
+	start := time.Now()
+	res, err := s.runGo(code)
+	fmt.Fprintf(s.stdout, "Wall time: %s\n", formatDuration(time.Since(start)))
+	return res, err
+}
+
+// timeitCode compiles code once as a function and calls it in loops: the
+// loop count grows until a run takes 0.2 s, then five runs give the mean
+// and standard deviation of one call.
+func (s *Session) timeitCode(code string) error {
+	if _, err := s.runGo("_gtTimeit := func() {\n" + code + "\n}"); err != nil {
+		return err
+	}
+	fn, ok := s.yaegiGlobals()["_gtTimeit"]
+	if !ok || fn.Kind() != reflect.Func {
+		return magicError("%%timeit: cannot compile the statement")
+	}
+	var perr error
+	call := func(n int) (d time.Duration) {
+		defer func() {
+			if r := recover(); r != nil {
+				perr = s.panicError(r)
+			}
+		}()
+		start := time.Now()
+		for i := 0; i < n; i++ {
+			fn.Call(nil)
+		}
+		return time.Since(start)
+	}
+	n := 1
+	for {
+		d := call(n)
+		if perr != nil {
+			return perr
+		}
+		if d >= 200*time.Millisecond || n >= 1<<24 {
+			break
+		}
+		if d < time.Millisecond {
+			n *= 10
+		} else {
+			n = int(float64(n) * 0.25 / d.Seconds())
+			if n < 1 {
+				n = 1
+			}
+		}
+	}
+	const runs = 5
+	var per []float64
+	for i := 0; i < runs; i++ {
+		d := call(n)
+		if perr != nil {
+			return perr
+		}
+		per = append(per, d.Seconds()/float64(n))
+	}
+	var mean, sd float64
+	for _, p := range per {
+		mean += p / runs
+	}
+	for _, p := range per {
+		sd += (p - mean) * (p - mean) / runs
+	}
+	sd = math.Sqrt(sd)
+	fmt.Fprintf(s.stdout, "%s ± %s per loop (mean ± std. dev. of %d runs, %d loops each)\n",
+		formatDuration(time.Duration(mean*1e9)), formatDuration(time.Duration(sd*1e9)), runs, n)
+	return nil
+}
+
+// formatDuration prints d with three significant digits.
+func formatDuration(d time.Duration) string {
+	switch {
+	case d < time.Microsecond:
+		return fmt.Sprintf("%.3g ns", float64(d))
+	case d < time.Millisecond:
+		return fmt.Sprintf("%.3g µs", float64(d)/1e3)
+	case d < time.Second:
+		return fmt.Sprintf("%.3g ms", float64(d)/1e6)
+	}
+	return fmt.Sprintf("%.3g s", d.Seconds())
+}
+
+// who prints the session's variables: name, type and a one-line summary.
+func (s *Session) who() {
+	g := s.globals()
+	names := make([]string, 0, len(g))
+	for name, v := range g {
+		if v.IsValid() && v.Kind() != reflect.Func {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		fmt.Fprintln(s.stdout, "no variables")
+		return
+	}
+	for _, name := range names {
+		v := g[name]
+		sum := strings.ReplaceAll(summary(v), "\n", " ")
+		if len(sum) > 60 {
+			sum = sum[:60] + "…"
+		}
+		fmt.Fprintf(s.stdout, "%-12s %-20s %s\n", name, v.Type(), sum)
+	}
+}
+
+// env lists (no args), shows (NAME) or sets (NAME=VALUE or NAME VALUE)
+// environment variables.
+func (s *Session) env(args string) error {
+	if args == "" {
+		vars := os.Environ()
+		sort.Strings(vars)
+		for _, v := range vars {
+			fmt.Fprintln(s.stdout, v)
+		}
+		return nil
+	}
+	name, value, set := strings.Cut(args, "=")
+	if !set {
+		name, value, set = strings.Cut(args, " ")
+	}
+	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+	if !set {
+		v, ok := os.LookupEnv(name)
+		if !ok {
+			return magicError("%%env: %s is not set", name)
+		}
+		fmt.Fprintln(s.stdout, v)
+		return nil
+	}
+	if err := os.Setenv(name, value); err != nil {
+		return magicError("%%env: %v", err)
+	}
+	fmt.Fprintf(s.stdout, "env: %s=%s\n", name, value)
+	return nil
+}
+
+// shell runs cmd with sh, streaming its output; an interrupt kills it.
+func (s *Session) shell(cmd string) error {
+	c := exec.Command("sh", "-c", cmd)
+	c.Stdout, c.Stderr = s.stdout, s.stderr
+	if err := c.Start(); err != nil {
+		return magicError("!%s: %v", cmd, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				return magicError("!%s: %v", cmd, err)
+			}
+			return nil
+		case <-tick.C:
+			if interrupting.Load() {
+				c.Process.Kill()
+				<-done
+				return &Error{Name: "Interrupted", Value: "the cell was interrupted", Traceback: []string{"Interrupted: the cell was interrupted"}}
+			}
+		}
+	}
+}

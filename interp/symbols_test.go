@@ -1,0 +1,78 @@
+package interp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"reflect"
+	"testing"
+
+	yaegi "github.com/traefik/yaegi/interp"
+
+	"github.com/gotensor/gotensor/display"
+)
+
+// rich renders itself, as a tensor does.
+type rich struct{ n int }
+
+func (r rich) Bundle() display.Bundle {
+	return display.Bundle{Data: map[string]any{"text/plain": fmt.Sprintf("rich(%d)", r.n), "text/html": fmt.Sprintf("<b>%d</b>", r.n)}}
+}
+
+var demoSymbols = yaegi.Exports{
+	"example.com/demo/demo": {
+		"Rich":  reflect.ValueOf(func(n int) rich { return rich{n} }),
+		"Show":  reflect.ValueOf(func(v any) { display.Show(v) }),
+		"Print": reflect.ValueOf(func(s string) { fmt.Println(s); fmt.Fprintln(os.Stderr, "err:"+s) }),
+	},
+}
+
+// TestSymbols checks Options.Symbols and Preimport, rich last values and
+// display from compiled code.
+func TestSymbols(t *testing.T) {
+	s, err := New(Options{Symbols: demoSymbols, Preimport: []string{"example.com/demo"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var r recorder
+	b, err := s.Execute(context.Background(), "demo.Show(demo.Rich(1))\ndemo.Rich(2)", &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b == nil || b.Data["text/html"] != "<b>2</b>" || b.Data["text/plain"] != "rich(2)" {
+		t.Errorf("result %+v, want the rich bundle of 2", b)
+	}
+	if len(r.displays) != 1 || r.displays[0].Data["text/html"] != "<b>1</b>" {
+		t.Errorf("displays %+v, want the rich bundle of 1", r.displays)
+	}
+	// Importing a pre-imported package again is harmless.
+	if _, _, err := run(t, s, "import \"example.com/demo\"\ndemo.Rich(3)"); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestCaptureStdio checks that compiled code's writes to os.Stdout and
+// os.Stderr reach the running cell.
+func TestCaptureStdio(t *testing.T) {
+	s, err := New(Options{Symbols: demoSymbols, CaptureStdio: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r recorder
+	_, err = s.Execute(context.Background(), "import \"example.com/demo\"\nimport \"os\"\ndemo.Print(\"hello\")\nos.Stdout.WriteString(\"direct\\n\")", &r)
+	logTo := s.Stderr()
+	s.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.text("stdout"); got != "hello\ndirect\n" {
+		t.Errorf("stdout %q, want %q", got, "hello\ndirect\n")
+	}
+	if got := r.text("stderr"); got != "err:hello\n" {
+		t.Errorf("stderr %q, want %q", got, "err:hello\n")
+	}
+	if logTo == os.Stderr {
+		t.Error("Stderr() should be the saved original stderr while capturing")
+	}
+}
