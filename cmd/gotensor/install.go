@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/gotensor/gotensor/install"
+)
+
+// installExecutable is the binary that kernel.json runs; empty means the
+// running one. Tests set it, since a test binary cannot be installed.
+var installExecutable string
+
+func runInstall(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("install", "[--user | --sys-prefix | --prefix DIR] [--name N] [--display-name S]", stderr)
+	user := fs.Bool("user", false, "install for the current user: $JUPYTER_DATA_DIR or ~/.local/share/jupyter (the default)")
+	sysPrefix := fs.Bool("sys-prefix", false, "install into the Python environment that runs Jupyter (/usr on Debian; needs root)")
+	prefix := fs.String("prefix", "", "install into `DIR`/share/jupyter/kernels")
+	name := fs.String("name", install.DefaultName, "kernelspec `name`")
+	displayName := fs.String("display-name", install.DefaultDisplayName, "`title` shown in Jupyter's launcher")
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	opts := install.Options{
+		Name:        *name,
+		DisplayName: *displayName,
+		Executable:  installExecutable,
+		Location:    install.User,
+	}
+	chosen := 0
+	if *user {
+		chosen++
+	}
+	if *sysPrefix {
+		opts.Location = install.SysPrefix
+		chosen++
+	}
+	if *prefix != "" {
+		opts.Location, opts.Prefix = install.Prefix, *prefix
+		chosen++
+	}
+	if chosen > 1 {
+		fmt.Fprintln(stderr, "gotensor install: use only one of --user, --sys-prefix and --prefix")
+		return 2
+	}
+	dir, err := install.Install(opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "gotensor %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "installed kernelspec %s in %s\n", filepath.Base(dir), dir)
+	return 0
+}
+
+func runUninstall(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("uninstall", "[--name N]", stderr)
+	name := fs.String("name", install.DefaultName, "kernelspec `name`")
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	dir, err := install.Uninstall(*name)
+	if err != nil {
+		fmt.Fprintf(stderr, "gotensor %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "removed kernelspec %s from %s\n", *name, dir)
+	return 0
+}

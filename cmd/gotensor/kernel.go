@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
+
+	"github.com/gotensor/gotensor/interp"
+	"github.com/gotensor/gotensor/kernel"
+	"github.com/gotensor/gotensor/protocol"
+)
+
+func runKernel(args []string, stdout, stderr io.Writer) int {
+	// The session may point fds 1 and 2 at the notebook to catch what
+	// compiled code writes there; the log keeps the terminal's stderr.
+	logFile := dupStderr()
+	logger := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: logLevel()})).With("pid", os.Getpid())
+
+	fs := newFlagSet("kernel", "-f CONNECTION_FILE", stderr)
+	connFile := fs.String("f", "", "the connection `file` Jupyter wrote (kernel.json passes {connection_file})")
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	if *connFile == "" {
+		fmt.Fprintln(stderr, "gotensor kernel: missing -f CONNECTION_FILE; Jupyter starts the kernel (run 'gotensor install' first)")
+		return 2
+	}
+	conn, err := protocol.ReadConnectionFile(*connFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "gotensor kernel: %v\n", err)
+		return 1
+	}
+
+	sess, err := interp.New(interp.Options{CaptureStdio: true})
+	if err != nil {
+		logger.Error("starting the interpreter", "err", err)
+		return 1
+	}
+	defer sess.Close()
+
+	// SIGTERM and SIGHUP end the kernel cleanly; the kernel package handles
+	// SIGINT as an interrupt.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	logger.Info("gotensor kernel starting", "version", Version(), "connection_file", *connFile)
+	restart, err := kernel.Run(ctx, kernel.Config{
+		Conn:                  conn,
+		Interp:                sess,
+		Logger:                logger,
+		Implementation:        "gotensor",
+		ImplementationVersion: Version(),
+		LanguageVersion:       strings.TrimPrefix(runtime.Version(), "go"),
+		Banner:                banner(),
+		HelpLinks: []kernel.HelpLink{
+			{Text: "gotensor", URL: "https://github.com/gotensor/gotensor"},
+			{Text: "Go standard library", URL: "https://pkg.go.dev/std"},
+			{Text: "A Tour of Go", URL: "https://go.dev/tour/"},
+			{Text: "Go language specification", URL: "https://go.dev/ref/spec"},
+		},
+	})
+	if err != nil {
+		logger.Error("kernel stopped", "err", err)
+		return 1
+	}
+	logger.Info("gotensor kernel stopped", "restart", restart)
+	return 0
+}
+
+// banner is the text a console front end shows when it connects.
+func banner() string {
+	return fmt.Sprintf("gotensor %s: Go %s in yaegi, with tensors; fmt and math are imported.",
+		Version(), strings.TrimPrefix(runtime.Version(), "go"))
+}
+
+// logLevel reads the log level from $GOTENSOR_LOG: debug, info (the
+// default), warn or error.
+func logLevel() slog.Level {
+	switch strings.ToLower(os.Getenv("GOTENSOR_LOG")) {
+	case "debug":
+		return slog.LevelDebug
+	case "warn", "warning":
+		return slog.LevelWarn
+	case "error":
+		return slog.LevelError
+	}
+	return slog.LevelInfo
+}
