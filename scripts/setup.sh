@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# setup.sh installs what gotensor needs to build, run and test on Debian 12:
+# Jupyter, ipykernel, the test tools, NumPy/PyTorch for reference numbers,
+# OpenBLAS, the Go toolchain that go.mod names, and the Go modules.
+#
+# It is idempotent: packages already installed are not touched, so a re-run
+# is fast and works offline. Run it as root, or as a user with sudo.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+packages=(
+	jupyter-notebook jupyter-nbconvert jupyter-client python3-jupyter-client
+	python3-jupyter-kernel-test python3-ipykernel python3-zmq python3-pytest
+	python3-pytest-subtests
+	python3-numpy python3-torch libopenblas-dev libopenblas0-pthread
+	gcc make git ca-certificates curl unzip
+)
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+
+sudo=()
+if ((EUID != 0)); then
+	if ! command -v sudo >/dev/null; then
+		say "not root and no sudo: run this script as root"
+		exit 1
+	fi
+	sudo=(sudo)
+fi
+
+# Debian packages: ask dpkg first, so that nothing is fetched on a re-run.
+missing=()
+for p in "${packages[@]}"; do
+	if [[ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" != installed ]]; then
+		missing+=("$p")
+	fi
+done
+if ((${#missing[@]})); then
+	say "installing ${missing[*]}"
+	apt=("${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 -q)
+	"${apt[@]}" update
+	"${apt[@]}" install -y --no-install-recommends "${missing[@]}"
+fi
+
+# Go: the version on go.mod's go line, from the Go module proxy (where the
+# go command itself fetches toolchains), into /usr/local/go when go is
+# missing or older. Debian 12's golang-go (1.19) is too old.
+want="$(awk '$1 == "go" { print $2; exit }' go.mod)"
+export PATH="$PATH:/usr/local/go/bin"
+have=""
+if command -v go >/dev/null; then
+	have="$(go env GOVERSION 2>/dev/null || true)"
+	have="${have#go}"
+fi
+if [[ -z "$have" || "$(printf '%s\n%s\n' "$want" "$have" | sort -V | head -n1)" != "$want" ]]; then
+	goroot="${GOTENSOR_GOROOT:-/usr/local/go}"
+	arch="$(dpkg --print-architecture)"
+	# The toolchain comes from the Go module proxy named by $GOPROXY, the
+	# place the go command itself fetches toolchains from.
+	proxy="${GOPROXY:-}"
+	proxy="${proxy%%[,|]*}"
+	if [[ "$proxy" != http* ]]; then
+		say "Go ${want} or newer is needed (found: ${have:-none}); install it from https://go.dev/dl/ or set GOPROXY to a module proxy URL and re-run"
+		exit 1
+	fi
+	zip="v0.0.1-go${want}.linux-${arch}"
+	say "installing Go ${want} into ${goroot} (found: ${have:-none})"
+	tmp="$(mktemp -d)"
+	trap 'rm -rf "$tmp"' EXIT
+	curl -fsSL -o "$tmp/go.zip" "${proxy}/golang.org/toolchain/@v/${zip}.zip"
+	unzip -q "$tmp/go.zip" -d "$tmp"
+	src="$tmp/golang.org/toolchain@${zip}"
+	# Module zips keep no file modes: make the tools executable again.
+	chmod -R a+x "$src/bin" "$src/pkg/tool"
+	"${sudo[@]}" rm -rf "$goroot"
+	"${sudo[@]}" mkdir -p "$(dirname "$goroot")"
+	"${sudo[@]}" mv "$src" "$goroot"
+	if [[ "$goroot" == /usr/local/go ]]; then
+		say "Go is in /usr/local/go/bin: add it to your PATH"
+	fi
+fi
+
+go mod download
+say "ok"

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# test.sh runs every gotensor test: it sets the machine up (setup.sh), checks
+# formatting and go vet, runs the Go tests, builds bin/gotensor, installs its
+# kernelspec into a throw-away Jupyter data directory and runs the Python
+# tests (tests/) against it with Debian's Jupyter. It runs every step, prints
+# a summary and exits non-zero when any step failed.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+scripts/setup.sh
+export PATH="$PATH:/usr/local/go/bin"
+
+failed=()
+step() {
+	local name="$1"
+	shift
+	printf '\n== %s\n' "$name"
+	if "$@"; then
+		printf -- '-- %s: ok\n' "$name"
+	else
+		printf -- '-- %s: FAILED\n' "$name"
+		failed+=("$name")
+	fi
+}
+
+gofmt_check() {
+	local files
+	files="$(gofmt -l .)"
+	if [[ -n "$files" ]]; then
+		printf 'not gofmt-ed (run gofmt -w):\n%s\n' "$files"
+		return 1
+	fi
+}
+
+step "gofmt" gofmt_check
+step "go vet" go vet ./...
+step "go test" go test -count=1 ./...
+
+if step "build" go build -o bin/gotensor ./cmd/gotensor && [[ -x bin/gotensor ]]; then
+	tmp="$(mktemp -d)"
+	trap 'rm -rf "$tmp"' EXIT
+	# Jupyter looks here first for kernelspecs and writes connection files here.
+	export JUPYTER_DATA_DIR="$tmp/data" JUPYTER_RUNTIME_DIR="$tmp/runtime"
+	unset JUPYTER_PATH
+	export GOTENSOR_KERNEL_NAME=gotensor-test
+	export PYDEVD_DISABLE_FILE_VALIDATION=1 PYTHONDONTWRITEBYTECODE=1
+	if step "kernelspec install" bin/gotensor install --user --name "$GOTENSOR_KERNEL_NAME"; then
+		step "python tests" /usr/bin/python3 -m pytest -q tests/
+	fi
+fi
+
+echo
+if ((${#failed[@]})); then
+	printf 'FAILED: %s\n' "${failed[@]}"
+	exit 1
+fi
+echo "all tests passed"
