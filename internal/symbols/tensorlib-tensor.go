@@ -10,13 +10,18 @@ import (
 func init() {
 	Symbols["github.com/gotensor/gotensor/tensorlib/tensor/tensor"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"AdamStep":        reflect.ValueOf(tensor.AdamStep),
 		"Arange":          reflect.ValueOf(tensor.Arange),
 		"Backends":        reflect.ValueOf(tensor.Backends),
 		"Bool":            reflect.ValueOf(tensor.Bool),
 		"CPU":             reflect.ValueOf(&tensor.CPU).Elem(),
 		"CUDA":            reflect.ValueOf(tensor.CUDA),
 		"Cat":             reflect.ValueOf(tensor.Cat),
+		"Conv2d":          reflect.ValueOf(tensor.Conv2d),
+		"CopyInto":        reflect.ValueOf(tensor.CopyInto),
+		"CrossEntropy":    reflect.ValueOf(tensor.CrossEntropy),
 		"DefaultDevice":   reflect.ValueOf(tensor.DefaultDevice),
+		"Dropout":         reflect.ValueOf(tensor.Dropout),
 		"Eye":             reflect.ValueOf(tensor.Eye),
 		"Float32":         reflect.ValueOf(tensor.Float32),
 		"Float64":         reflect.ValueOf(tensor.Float64),
@@ -27,10 +32,12 @@ func init() {
 		"FromInts":        reflect.ValueOf(tensor.FromInts),
 		"Full":            reflect.ValueOf(tensor.Full),
 		"FullLike":        reflect.ValueOf(tensor.FullLike),
+		"GradEnabled":     reflect.ValueOf(tensor.GradEnabled),
 		"Int64":           reflect.ValueOf(tensor.Int64),
 		"IntUniform":      reflect.ValueOf(tensor.IntUniform),
 		"ManualSeed":      reflect.ValueOf(tensor.ManualSeed),
 		"NewDevice":       reflect.ValueOf(tensor.NewDevice),
+		"NoGrad":          reflect.ValueOf(tensor.NoGrad),
 		"Normal":          reflect.ValueOf(tensor.Normal),
 		"OneHot":          reflect.ValueOf(tensor.OneHot),
 		"Ones":            reflect.ValueOf(tensor.Ones),
@@ -42,6 +49,7 @@ func init() {
 		"OpCos":           reflect.ValueOf(tensor.OpCos),
 		"OpDiv":           reflect.ValueOf(tensor.OpDiv),
 		"OpEq":            reflect.ValueOf(tensor.OpEq),
+		"OpErf":           reflect.ValueOf(tensor.OpErf),
 		"OpExp":           reflect.ValueOf(tensor.OpExp),
 		"OpGELU":          reflect.ValueOf(tensor.OpGELU),
 		"OpGe":            reflect.ValueOf(tensor.OpGe),
@@ -70,6 +78,7 @@ func init() {
 		"RandPerm":        reflect.ValueOf(tensor.RandPerm),
 		"Randn":           reflect.ValueOf(tensor.Randn),
 		"RegisterBackend": reflect.ValueOf(tensor.RegisterBackend),
+		"SGDStep":         reflect.ValueOf(tensor.SGDStep),
 		"Scalar":          reflect.ValueOf(tensor.Scalar),
 		"Stack":           reflect.ValueOf(tensor.Stack),
 		"Try":             reflect.ValueOf(tensor.Try),
@@ -79,6 +88,7 @@ func init() {
 		"ZerosLike":       reflect.ValueOf(tensor.ZerosLike),
 
 		// type definitions
+		"AdamParams":     reflect.ValueOf((*tensor.AdamParams)(nil)),
 		"Backend":        reflect.ValueOf((*tensor.Backend)(nil)),
 		"BackendFactory": reflect.ValueOf((*tensor.BackendFactory)(nil)),
 		"BinaryOp":       reflect.ValueOf((*tensor.BinaryOp)(nil)),
@@ -91,6 +101,7 @@ func init() {
 		"IndexError":     reflect.ValueOf((*tensor.IndexError)(nil)),
 		"Layout":         reflect.ValueOf((*tensor.Layout)(nil)),
 		"ReduceOp":       reflect.ValueOf((*tensor.ReduceOp)(nil)),
+		"SGDParams":      reflect.ValueOf((*tensor.SGDParams)(nil)),
 		"ShapeError":     reflect.ValueOf((*tensor.ShapeError)(nil)),
 		"Storage":        reflect.ValueOf((*tensor.Storage)(nil)),
 		"Tensor":         reflect.ValueOf((*tensor.Tensor)(nil)),
@@ -105,27 +116,37 @@ func init() {
 // _github_com_gotensor_gotensor_tensorlib_tensor_Backend is an interface wrapper for Backend type
 type _github_com_gotensor_gotensor_tensorlib_tensor_Backend struct {
 	IValue        interface{}
+	WAdamStep     func(p tensor.Storage, pl tensor.Layout, g tensor.Storage, gl tensor.Layout, m tensor.Storage, ml tensor.Layout, v tensor.Storage, vl tensor.Layout, h tensor.AdamParams)
 	WAlloc        func(dt tensor.DType, n int) tensor.Storage
 	WArange       func(dt tensor.DType, n int, start float64, step float64) tensor.Storage
 	WArgReduce    func(op tensor.ReduceOp, s tensor.Storage, l tensor.Layout, dim int) tensor.Storage
 	WBinary       func(op tensor.BinaryOp, a tensor.Storage, la tensor.Layout, b tensor.Storage, lb tensor.Layout) tensor.Storage
 	WBinaryScalar func(op tensor.BinaryOp, a tensor.Storage, la tensor.Layout, s float64, reversed bool) tensor.Storage
 	WCast         func(s tensor.Storage, l tensor.Layout, dt tensor.DType) tensor.Storage
+	WCol2Im       func(c tensor.Storage, cl tensor.Layout, shape []int, kernel [2]int, stride [2]int, padding [2]int, dilation [2]int) tensor.Storage
 	WCompare      func(op tensor.CompareOp, a tensor.Storage, la tensor.Layout, b tensor.Storage, lb tensor.Layout) tensor.Storage
 	WCopy         func(src tensor.Storage, sl tensor.Layout, dst tensor.Storage, dl tensor.Layout)
 	WDevice       func() tensor.Device
 	WFill         func(dst tensor.Storage, dl tensor.Layout, v float64)
 	WFromHost     func(data any) tensor.Storage
 	WGather       func(s tensor.Storage, l tensor.Layout, dim int, idx tensor.Storage, il tensor.Layout) tensor.Storage
+	WIm2Col       func(s tensor.Storage, l tensor.Layout, kernel [2]int, stride [2]int, padding [2]int, dilation [2]int) tensor.Storage
+	WIndexAdd     func(dst tensor.Storage, dl tensor.Layout, dim int, idx tensor.Storage, il tensor.Layout, src tensor.Storage, sl tensor.Layout)
 	WIndexSelect  func(s tensor.Storage, l tensor.Layout, dim int, idx tensor.Storage, il tensor.Layout) tensor.Storage
 	WMatMul       func(a tensor.Storage, la tensor.Layout, b tensor.Storage, lb tensor.Layout) tensor.Storage
+	WMaxPool2d    func(s tensor.Storage, l tensor.Layout, kernel [2]int, stride [2]int, padding [2]int) (out tensor.Storage, idx tensor.Storage)
 	WRandom       func(dist tensor.Distribution, dt tensor.DType, n int, a float64, b float64, seed uint64) tensor.Storage
 	WReduce       func(op tensor.ReduceOp, s tensor.Storage, l tensor.Layout, dims []int) tensor.Storage
+	WSGDStep      func(p tensor.Storage, pl tensor.Layout, g tensor.Storage, gl tensor.Layout, buf tensor.Storage, bl tensor.Layout, h tensor.SGDParams)
+	WScatterAdd   func(dst tensor.Storage, dl tensor.Layout, dim int, idx tensor.Storage, il tensor.Layout, src tensor.Storage, sl tensor.Layout)
 	WToHost       func(s tensor.Storage, l tensor.Layout) any
 	WUnary        func(op tensor.UnaryOp, s tensor.Storage, l tensor.Layout) tensor.Storage
 	WWhere        func(cond tensor.Storage, lc tensor.Layout, a tensor.Storage, la tensor.Layout, b tensor.Storage, lb tensor.Layout) tensor.Storage
 }
 
+func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) AdamStep(p tensor.Storage, pl tensor.Layout, g tensor.Storage, gl tensor.Layout, m tensor.Storage, ml tensor.Layout, v tensor.Storage, vl tensor.Layout, h tensor.AdamParams) {
+	W.WAdamStep(p, pl, g, gl, m, ml, v, vl, h)
+}
 func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Alloc(dt tensor.DType, n int) tensor.Storage {
 	return W.WAlloc(dt, n)
 }
@@ -143,6 +164,9 @@ func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) BinaryScalar(op 
 }
 func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Cast(s tensor.Storage, l tensor.Layout, dt tensor.DType) tensor.Storage {
 	return W.WCast(s, l, dt)
+}
+func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Col2Im(c tensor.Storage, cl tensor.Layout, shape []int, kernel [2]int, stride [2]int, padding [2]int, dilation [2]int) tensor.Storage {
+	return W.WCol2Im(c, cl, shape, kernel, stride, padding, dilation)
 }
 func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Compare(op tensor.CompareOp, a tensor.Storage, la tensor.Layout, b tensor.Storage, lb tensor.Layout) tensor.Storage {
 	return W.WCompare(op, a, la, b, lb)
@@ -162,17 +186,32 @@ func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) FromHost(data an
 func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Gather(s tensor.Storage, l tensor.Layout, dim int, idx tensor.Storage, il tensor.Layout) tensor.Storage {
 	return W.WGather(s, l, dim, idx, il)
 }
+func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Im2Col(s tensor.Storage, l tensor.Layout, kernel [2]int, stride [2]int, padding [2]int, dilation [2]int) tensor.Storage {
+	return W.WIm2Col(s, l, kernel, stride, padding, dilation)
+}
+func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) IndexAdd(dst tensor.Storage, dl tensor.Layout, dim int, idx tensor.Storage, il tensor.Layout, src tensor.Storage, sl tensor.Layout) {
+	W.WIndexAdd(dst, dl, dim, idx, il, src, sl)
+}
 func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) IndexSelect(s tensor.Storage, l tensor.Layout, dim int, idx tensor.Storage, il tensor.Layout) tensor.Storage {
 	return W.WIndexSelect(s, l, dim, idx, il)
 }
 func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) MatMul(a tensor.Storage, la tensor.Layout, b tensor.Storage, lb tensor.Layout) tensor.Storage {
 	return W.WMatMul(a, la, b, lb)
 }
+func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) MaxPool2d(s tensor.Storage, l tensor.Layout, kernel [2]int, stride [2]int, padding [2]int) (out tensor.Storage, idx tensor.Storage) {
+	return W.WMaxPool2d(s, l, kernel, stride, padding)
+}
 func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Random(dist tensor.Distribution, dt tensor.DType, n int, a float64, b float64, seed uint64) tensor.Storage {
 	return W.WRandom(dist, dt, n, a, b, seed)
 }
 func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Reduce(op tensor.ReduceOp, s tensor.Storage, l tensor.Layout, dims []int) tensor.Storage {
 	return W.WReduce(op, s, l, dims)
+}
+func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) SGDStep(p tensor.Storage, pl tensor.Layout, g tensor.Storage, gl tensor.Layout, buf tensor.Storage, bl tensor.Layout, h tensor.SGDParams) {
+	W.WSGDStep(p, pl, g, gl, buf, bl, h)
+}
+func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) ScatterAdd(dst tensor.Storage, dl tensor.Layout, dim int, idx tensor.Storage, il tensor.Layout, src tensor.Storage, sl tensor.Layout) {
+	W.WScatterAdd(dst, dl, dim, idx, il, src, sl)
 }
 func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) ToHost(s tensor.Storage, l tensor.Layout) any {
 	return W.WToHost(s, l)

@@ -26,9 +26,10 @@ const (
 	OpTanh
 	OpSigmoid
 	OpGELU
+	OpErf
 )
 
-var unaryNames = [...]string{"Neg", "Abs", "ReLU", "Sqrt", "Exp", "Log", "Sin", "Cos", "Tanh", "Sigmoid", "GELU"}
+var unaryNames = [...]string{"Neg", "Abs", "ReLU", "Sqrt", "Exp", "Log", "Sin", "Cos", "Tanh", "Sigmoid", "GELU", "Erf"}
 
 func (op UnaryOp) String() string { return unaryNames[op] }
 
@@ -169,4 +170,42 @@ type Backend interface {
 	// Int64 idx, shaped as l with dim's size len(idx). Out-of-range
 	// indices panic with an *IndexError.
 	IndexSelect(s Storage, l Layout, dim int, idx Storage, il Layout) Storage
+
+	// ScatterAdd adds src under sl into dst under dl in place along dim:
+	// dst[..., idx[..., i, ...], ...] += src[..., i, ...], with idx (Int64)
+	// under il of sl's shape; repeated indices add up. It is Gather's
+	// adjoint. The front end checks the indices.
+	ScatterAdd(dst Storage, dl Layout, dim int, idx Storage, il Layout, src Storage, sl Layout)
+	// IndexAdd adds the slices of src under sl along dim into dst under dl
+	// in place: slice idx[j] of dst += slice j of src, with the 1-D Int64
+	// idx under il; repeats add up. It is IndexSelect's adjoint.
+	IndexAdd(dst Storage, dl Layout, dim int, idx Storage, il Layout, src Storage, sl Layout)
+
+	// Im2Col returns the sliding windows of s under l, shaped [N, C, H, W],
+	// as columns, like torch.nn.functional.unfold: the result is
+	// [N, C*KH*KW, OH*OW], where row c*KH*KW + i*KW + j, column oh*OW + ow
+	// holds input (c, oh*SH - PH + i*DH, ow*SW - PW + j*DW), 0 outside the
+	// input. kernel, stride, padding and dilation are (H, W) pairs and
+	// OH = (H + 2*PH - DH*(KH-1) - 1)/SH + 1 (OW likewise) is at least 1.
+	Im2Col(s Storage, l Layout, kernel, stride, padding, dilation [2]int) Storage
+	// Col2Im is Im2Col's adjoint (torch.nn.functional.fold): it sums the
+	// columns c under cl, shaped [N, C*KH*KW, OH*OW], back into a new
+	// [N, C, H, W] storage, where shape is [N, C, H, W].
+	Col2Im(c Storage, cl Layout, shape []int, kernel, stride, padding, dilation [2]int) Storage
+	// MaxPool2d returns the maxima of the windows of s under l, shaped
+	// [N, C, H, W], padded with -Inf: out is [N, C, OH, OW] (sizes as in
+	// Im2Col with dilation 1) and idx, Int64 of the same shape, holds each
+	// maximum's position h*W + w in its input plane (the first one on
+	// ties; NaN wins, as in PyTorch).
+	MaxPool2d(s Storage, l Layout, kernel, stride, padding [2]int) (out, idx Storage)
+
+	// AdamStep updates the parameters p, first moments m and second
+	// moments v in place with one Adam or AdamW step on the gradient g.
+	// All four have one shape and one float dtype; pl, ml and vl are
+	// contiguous (gl may be any layout).
+	AdamStep(p Storage, pl Layout, g Storage, gl Layout, m Storage, ml Layout, v Storage, vl Layout, h AdamParams)
+	// SGDStep updates p in place with one SGD step on the gradient g, and
+	// the momentum buffer buf when h.Momentum != 0 (buf is nil otherwise).
+	// Layouts as in AdamStep.
+	SGDStep(p Storage, pl Layout, g Storage, gl Layout, buf Storage, bl Layout, h SGDParams)
 }

@@ -105,3 +105,26 @@ func BenchmarkSmallSum(b *testing.B) {
 		x.Sum(1)
 	}
 }
+
+// BenchmarkSmallOpTracked is BenchmarkSmallOpSameShape with an operand
+// that requires grad: the cost of recording a node.
+func BenchmarkSmallOpTracked(b *testing.B) {
+	x, y := Ones(4, 4).SetRequiresGrad(true), Ones(4, 4)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		x.Add(y)
+	}
+}
+
+// BenchmarkMLPStep measures one forward and backward pass of a 784-256-10
+// MLP on a batch of 128.
+func BenchmarkMLPStep(b *testing.B) {
+	ManualSeed(0)
+	x, y := Rand(128, 784), RandInt(0, 10, 128)
+	w1, b1 := Randn(784, 256).MulScalar(0.05).SetRequiresGrad(true), Zeros(256).SetRequiresGrad(true)
+	w2, b2 := Randn(256, 10).MulScalar(0.05).SetRequiresGrad(true), Zeros(10).SetRequiresGrad(true)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		CrossEntropy(x.MatMul(w1).Add(b1).ReLU().MatMul(w2).Add(b2), y).Backward()
+	}
+}

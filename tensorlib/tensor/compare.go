@@ -52,6 +52,15 @@ func (x *Tensor) GtScalar(s float64) *Tensor { return x.Gt(scalarLike(x, s)) }
 // LtScalar returns the Bool tensor x < s elementwise.
 func (x *Tensor) LtScalar(s float64) *Tensor { return x.Lt(scalarLike(x, s)) }
 
+// GeScalar returns the Bool tensor x >= s elementwise.
+func (x *Tensor) GeScalar(s float64) *Tensor { return x.Ge(scalarLike(x, s)) }
+
+// LeScalar returns the Bool tensor x <= s elementwise.
+func (x *Tensor) LeScalar(s float64) *Tensor { return x.Le(scalarLike(x, s)) }
+
+// NeScalar returns the Bool tensor x != s elementwise.
+func (x *Tensor) NeScalar(s float64) *Tensor { return x.Ne(scalarLike(x, s)) }
+
 // Where returns a tensor with a's elements where cond is true and b's
 // elsewhere; cond, a and b broadcast together as in Add, and a and b
 // promote to a common dtype. It panics with a *DTypeError when cond is not
@@ -68,5 +77,19 @@ func Where(cond, a, b *Tensor) *Tensor {
 	shape := broadcastShapes("Where", broadcastShapes("Where", cond.layout.Shape, a.layout.Shape), b.layout.Shape)
 	as, bs := a.AsType(dt), b.AsType(dt)
 	s := a.backend.Where(cond.storage, cond.layout.broadcastTo(shape), as.storage, as.layout.broadcastTo(shape), bs.storage, bs.layout.broadcastTo(shape))
-	return record(newTensor(a.backend, s, shape), "Where", cond, a, b)
+	out := newTensor(a.backend, s, shape)
+	if !tracked(a, b) {
+		return out
+	}
+	return record(out, "Where", func(g *Tensor) []*Tensor {
+		zero := scalarLike(g, 0)
+		var ga, gb *Tensor
+		if needGrad(a) {
+			ga = Where(cond, g, zero)
+		}
+		if needGrad(b) {
+			gb = Where(cond, zero, g)
+		}
+		return []*Tensor{ga, gb}
+	}, a, b)
 }

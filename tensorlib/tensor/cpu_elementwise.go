@@ -92,6 +92,10 @@ func unaryFloat[T float](op UnaryOp, dst, src []T) {
 		for i, v := range src {
 			dst[i] = T(gelu(float64(v)))
 		}
+	case OpErf:
+		for i, v := range src {
+			dst[i] = T(math.Erf(float64(v)))
+		}
 	default:
 		panic("tensor: unknown unary op")
 	}

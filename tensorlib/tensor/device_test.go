@@ -101,6 +101,32 @@ func (b *testBackend) Gather(s Storage, l Layout, dim int, idx Storage, il Layou
 func (b *testBackend) IndexSelect(s Storage, l Layout, dim int, idx Storage, il Layout) Storage {
 	return b.wrap(cpuB.IndexSelect(b.un(s), l, dim, b.un(idx), il))
 }
+func (b *testBackend) ScatterAdd(d Storage, dl Layout, dim int, idx Storage, il Layout, s Storage, sl Layout) {
+	cpuB.ScatterAdd(b.un(d), dl, dim, b.un(idx), il, b.un(s), sl)
+}
+func (b *testBackend) IndexAdd(d Storage, dl Layout, dim int, idx Storage, il Layout, s Storage, sl Layout) {
+	cpuB.IndexAdd(b.un(d), dl, dim, b.un(idx), il, b.un(s), sl)
+}
+func (b *testBackend) Im2Col(s Storage, l Layout, k, st, p, d [2]int) Storage {
+	return b.wrap(cpuB.Im2Col(b.un(s), l, k, st, p, d))
+}
+func (b *testBackend) Col2Im(c Storage, cl Layout, shape []int, k, st, p, d [2]int) Storage {
+	return b.wrap(cpuB.Col2Im(b.un(c), cl, shape, k, st, p, d))
+}
+func (b *testBackend) MaxPool2d(s Storage, l Layout, k, st, p [2]int) (Storage, Storage) {
+	o, i := cpuB.MaxPool2d(b.un(s), l, k, st, p)
+	return b.wrap(o), b.wrap(i)
+}
+func (b *testBackend) AdamStep(p Storage, pl Layout, g Storage, gl Layout, m Storage, ml Layout, v Storage, vl Layout, h AdamParams) {
+	cpuB.AdamStep(b.un(p), pl, b.un(g), gl, b.un(m), ml, b.un(v), vl, h)
+}
+func (b *testBackend) SGDStep(p Storage, pl Layout, g Storage, gl Layout, buf Storage, bl Layout, h SGDParams) {
+	var bs Storage
+	if buf != nil {
+		bs = b.un(buf)
+	}
+	cpuB.SGDStep(b.un(p), pl, b.un(g), gl, bs, bl, h)
+}
 
 // sameOnDevices runs f on CPU tensors and on their copies on dev and checks
 // that the results agree and live where their inputs do.

@@ -12,6 +12,25 @@
 //	fmt.Println(p.Sum(1))             // each row sums to 1
 //	y := x.To(tensor.DefaultDevice()) // CUDA(0) when available, else CPU
 //
+// # Gradients
+//
+// Autograd is a property of the tensor, as in PyTorch: mark leaves with
+// SetRequiresGrad(true), compute a scalar, call Backward, read Grad.
+//
+//	w := tensor.Randn(3, 1).SetRequiresGrad(true)
+//	loss := x.MatMul(w).Sub(y).Square().Mean()
+//	loss.Backward()                   // frees the graph
+//	w.Grad()                          // d loss / d w, accumulates until w.ZeroGrad()
+//	tensor.NoGrad(func() { ... })     // no graph inside (evaluation, updates)
+//
+// Every op's backward is defined next to its forward; the engine in package
+// autograd sorts the graph, sums gradients of broadcast operands back to
+// their shapes and accumulates into leaves. Ops cost nothing extra when no
+// operand requires grad. The nn building blocks Conv2d, MaxPool2d,
+// AvgPool2d, CrossEntropy and Dropout are differentiable primitives here;
+// AdamStep, SGDStep and CopyInto are low-level in-place updates for
+// optimizers and weight loading.
+//
 // # Conventions
 //
 // Dtypes are Float32 (the default), Float64, Int64 and Bool. Binary ops

@@ -27,7 +27,70 @@ func binary(op BinaryOp, x, y *Tensor) *Tensor {
 	}
 	xs, ys := x.AsType(dt), y.AsType(dt)
 	s := x.backend.Binary(op, xs.storage, xs.layout.broadcastTo(shape), ys.storage, ys.layout.broadcastTo(shape))
-	return record(newTensor(x.backend, s, shape), name, x, y)
+	out := newTensor(x.backend, s, shape)
+	if !tracked(x, y) {
+		return out
+	}
+	return record(out, name, func(g *Tensor) []*Tensor { return binaryBackward(op, g, xs, ys, out) }, x, y)
+}
+
+// binaryBackward returns the gradients of op(x, y) = out for x and y, of
+// the broadcast shape (the engine sums them back to the operands' shapes).
+func binaryBackward(op BinaryOp, g, x, y, out *Tensor) []*Tensor {
+	var gx, gy *Tensor
+	switch op {
+	case OpAdd:
+		gx, gy = g, g
+	case OpSub:
+		gx = g
+		if needGrad(y) {
+			gy = g.Neg()
+		}
+	case OpMul:
+		if needGrad(x) {
+			gx = g.Mul(y)
+		}
+		if needGrad(y) {
+			gy = g.Mul(x)
+		}
+	case OpDiv:
+		if needGrad(x) {
+			gx = g.Div(y)
+		}
+		if needGrad(y) {
+			gy = g.Mul(out).Div(y).Neg()
+		}
+	case OpPow:
+		if needGrad(x) {
+			gx = g.Mul(y).Mul(x.Pow(y.SubScalar(1)))
+		}
+		if needGrad(y) {
+			// d/dy x**y = x**y log x, taken as 0 where x == 0 and y >= 0 (as torch).
+			d := g.Mul(out).Mul(x.Log())
+			zero := x.EqScalar(0).Mul(y.GeScalar(0)) // logical and
+			gy = Where(zero, scalarLike(d, 0), d)
+		}
+	case OpMaximum, OpMinimum:
+		// The larger (smaller) operand gets the gradient; ties split it.
+		win := x.Gt(y)
+		if op == OpMinimum {
+			win = x.Lt(y)
+		}
+		tie := x.Eq(y)
+		half := g.MulScalar(0.5)
+		zero := scalarLike(g, 0)
+		if needGrad(x) {
+			gx = Where(win, g, Where(tie, half, zero))
+		}
+		if needGrad(y) {
+			lose := x.Lt(y)
+			if op == OpMinimum {
+				lose = x.Gt(y)
+			}
+			gy = Where(lose, g, Where(tie, half, zero))
+		}
+	}
+	return []*Tensor{gx, gy}
 }
 
 // Add returns x + y elementwise, broadcasting as NumPy does: shapes are
@@ -79,7 +142,44 @@ func binaryScalar(op BinaryOp, x *Tensor, s float64, reversed bool) *Tensor {
 	}
 	xs := x.AsType(dt)
 	out := newTensor(x.backend, x.backend.BinaryScalar(op, xs.storage, xs.layout, s, reversed), x.Shape())
-	return record(out, name, x)
+	if !tracked(x) {
+		return out
+	}
+	return record(out, name, func(g *Tensor) []*Tensor { return []*Tensor{scalarBackward(op, g, xs, s, reversed, out)} }, x)
+}
+
+// scalarBackward returns the gradient of op(x, s) (op(s, x) when reversed)
+// = out for x.
+func scalarBackward(op BinaryOp, g, x *Tensor, s float64, reversed bool, out *Tensor) *Tensor {
+	switch op {
+	case OpAdd:
+		return g
+	case OpSub:
+		if reversed {
+			return g.Neg()
+		}
+		return g
+	case OpMul:
+		return g.MulScalar(s)
+	case OpDiv:
+		if reversed { // d(s/x) = -s/x² = -out/x
+			return g.Mul(out).Div(x).Neg()
+		}
+		return g.DivScalar(s)
+	case OpPow:
+		if reversed { // d(s**x) = s**x log s
+			return g.Mul(out).MulScalar(math.Log(s))
+		}
+		if s == 0 {
+			return g.MulScalar(0)
+		}
+		return g.Mul(x.PowScalar(s - 1)).MulScalar(s)
+	case OpMaximum: // clamp_min: the gradient passes where x >= s, as torch.clamp
+		return Where(x.GeScalar(s), g, scalarLike(g, 0))
+	case OpMinimum:
+		return Where(x.LeScalar(s), g, scalarLike(g, 0))
+	}
+	panic("tensor: no backward for scalar op " + op.String())
 }
 
 // AddScalar returns x + s elementwise. A float tensor keeps its dtype; an
@@ -113,17 +213,55 @@ func (x *Tensor) RDivScalar(s float64) *Tensor { return binaryScalar(OpDiv, x, s
 
 // unary is the primitive behind the elementwise functions. Float-only ops
 // turn Int64 and Bool inputs into Float32 first, as PyTorch does.
-func unary(op UnaryOp, x *Tensor) *Tensor {
-	dt := x.DType()
+func unary(op UnaryOp, in *Tensor) *Tensor {
+	dt := in.DType()
+	x := in
 	switch {
 	case dt == Bool && op <= OpReLU:
 		panic(dtypeErr(op.String(), "convert first with x.AsType(tensor.Int64) or x.AsType(tensor.Float32)", []DType{Bool},
 			"%s is not supported on Bool tensors", op))
 	case op >= OpSqrt && !dt.IsFloat():
-		x = x.AsType(Float32)
+		return unary(op, in.AsType(Float32))
 	}
 	out := newTensor(x.backend, x.backend.Unary(op, x.storage, x.layout), x.Shape())
-	return record(out, op.String(), x)
+	if !tracked(x) {
+		return out
+	}
+	return record(out, op.String(), func(g *Tensor) []*Tensor { return []*Tensor{unaryBackward(op, g, x, out)} }, x)
+}
+
+// unaryBackward returns the gradient of op(x) = out for x.
+func unaryBackward(op UnaryOp, g, x, out *Tensor) *Tensor {
+	zero := scalarLike(g, 0)
+	switch op {
+	case OpNeg:
+		return g.Neg()
+	case OpAbs: // sign(x), 0 at 0
+		return Where(x.GtScalar(0), g, Where(x.LtScalar(0), g.Neg(), zero))
+	case OpReLU:
+		return Where(out.GtScalar(0), g, zero)
+	case OpSqrt:
+		return g.Div(out).MulScalar(0.5)
+	case OpExp:
+		return g.Mul(out)
+	case OpLog:
+		return g.Div(x)
+	case OpSin:
+		return g.Mul(x.Cos())
+	case OpCos:
+		return g.Mul(x.Sin()).Neg()
+	case OpTanh:
+		return g.Mul(out.Mul(out).RSubScalar(1))
+	case OpSigmoid:
+		return g.Mul(out.Mul(out.RSubScalar(1)))
+	case OpGELU: // Φ(x) + x φ(x)
+		cdf := x.MulScalar(1 / math.Sqrt2).Erf().AddScalar(1).MulScalar(0.5)
+		pdf := x.Mul(x).MulScalar(-0.5).Exp().MulScalar(1 / math.Sqrt(2*math.Pi))
+		return g.Mul(cdf.Add(x.Mul(pdf)))
+	case OpErf: // 2/√π e^(-x²)
+		return g.Mul(x.Mul(x).Neg().Exp().MulScalar(2 / math.Sqrt(math.Pi)))
+	}
+	panic("tensor: no backward for unary op " + op.String())
 }
 
 // Neg returns -x elementwise. It panics with a *DTypeError on Bool.
@@ -162,6 +300,10 @@ func (x *Tensor) ReLU() *Tensor { return unary(OpReLU, x) }
 // GELU returns x * Φ(x) elementwise, where Φ is the standard normal CDF
 // (the exact form, PyTorch's default). Int64 and Bool inputs give Float32.
 func (x *Tensor) GELU() *Tensor { return unary(OpGELU, x) }
+
+// Erf returns the error function of x elementwise. Int64 and Bool inputs
+// give Float32.
+func (x *Tensor) Erf() *Tensor { return unary(OpErf, x) }
 
 // Square returns x * x elementwise.
 func (x *Tensor) Square() *Tensor { return x.Mul(x) }

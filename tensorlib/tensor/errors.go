@@ -3,6 +3,8 @@ package tensor
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gotensor/gotensor/autograd"
 )
 
 // A ShapeError reports an op called with shapes it cannot work with:
@@ -70,8 +72,8 @@ func errorString(op, msg, fix string) string {
 	return b.String()
 }
 
-// Try calls f and returns the *ShapeError, *DTypeError, *DeviceError or
-// *IndexError that f panicked with, or nil if f returned normally. Other
+// Try calls f and returns the *ShapeError, *DTypeError, *DeviceError,
+// *IndexError or *autograd.Error that f panicked with, or nil if f returned normally. Other
 // panics pass through unchanged.
 //
 //	err := tensor.Try(func() { a.MatMul(b) })
@@ -87,6 +89,8 @@ func Try(f func()) (err error) {
 			case *DeviceError:
 				err = e
 			case *IndexError:
+				err = e
+			case *autograd.Error:
 				err = e
 			default:
 				panic(r)

@@ -106,3 +106,32 @@ func ExampleTensor_Narrow() {
 	//         [ 5.,  6.],
 	//         [ 9., 10.]]) true
 }
+
+func ExampleTensor_Backward() {
+	x := tensor.FromFloat32s([]float32{1, 2, 3}).SetRequiresGrad(true)
+	loss := x.Mul(x).Sum() // sum of squares
+	loss.Backward()
+	fmt.Println(x.Grad())
+	// Output: tensor([2., 4., 6.])
+}
+
+func ExampleNoGrad() {
+	w := tensor.Ones(2).SetRequiresGrad(true)
+	var y *tensor.Tensor
+	tensor.NoGrad(func() { y = w.MulScalar(3) })
+	fmt.Println(y.RequiresGrad(), w.MulScalar(3).RequiresGrad())
+	// Output: false true
+}
+
+func ExampleCrossEntropy() {
+	logits := tensor.FromFloat32s([]float32{2, 0, 0, 0, 2, 0}, 2, 3).SetRequiresGrad(true)
+	labels := tensor.FromInt64s([]int64{0, 1})
+	loss := tensor.CrossEntropy(logits, labels)
+	loss.Backward()
+	fmt.Printf("%.4f\n", loss.Item())
+	fmt.Println(logits.Grad())
+	// Output:
+	// 0.2395
+	// tensor([[-0.1065,  0.0533,  0.0533],
+	//         [ 0.0533, -0.1065,  0.0533]])
+}

@@ -49,6 +49,13 @@ func (x *Tensor) String() string {
 		p := newPrinter(x)
 		body = p.tensorStr(0, 0, indent)
 	}
+	switch {
+	case x.node == nil:
+	case x.node.IsLeaf():
+		suffixes = append(suffixes, "requires_grad=True")
+	default:
+		suffixes = append(suffixes, "grad_fn=<"+x.node.Op()+"Backward>")
+	}
 	return addSuffixes(prefix+body, suffixes, indent)
 }
 

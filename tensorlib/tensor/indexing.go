@@ -31,7 +31,17 @@ func (x *Tensor) Gather(dim int, idx *Tensor) *Tensor {
 		}
 	}
 	s := x.backend.Gather(x.storage, x.layout, d, idx.storage, idx.layout)
-	return record(newTensor(x.backend, s, idx.Shape()), "Gather", x)
+	out := newTensor(x.backend, s, idx.Shape())
+	if !tracked(x) {
+		return out
+	}
+	return record(out, "Gather", func(g *Tensor) []*Tensor {
+		// Each picked element sends its gradient back to where it came
+		// from; repeats add up.
+		z := g.backend.Alloc(g.DType(), x.Numel())
+		g.backend.ScatterAdd(z, contiguousLayout(x.layout.Shape), d, idx.storage, idx.layout, g.storage, g.layout)
+		return []*Tensor{newTensor(g.backend, z, x.Shape())}
+	}, x)
 }
 
 // IndexSelect picks the slices of x along dim listed in the 1-D Int64
@@ -50,8 +60,17 @@ func (x *Tensor) IndexSelect(dim int, idx *Tensor) *Tensor {
 	}
 	shape := x.Shape()
 	shape[d] = idx.Numel()
-	s := x.backend.IndexSelect(x.storage, x.layout, d, idx.storage, idx.layout.broadcastTo([]int{idx.Numel()}))
-	return record(newTensor(x.backend, s, shape), "IndexSelect", x)
+	il := idx.layout.broadcastTo([]int{idx.Numel()})
+	s := x.backend.IndexSelect(x.storage, x.layout, d, idx.storage, il)
+	out := newTensor(x.backend, s, shape)
+	if !tracked(x) {
+		return out
+	}
+	return record(out, "IndexSelect", func(g *Tensor) []*Tensor {
+		z := g.backend.Alloc(g.DType(), x.Numel())
+		g.backend.IndexAdd(z, contiguousLayout(x.layout.Shape), d, idx.storage, il, g.storage, g.layout)
+		return []*Tensor{newTensor(g.backend, z, x.Shape())}
+	}, x)
 }
 
 // OneHot returns the one-hot encoding of the Int64 labels as an Int64

@@ -47,12 +47,34 @@ func (x *Tensor) MatMul(y *Tensor) *Tensor {
 		out := a.Reshape(-1, k).MatMul(b)
 		return out.Reshape(append(lead, m, n)...).squeezeMatMul(x, y)
 	}
+	return matmul(a, b).squeezeMatMul(x, y)
+}
+
+// matmul is the primitive behind MatMul: a [batch..., m, k] @ b
+// [batch..., k, n] with the batch dims broadcast, both of one dtype and
+// at least 2-D.
+func matmul(a, b *Tensor) *Tensor {
+	m, k, n := a.layout.Shape[a.Dim()-2], a.layout.Shape[a.Dim()-1], b.layout.Shape[b.Dim()-1]
 	batch := broadcastShapes("MatMul", a.layout.Shape[:a.Dim()-2], b.layout.Shape[:b.Dim()-2])
 	la := a.layout.broadcastTo(append(cloneInts(batch), m, k))
 	lb := b.layout.broadcastTo(append(cloneInts(batch), k, n))
 	s := a.backend.MatMul(a.storage, la, b.storage, lb)
 	out := newTensor(a.backend, s, append(cloneInts(batch), m, n))
-	return record(out.squeezeMatMul(x, y), "MatMul", x, y)
+	if !tracked(a, b) {
+		return out
+	}
+	// ga = g @ bᵀ and gb = aᵀ @ g, of the broadcast batch shape: the engine
+	// sums them over the batch dims an operand was broadcast along.
+	return record(out, "MatMul", func(g *Tensor) []*Tensor {
+		var ga, gb *Tensor
+		if needGrad(a) {
+			ga = matmul(g, b.Transpose(-2, -1))
+		}
+		if needGrad(b) {
+			gb = matmul(a.Transpose(-2, -1), g)
+		}
+		return []*Tensor{ga, gb}
+	}, a, b)
 }
 
 // squeezeMatMul removes the dims MatMul added for 1-D operands.

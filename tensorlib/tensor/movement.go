@@ -11,11 +11,16 @@ import "fmt"
 //	tensor.Arange(0, 6, 1).Reshape(2, -1) // shape [2 3]
 func (x *Tensor) Reshape(shape ...int) *Tensor {
 	shape = inferShape("Reshape", shape, x.Numel(), x.layout.Shape)
+	var out *Tensor
 	if st, ok := viewStrides(x.layout, shape); ok {
-		return record(x.view(Layout{Shape: shape, Strides: st, Offset: x.layout.Offset}), "Reshape", x)
+		out = x.view(Layout{Shape: shape, Strides: st, Offset: x.layout.Offset})
+	} else {
+		out = x.clone().view(contiguousLayout(shape))
 	}
-	c := x.Clone()
-	return record(c.view(contiguousLayout(shape)), "Reshape", x)
+	if !tracked(x) {
+		return out
+	}
+	return record(out, "Reshape", func(g *Tensor) []*Tensor { return []*Tensor{g.Reshape(x.layout.Shape...)} }, x)
 }
 
 // View is Reshape that never copies: it panics with a *ShapeError when x's
@@ -27,7 +32,11 @@ func (x *Tensor) View(shape ...int) *Tensor {
 		panic(shapeErr("View", "call x.Contiguous() first, or use Reshape, which copies when needed",
 			[][]int{x.Shape(), shape}, "a tensor of shape %v and strides %v cannot be viewed as %v without copying", x.layout.Shape, x.layout.Strides, shape))
 	}
-	return record(x.view(Layout{Shape: shape, Strides: st, Offset: x.layout.Offset}), "View", x)
+	out := x.view(Layout{Shape: shape, Strides: st, Offset: x.layout.Offset})
+	if !tracked(x) {
+		return out
+	}
+	return record(out, "View", func(g *Tensor) []*Tensor { return []*Tensor{g.Reshape(x.layout.Shape...)} }, x)
 }
 
 // Flatten returns x with dims startDim..last merged into one, a view when
@@ -52,7 +61,11 @@ func (x *Tensor) Transpose(d0, d1 int) *Tensor {
 	l := Layout{Shape: cloneInts(x.layout.Shape), Strides: cloneInts(x.layout.Strides), Offset: x.layout.Offset}
 	l.Shape[a], l.Shape[b] = l.Shape[b], l.Shape[a]
 	l.Strides[a], l.Strides[b] = l.Strides[b], l.Strides[a]
-	return record(x.view(l), "Transpose", x)
+	out := x.view(l)
+	if !tracked(x) {
+		return out
+	}
+	return record(out, "Transpose", func(g *Tensor) []*Tensor { return []*Tensor{g.Transpose(a, b)} }, x)
 }
 
 // T returns x with its dims reversed, a view: the transpose of a matrix.
@@ -90,7 +103,17 @@ func (x *Tensor) Permute(dims ...int) *Tensor {
 		seen[dd] = true
 		l.Shape[i], l.Strides[i] = x.layout.Shape[dd], x.layout.Strides[dd]
 	}
-	return record(x.view(l), "Permute", x)
+	out := x.view(l)
+	if !tracked(x) {
+		return out
+	}
+	return record(out, "Permute", func(g *Tensor) []*Tensor {
+		inv := make([]int, n)
+		for i, d := range dims {
+			inv[normDim("Permute", d, n, nil)] = i
+		}
+		return []*Tensor{g.Permute(inv...)}
+	}, x)
 }
 
 // Narrow returns a view of x with dim restricted to [start, start+length).
@@ -110,7 +133,18 @@ func (x *Tensor) Narrow(dim, start, length int) *Tensor {
 	}
 	l := Layout{Shape: cloneInts(x.layout.Shape), Strides: x.layout.Strides, Offset: x.layout.Offset + start*x.layout.Strides[d]}
 	l.Shape[d] = length
-	return record(x.view(l), "Narrow", x)
+	out := x.view(l)
+	if !tracked(x) {
+		return out
+	}
+	at := start
+	return record(out, "Narrow", func(g *Tensor) []*Tensor {
+		return []*Tensor{embed(g, x.layout.Shape, func(z Layout) Layout {
+			z.Shape[d] = length
+			z.Offset += at * z.Strides[d]
+			return z
+		})}
+	}, x)
 }
 
 // Select returns a view of x at index i of dim, with dim removed: for x of
@@ -128,7 +162,13 @@ func (x *Tensor) Select(dim, i int) *Tensor {
 			Msg: fmt.Sprintf("index %d is out of range for dim %d of size %d (shape %v)", i, d, size, x.layout.Shape),
 			Fix: fmt.Sprintf("use an index in [%d, %d]", -size, size-1)})
 	}
-	return record(x.view(selectLayout(x.layout, d, j)), "Select", x)
+	out := x.view(selectLayout(x.layout, d, j))
+	if !tracked(x) {
+		return out
+	}
+	return record(out, "Select", func(g *Tensor) []*Tensor {
+		return []*Tensor{embed(g, x.layout.Shape, func(z Layout) Layout { return selectLayout(z, d, j) })}
+	}, x)
 }
 
 // Squeeze returns a view of x without size-1 dims: all of them when no
@@ -152,7 +192,11 @@ func (x *Tensor) Squeeze(dims ...int) *Tensor {
 			l.Strides = append(l.Strides, x.layout.Strides[i])
 		}
 	}
-	return record(x.view(l), "Squeeze", x)
+	out := x.view(l)
+	if !tracked(x) {
+		return out
+	}
+	return record(out, "Squeeze", func(g *Tensor) []*Tensor { return []*Tensor{g.Reshape(x.layout.Shape...)} }, x)
 }
 
 // Unsqueeze returns a view of x with a size-1 dim inserted at dim, which
@@ -169,7 +213,11 @@ func (x *Tensor) Unsqueeze(dim int) *Tensor {
 		Strides: append(append(cloneInts(x.layout.Strides[:d]), st), x.layout.Strides[d:]...),
 		Offset:  x.layout.Offset,
 	}
-	return record(x.view(l), "Unsqueeze", x)
+	out := x.view(l)
+	if !tracked(x) {
+		return out
+	}
+	return record(out, "Unsqueeze", func(g *Tensor) []*Tensor { return []*Tensor{g.Reshape(x.layout.Shape...)} }, x)
 }
 
 // Expand returns a view of x broadcast to shape without copying: size-1
@@ -199,7 +247,12 @@ func (x *Tensor) Expand(shape ...int) *Tensor {
 				"cannot expand shape %v to %v", x.layout.Shape, shape))
 		}
 	}
-	return record(x.view(x.layout.broadcastTo(out)), "Expand", x)
+	y := x.view(x.layout.broadcastTo(out))
+	if !tracked(x) {
+		return y
+	}
+	// The engine sums the gradient back to x's shape.
+	return record(y, "Expand", func(g *Tensor) []*Tensor { return []*Tensor{g} }, x)
 }
 
 // Cat joins tensors along dim: all must have the same shape except along
@@ -252,7 +305,22 @@ func Cat(dim int, xs ...*Tensor) *Tensor {
 		b.Copy(xc.storage, xc.layout, s, l)
 		at += x.layout.Shape[d]
 	}
-	return record(newTensor(b, s, shape), "Cat", parts...)
+	out := newTensor(b, s, shape)
+	if !tracked(parts...) {
+		return out
+	}
+	ins := parts
+	return record(out, "Cat", func(g *Tensor) []*Tensor {
+		gs := make([]*Tensor, len(ins))
+		at := 0
+		for i, x := range ins {
+			if needGrad(x) {
+				gs[i] = g.Narrow(d, at, x.layout.Shape[d])
+			}
+			at += x.layout.Shape[d]
+		}
+		return gs
+	}, parts...)
 }
 
 // Stack joins tensors of one shape along a new dim: n tensors of shape
@@ -271,4 +339,14 @@ func Stack(dim int, xs ...*Tensor) *Tensor {
 		us[i] = x.Unsqueeze(d)
 	}
 	return Cat(d, us...)
+}
+
+// embed returns zeros of the given shape, with g's dtype and device, with g
+// copied into the part of them that place selects from their contiguous
+// layout: the gradient of a view that took that part.
+func embed(g *Tensor, shape []int, place func(Layout) Layout) *Tensor {
+	z := g.backend.Alloc(g.DType(), numel(shape))
+	l := contiguousLayout(cloneInts(shape))
+	g.backend.Copy(g.storage, g.layout, z, place(l))
+	return newTensor(g.backend, z, cloneInts(shape))
 }

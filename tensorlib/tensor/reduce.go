@@ -68,7 +68,21 @@ func reduce(op ReduceOp, name string, x *Tensor, dims []int, keep bool) *Tensor 
 	if x.DType() == Bool && op != OpSum {
 		out = out.AsType(Bool)
 	}
-	return record(out, name, x)
+	if !tracked(x) {
+		return out
+	}
+	rd := dims
+	return record(out, name, func(g *Tensor) []*Tensor {
+		dims := rd
+		kept := keptShape(x.layout.Shape, dims, true)
+		gk := g.Reshape(kept...)
+		if op == OpSum {
+			return []*Tensor{gk.Expand(x.layout.Shape...)}
+		}
+		// The extremes share the gradient equally, as torch.amax.
+		hit := x.Eq(out.Reshape(kept...)).AsType(g.DType())
+		return []*Tensor{hit.Mul(gk).Div(hit.SumKeep(dims...))}
+	}, x)
 }
 
 // Sum returns the sum of x's elements over dims (all dims when none are
@@ -179,7 +193,7 @@ func (x *Tensor) Softmax(dim int) *Tensor {
 	if x.Numel() == 0 {
 		return x.Clone()
 	}
-	e := x.Sub(x.MaxKeep(d)).Exp()
+	e := x.Sub(x.Detach().MaxKeep(d)).Exp()
 	return e.Div(e.SumKeep(d))
 }
 
@@ -192,7 +206,7 @@ func (x *Tensor) LogSoftmax(dim int) *Tensor {
 	if x.Numel() == 0 {
 		return x.Clone()
 	}
-	c := x.Sub(x.MaxKeep(d))
+	c := x.Sub(x.Detach().MaxKeep(d))
 	return c.Sub(c.Exp().SumKeep(d).Log())
 }
 
@@ -207,7 +221,7 @@ func (x *Tensor) LogSumExp(dim int) *Tensor {
 	if x.layout.Shape[d] == 0 {
 		return x.Sum(d).Log() // log(0) = -Inf, as torch
 	}
-	m := x.MaxKeep(d)
+	m := x.Detach().MaxKeep(d)
 	m = Where(m.Abs().Eq(scalarLike(m, math.Inf(1))), ZerosLike(m), m)
 	return x.Sub(m).Exp().Sum(d).Log().Add(m.Squeeze(d))
 }

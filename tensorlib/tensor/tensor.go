@@ -1,5 +1,7 @@
 package tensor
 
+import "github.com/gotensor/gotensor/autograd"
+
 // A Tensor is an n-dimensional array of one dtype on one device.
 //
 // A Tensor is a view: a Layout (shape, strides, offset) over a Storage that
@@ -13,6 +15,7 @@ type Tensor struct {
 	storage Storage
 	layout  Layout
 	backend Backend
+	node    *autograd.Node // nil unless x requires grad
 }
 
 // newTensor wraps storage in a contiguous layout of shape.
@@ -128,7 +131,12 @@ func (x *Tensor) To(d Device) *Tensor {
 		return x
 	}
 	b := backendOf("To", d)
-	return newTensor(b, b.FromHost(x.host()), x.Shape())
+	out := newTensor(b, b.FromHost(x.host()), x.Shape())
+	if !tracked(x) {
+		return out
+	}
+	src := x.Device()
+	return record(out, "To", func(g *Tensor) []*Tensor { return []*Tensor{g.To(src)} }, x)
 }
 
 // CPU returns x on the CPU (x itself when already there).
@@ -148,7 +156,12 @@ func (x *Tensor) AsType(dt DType) *Tensor {
 	if x.DType() == dt {
 		return x
 	}
-	return newTensor(x.backend, x.backend.Cast(x.storage, x.layout, dt), x.Shape())
+	out := newTensor(x.backend, x.backend.Cast(x.storage, x.layout, dt), x.Shape())
+	if !dt.IsFloat() || !tracked(x) {
+		return out // integer results carry no gradient
+	}
+	// record converts the gradient back to x's dtype.
+	return record(out, "AsType", func(g *Tensor) []*Tensor { return []*Tensor{g} }, x)
 }
 
 // Contiguous returns x when its elements are already in row-major order
@@ -160,8 +173,18 @@ func (x *Tensor) Contiguous() *Tensor {
 	return x.Clone()
 }
 
-// Clone returns a copy of x with its own contiguous storage.
+// Clone returns a copy of x with its own contiguous storage. Gradients
+// flow through it to x.
 func (x *Tensor) Clone() *Tensor {
+	out := x.clone()
+	if !tracked(x) {
+		return out
+	}
+	return record(out, "Clone", func(g *Tensor) []*Tensor { return []*Tensor{g} }, x)
+}
+
+// clone is Clone without recording.
+func (x *Tensor) clone() *Tensor {
 	s := x.backend.Alloc(x.DType(), x.Numel())
 	shape := x.Shape()
 	x.backend.Copy(x.storage, x.layout, s, contiguousLayout(shape))

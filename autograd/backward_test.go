@@ -1,0 +1,170 @@
+package autograd
+
+import (
+	"strings"
+	"sync"
+	"testing"
+)
+
+// vec is a minimal Value: a flat vector with a shape, enough to drive the
+// engine without tensors.
+type vec struct {
+	shape []int
+	data  []float64
+}
+
+func (v *vec) Shape() []int { return v.shape }
+func (v *vec) Add(w Value) Value {
+	o := &vec{shape: v.shape, data: make([]float64, len(v.data))}
+	for i := range v.data {
+		o.data[i] = v.data[i] + w.(*vec).data[i]
+	}
+	return o
+}
+func (v *vec) Clone() Value { return &vec{shape: v.shape, data: append([]float64(nil), v.data...)} }
+
+// SumTo handles the one broadcast the tests use: a length-n vector from a
+// scalar (shape []).
+func (v *vec) SumTo(shape []int) Value {
+	s := 0.0
+	for _, x := range v.data {
+		s += x
+	}
+	return &vec{shape: shape, data: []float64{s}}
+}
+
+func scalar(x float64) *vec { return &vec{shape: []int{}, data: []float64{x}} }
+
+// mul records z = x*y for scalars with values a and b.
+func mul(x, y *Node, a, b float64) *Node {
+	return NewNode("Mul", nil, []*Node{x, y}, func(g Value) []Value {
+		gv := g.(*vec).data[0]
+		return []Value{scalar(gv * b), scalar(gv * a)}
+	})
+}
+
+func TestDiamondAccumulates(t *testing.T) {
+	// x = 3; y = x*x (uses x twice); z = y*x: dz/dx = 3x² = 27.
+	x := NewLeaf(nil)
+	y := mul(x, x, 3, 3)
+	z := mul(y, x, 9, 3)
+	Backward(z, scalar(1), false)
+	if got := x.Grad().(*vec).data[0]; got != 27 {
+		t.Fatalf("dz/dx = %v, want 27", got)
+	}
+	// A second graph adds to the leaf's gradient.
+	w := mul(x, x, 3, 3)
+	Backward(w, scalar(1), false)
+	if got := x.Grad().(*vec).data[0]; got != 33 {
+		t.Fatalf("accumulated grad = %v, want 27 + 6 = 33", got)
+	}
+	x.SetGrad(nil)
+	if x.Grad() != nil {
+		t.Fatal("SetGrad(nil) did not clear the gradient")
+	}
+}
+
+func TestBroadcastSummedByEngine(t *testing.T) {
+	// y = expand(x) to length 3; the closure returns the gradient at the
+	// broadcast shape and the engine sums it back to x's shape [].
+	x := NewLeaf([]int{})
+	y := NewNode("Expand", []int{3}, []*Node{x}, func(g Value) []Value { return []Value{g} })
+	Backward(y, &vec{shape: []int{3}, data: []float64{1, 2, 4}}, false)
+	if got := x.Grad().(*vec); len(got.shape) != 0 || got.data[0] != 7 {
+		t.Fatalf("grad = %v %v, want [] 7", got.shape, got.data)
+	}
+}
+
+func TestFreedGraph(t *testing.T) {
+	x := NewLeaf(nil)
+	y := mul(x, x, 2, 2)
+	z := mul(y, x, 4, 2)
+	Backward(z, scalar(1), false)
+	if !z.Freed() || z.backward != nil || z.inputs != nil || y.backward != nil || y.inputs != nil {
+		t.Fatal("graph not released after Backward")
+	}
+	if x.Freed() {
+		t.Fatal("a leaf was released")
+	}
+	for _, root := range []*Node{z, mul(y, x, 4, 2)} {
+		func() {
+			defer func() {
+				e, ok := recover().(*Error)
+				if !ok || !strings.HasPrefix(e.Error(), "autograd: Backward through a graph that was already freed; ") {
+					t.Fatalf("second Backward: got %v, want the freed-graph *Error", e)
+				}
+			}()
+			Backward(root, scalar(1), false)
+		}()
+	}
+}
+
+func TestRetainGraph(t *testing.T) {
+	x := NewLeaf(nil)
+	y := mul(x, x, 5, 5)
+	Backward(y, scalar(1), true)
+	Backward(y, scalar(1), false)
+	if got := x.Grad().(*vec).data[0]; got != 20 {
+		t.Fatalf("grad after two passes = %v, want 20", got)
+	}
+}
+
+func TestDeepGraph(t *testing.T) {
+	// A chain of 100000 nodes must not overflow the stack.
+	x := NewLeaf(nil)
+	n := x
+	for i := 0; i < 100000; i++ {
+		n = NewNode("Id", nil, []*Node{n}, func(g Value) []Value { return []Value{g} })
+	}
+	Backward(n, scalar(1), false)
+	if got := x.Grad().(*vec).data[0]; got != 1 {
+		t.Fatalf("grad = %v, want 1", got)
+	}
+}
+
+func TestNoGrad(t *testing.T) {
+	if !Enabled() {
+		t.Fatal("recording off at start")
+	}
+	NoGrad(func() {
+		NoGrad(func() {
+			if Enabled() {
+				t.Error("recording on inside nested NoGrad")
+			}
+		})
+		if Enabled() {
+			t.Error("recording on after leaving the inner scope")
+		}
+	})
+	func() {
+		defer func() { recover() }()
+		NoGrad(func() { panic("boom") })
+	}()
+	if !Enabled() {
+		t.Fatal("recording still off after a panic in NoGrad")
+	}
+	// Concurrent scopes balance.
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 1000; j++ {
+				NoGrad(func() {})
+			}
+		}()
+	}
+	wg.Wait()
+	if !Enabled() {
+		t.Fatal("depth counter unbalanced after concurrent scopes")
+	}
+	// Closures run with recording off.
+	x := NewLeaf(nil)
+	y := NewNode("Id", nil, []*Node{x}, func(g Value) []Value {
+		if Enabled() {
+			t.Error("recording on inside a backward closure")
+		}
+		return []Value{g}
+	})
+	Backward(y, scalar(1), false)
+}

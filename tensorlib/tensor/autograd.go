@@ -1,0 +1,231 @@
+package tensor
+
+import (
+	"fmt"
+
+	"github.com/gotensor/gotensor/autograd"
+)
+
+// SetRequiresGrad marks x as a leaf whose gradient Backward computes
+// (true), or stops tracking it (false), and returns x so creation can be
+// chained. Ops on a tensor that requires grad record a graph, unless they
+// run inside NoGrad. It panics with a *DTypeError when x is not Float32 or
+// Float64, and with an *autograd.Error when turning it off on a result of
+// ops (use Detach).
+//
+//	w := tensor.Randn(784, 10).SetRequiresGrad(true)
+func (x *Tensor) SetRequiresGrad(requires bool) *Tensor {
+	switch {
+	case requires && x.node == nil:
+		if !x.DType().IsFloat() {
+			panic(dtypeErr("SetRequiresGrad", "convert first with x.AsType(tensor.Float32)", []DType{x.DType()},
+				"only floating-point tensors can require gradients, got %v", x.DType()))
+		}
+		x.node = autograd.NewLeaf(x.layout.Shape)
+	case !requires && x.node != nil:
+		if !x.node.IsLeaf() {
+			panic(&autograd.Error{Msg: fmt.Sprintf("SetRequiresGrad(false) on a result of %s: only leaves can stop "+
+				"requiring grad; use y := x.Detach() to get a copy without history", x.node.Op())})
+		}
+		x.node = nil
+	}
+	return x
+}
+
+// RequiresGrad reports whether gradients flow to x: it is a leaf marked
+// with SetRequiresGrad(true) or the result of ops on such tensors.
+func (x *Tensor) RequiresGrad() bool { return x.node != nil }
+
+// IsLeaf reports whether x is a leaf of the graph: a tensor that does not
+// require grad, or one marked with SetRequiresGrad(true) rather than
+// computed from others. Only leaves keep their gradient after Backward.
+func (x *Tensor) IsLeaf() bool { return x.node == nil || x.node.IsLeaf() }
+
+// GradFn returns the name of the op that computed x ("MatMul", "Add", ...)
+// when x is a result that requires grad, and "" otherwise.
+func (x *Tensor) GradFn() string {
+	if x.node == nil {
+		return ""
+	}
+	return x.node.Op()
+}
+
+// Grad returns the gradient accumulated in the leaf x by Backward: a
+// tensor of x's shape, dtype and device. It is nil before the first
+// Backward that reaches x, after ZeroGrad, and for tensors that are not
+// leaves requiring grad.
+func (x *Tensor) Grad() *Tensor {
+	if x.node == nil {
+		return nil
+	}
+	g, _ := x.node.Grad().(*gradValue)
+	return (*Tensor)(g)
+}
+
+// SetGrad replaces x's gradient with g (nil clears it), as assigning
+// .grad does in PyTorch; gradient clipping uses it. It panics with a
+// *ShapeError, *DTypeError or *DeviceError when g does not match x, and
+// with an *autograd.Error when x is not a leaf requiring grad.
+func (x *Tensor) SetGrad(g *Tensor) {
+	if x.node == nil || !x.node.IsLeaf() {
+		panic(&autograd.Error{Msg: "SetGrad: only leaves that require grad hold a gradient; call x.SetRequiresGrad(true) first"})
+	}
+	if g == nil {
+		x.node.SetGrad(nil)
+		return
+	}
+	checkGradLike("SetGrad", x, g)
+	x.node.SetGrad((*gradValue)(g.Detach()))
+}
+
+// ZeroGrad clears x's gradient: Grad returns nil until the next Backward
+// (PyTorch's zero_grad with set_to_none). Gradients accumulate across
+// Backward calls until then.
+func (x *Tensor) ZeroGrad() {
+	if x.node != nil && x.node.IsLeaf() {
+		x.node.SetGrad(nil)
+	}
+}
+
+// Detach returns a tensor sharing x's storage that does not require grad
+// and has no history: gradients never flow through it.
+func (x *Tensor) Detach() *Tensor {
+	return &Tensor{storage: x.storage, layout: x.layout, backend: x.backend}
+}
+
+// Backward computes the gradient of the scalar x with respect to every
+// leaf it was computed from that requires grad, adding it to their Grad.
+// The graph behind x is freed afterwards; a second Backward through it
+// panics with an *autograd.Error (run the forward pass again). It panics
+// with a *ShapeError when x has more than one element (use BackwardWith)
+// and an *autograd.Error when x does not require grad.
+//
+//	loss := x.MatMul(w).Sub(y).Square().Mean()
+//	loss.Backward()
+//	w.Grad() // d loss / d w
+func (x *Tensor) Backward() {
+	if x.Numel() != 1 {
+		panic(shapeErr("Backward", "reduce it to a scalar first (Sum, Mean), or pass the output gradient with x.BackwardWith(grad)",
+			[][]int{x.Shape()}, "Backward needs a scalar, got shape %v (%d elements)", x.layout.Shape, x.Numel()))
+	}
+	x.BackwardWith(OnesLike(x))
+}
+
+// BackwardWith is Backward for a tensor of any shape: grad is the gradient
+// of some scalar with respect to x (x's shape; its dtype is converted), and
+// leaves receive their gradient of that scalar (a vector-Jacobian product).
+// It panics as Backward does, and with a *ShapeError or *DeviceError when
+// grad does not match x.
+func (x *Tensor) BackwardWith(grad *Tensor) {
+	if x.node == nil {
+		panic(&autograd.Error{Msg: "Backward: the tensor does not require grad and has no graph; " +
+			"mark the inputs you want gradients for with SetRequiresGrad(true) before computing it (and not inside NoGrad)"})
+	}
+	checkGradLike("BackwardWith", x, grad)
+	var g *Tensor
+	NoGrad(func() { g = grad.AsType(x.DType()).Detach() })
+	autograd.Backward(x.node, (*gradValue)(g), false)
+}
+
+// checkGradLike panics unless g fits x as a gradient.
+func checkGradLike(op string, x, g *Tensor) {
+	sameDevice(op, x, g)
+	if !equalInts(x.layout.Shape, g.layout.Shape) {
+		panic(shapeErr(op, "the gradient must have the tensor's shape", [][]int{x.Shape(), g.Shape()},
+			"gradient of shape %v for a tensor of shape %v", g.layout.Shape, x.layout.Shape))
+	}
+	if !g.DType().IsFloat() {
+		panic(dtypeErr(op, "pass a Float32 or Float64 gradient", []DType{g.DType()}, "gradient of dtype %v", g.DType()))
+	}
+}
+
+// NoGrad runs f without recording a graph: tensors computed inside do not
+// require grad, which saves memory and time in evaluation and in optimizer
+// updates. Scopes nest. The scope is process wide (ops on other goroutines
+// are not recorded while f runs either).
+//
+//	tensor.NoGrad(func() { acc = model.Forward(x).Argmax(1).Eq(y).AsType(tensor.Float32).Mean().Item() })
+func NoGrad(f func()) { autograd.NoGrad(f) }
+
+// GradEnabled reports whether ops record a graph now (false inside NoGrad
+// and during Backward).
+func GradEnabled() bool { return autograd.Enabled() }
+
+// tracked reports whether an op on xs must record a node: recording is on
+// and some input requires grad. It is the only cost autograd adds to an op
+// when nothing requires grad.
+func tracked(xs ...*Tensor) bool {
+	for _, x := range xs {
+		if x != nil && x.node != nil {
+			return autograd.Enabled()
+		}
+	}
+	return false
+}
+
+// record gives out a graph node for op, computed from inputs, whose
+// backward maps the gradient of out to the gradients of the inputs (in
+// order; nil where none is needed, or of the broadcast shape: the engine
+// sums it back). Gradients are converted to each input's dtype here. Call
+// it only when tracked(inputs...) is true, so that untracked ops never
+// build the closure.
+func record(out *Tensor, op string, backward func(g *Tensor) []*Tensor, inputs ...*Tensor) *Tensor {
+	nodes := make([]*autograd.Node, len(inputs))
+	dts := make([]DType, len(inputs))
+	for i, in := range inputs {
+		nodes[i] = in.node
+		dts[i] = in.DType()
+	}
+	out.node = autograd.NewNode(op, out.layout.Shape, nodes, func(g autograd.Value) []autograd.Value {
+		gs := backward((*Tensor)(g.(*gradValue)))
+		res := make([]autograd.Value, len(nodes))
+		for i, gi := range gs {
+			if gi == nil || nodes[i] == nil {
+				continue
+			}
+			if gi.DType() != dts[i] {
+				gi = gi.AsType(dts[i])
+			}
+			res[i] = (*gradValue)(gi)
+		}
+		return res
+	})
+	return out
+}
+
+// needGrad reports whether input x of a recorded op needs a gradient; a
+// backward skips the work for those that do not.
+func needGrad(x *Tensor) bool { return x.node != nil }
+
+// gradValue is a *Tensor seen by the autograd engine.
+type gradValue Tensor
+
+func (g *gradValue) t() *Tensor { return (*Tensor)(g) }
+
+func (g *gradValue) Shape() []int { return g.t().Shape() }
+
+func (g *gradValue) Add(v autograd.Value) autograd.Value {
+	return (*gradValue)(g.t().Add(v.(*gradValue).t()))
+}
+
+func (g *gradValue) Clone() autograd.Value { return (*gradValue)(g.t().Clone()) }
+
+// SumTo sums the dims that broadcasting to g's shape added or stretched.
+func (g *gradValue) SumTo(shape []int) autograd.Value {
+	return (*gradValue)(sumTo(g.t(), shape))
+}
+
+// sumTo returns x summed down to shape, which x's shape broadcasts from.
+func sumTo(x *Tensor, shape []int) *Tensor {
+	lead := x.Dim() - len(shape)
+	var dims []int
+	for i, s := range x.layout.Shape {
+		if i < lead || (shape[i-lead] == 1 && s != 1) {
+			dims = append(dims, i)
+		}
+	}
+	if len(dims) > 0 {
+		x = x.Sum(dims...)
+	}
+	return x.Reshape(shape...)
+}

@@ -1,0 +1,208 @@
+package tensor
+
+import "fmt"
+
+// checkWindow validates the arguments of a 2-D sliding-window op on x and
+// returns the output height and width.
+func checkWindow(op string, x *Tensor, kernel, stride, padding, dilation [2]int) (int, int) {
+	if x.Dim() != 4 {
+		panic(shapeErr(op, "pass a batch [N, C, H, W]; add a batch dim to one image with x.Unsqueeze(0)", [][]int{x.Shape()},
+			"input must be 4-D [N, C, H, W], got shape %v", x.layout.Shape))
+	}
+	for i := 0; i < 2; i++ {
+		if kernel[i] < 1 || stride[i] < 1 || dilation[i] < 1 || padding[i] < 0 {
+			panic(shapeErr(op, "kernel, stride and dilation must be >= 1 and padding >= 0", [][]int{x.Shape()},
+				"invalid window: kernel %v, stride %v, padding %v, dilation %v", kernel, stride, padding, dilation))
+		}
+	}
+	h, w := x.layout.Shape[2], x.layout.Shape[3]
+	oh := convOut(h, kernel[0], stride[0], padding[0], dilation[0])
+	ow := convOut(w, kernel[1], stride[1], padding[1], dilation[1])
+	if oh < 1 || ow < 1 || h+2*padding[0] < dilation[0]*(kernel[0]-1)+1 || w+2*padding[1] < dilation[1]*(kernel[1]-1)+1 {
+		panic(shapeErr(op, "use a smaller kernel or more padding", [][]int{x.Shape()},
+			"kernel %v (dilation %v) does not fit the %dx%d input padded by %v", kernel, dilation, h, w, padding))
+	}
+	if x.DType() == Bool {
+		panic(dtypeErr(op, "convert first with x.AsType(tensor.Float32)", []DType{Bool}, "Bool input is not supported"))
+	}
+	return oh, ow
+}
+
+// Unfold2d extracts the sliding windows of x [N, C, H, W] as columns, like
+// torch.nn.functional.unfold (im2col): the result is [N, C*KH*KW, OH*OW],
+// where OH = (H + 2*PH - DH*(KH-1) - 1)/SH + 1 and likewise OW; row
+// c*KH*KW + i*KW + j holds input channel c at kernel offset (i, j), and
+// padding reads zeros. kernel, stride, padding and dilation are (H, W)
+// pairs. It panics with a *ShapeError when x is not 4-D or the window does
+// not fit.
+//
+//	cols := x.Unfold2d([2]int{3, 3}, [2]int{1, 1}, [2]int{1, 1}, [2]int{1, 1})
+func (x *Tensor) Unfold2d(kernel, stride, padding, dilation [2]int) *Tensor {
+	oh, ow := checkWindow("Unfold2d", x, kernel, stride, padding, dilation)
+	n, c := x.layout.Shape[0], x.layout.Shape[1]
+	s := x.backend.Im2Col(x.storage, x.layout, kernel, stride, padding, dilation)
+	out := newTensor(x.backend, s, []int{n, c * kernel[0] * kernel[1], oh * ow})
+	if !tracked(x) {
+		return out
+	}
+	return record(out, "Unfold2d", func(g *Tensor) []*Tensor {
+		z := g.backend.Col2Im(g.storage, g.layout, x.layout.Shape, kernel, stride, padding, dilation)
+		return []*Tensor{newTensor(g.backend, z, x.Shape())}
+	}, x)
+}
+
+// Conv2d returns the 2-D convolution (cross-correlation, as
+// torch.nn.functional.conv2d) of x [N, C, H, W] with the filters w
+// [F, C, KH, KW], plus the bias b [F] (nil for none): the result is
+// [N, F, OH, OW], sizes as in Unfold2d. stride, padding and dilation are
+// (H, W) pairs. It is computed as Unfold2d followed by one matrix product
+// per image, and gradients flow to x, w and b. It panics with a
+// *ShapeError when the shapes do not fit.
+//
+//	y := tensor.Conv2d(x, w, b, [2]int{1, 1}, [2]int{1, 1}, [2]int{1, 1}) // 3x3 "same" convolution
+func Conv2d(x, w, b *Tensor, stride, padding, dilation [2]int) *Tensor {
+	if w.Dim() != 4 {
+		panic(shapeErr("Conv2d", "filters are [F, C, KH, KW]", [][]int{x.Shape(), w.Shape()},
+			"weight must be 4-D, got shape %v", w.layout.Shape))
+	}
+	f, kh, kw := w.layout.Shape[0], w.layout.Shape[2], w.layout.Shape[3]
+	oh, ow := checkWindow("Conv2d", x, [2]int{kh, kw}, stride, padding, dilation)
+	if c := x.layout.Shape[1]; w.layout.Shape[1] != c {
+		panic(shapeErr("Conv2d", fmt.Sprintf("the weight's dim 1 must equal the input's channels (%d)", c), [][]int{x.Shape(), w.Shape()},
+			"input %v has %d channels, weight %v expects %d", x.layout.Shape, c, w.layout.Shape, w.layout.Shape[1]))
+	}
+	if b != nil && (b.Dim() != 1 || b.layout.Shape[0] != f) {
+		panic(shapeErr("Conv2d", fmt.Sprintf("the bias must be [%d], one per filter", f), [][]int{w.Shape(), b.Shape()},
+			"bias of shape %v for %d filters", b.layout.Shape, f))
+	}
+	cols := x.Unfold2d([2]int{kh, kw}, stride, padding, dilation)
+	out := w.Reshape(f, -1).MatMul(cols).Reshape(x.layout.Shape[0], f, oh, ow)
+	if b != nil {
+		out = out.Add(b.Reshape(f, 1, 1))
+	}
+	return out
+}
+
+// MaxPool2d returns the maxima of x [N, C, H, W] over kernel-sized windows
+// moved by stride, with padding that never wins (torch.nn.MaxPool2d with
+// ceil_mode false): the result is [N, C, OH, OW], sizes as in Unfold2d. A
+// zero stride means stride = kernel, PyTorch's default. The gradient goes
+// to the first maximum of each window. It panics with a *ShapeError when x
+// is not 4-D, the window does not fit, or padding exceeds half the kernel.
+//
+//	y := x.MaxPool2d([2]int{2, 2}, [2]int{2, 2}, [2]int{0, 0}) // halve H and W
+func (x *Tensor) MaxPool2d(kernel, stride, padding [2]int) *Tensor {
+	stride = defaultStride(stride, kernel)
+	oh, ow := checkWindow("MaxPool2d", x, kernel, stride, padding, [2]int{1, 1})
+	checkPoolPad("MaxPool2d", x, kernel, padding)
+	n, c, h, w := x.layout.Shape[0], x.layout.Shape[1], x.layout.Shape[2], x.layout.Shape[3]
+	s, idx := x.backend.MaxPool2d(x.storage, x.layout, kernel, stride, padding)
+	out := newTensor(x.backend, s, []int{n, c, oh, ow})
+	if !tracked(x) {
+		return out
+	}
+	return record(out, "MaxPool2d", func(g *Tensor) []*Tensor {
+		z := g.backend.Alloc(g.DType(), x.Numel())
+		flat := []int{n, c, oh * ow}
+		g3 := g.Reshape(flat...)
+		g.backend.ScatterAdd(z, contiguousLayout([]int{n, c, h * w}), 2, idx, contiguousLayout(flat), g3.storage, g3.layout)
+		return []*Tensor{newTensor(g.backend, z, x.Shape())}
+	}, x)
+}
+
+// AvgPool2d returns the means of x [N, C, H, W] over kernel-sized windows
+// moved by stride, counting the zero padding (torch.nn.AvgPool2d's
+// defaults): the result is [N, C, OH, OW]. A zero stride means stride =
+// kernel. It panics as MaxPool2d does.
+func (x *Tensor) AvgPool2d(kernel, stride, padding [2]int) *Tensor {
+	stride = defaultStride(stride, kernel)
+	oh, ow := checkWindow("AvgPool2d", x, kernel, stride, padding, [2]int{1, 1})
+	checkPoolPad("AvgPool2d", x, kernel, padding)
+	n, c, h, w := x.layout.Shape[0], x.layout.Shape[1], x.layout.Shape[2], x.layout.Shape[3]
+	cols := x.Reshape(n*c, 1, h, w).Unfold2d(kernel, stride, padding, [2]int{1, 1})
+	return cols.Mean(1).Reshape(n, c, oh, ow)
+}
+
+func defaultStride(stride, kernel [2]int) [2]int {
+	if stride == [2]int{} {
+		return kernel
+	}
+	return stride
+}
+
+func checkPoolPad(op string, x *Tensor, kernel, padding [2]int) {
+	if 2*padding[0] > kernel[0] || 2*padding[1] > kernel[1] {
+		panic(shapeErr(op, "use padding <= kernel/2", [][]int{x.Shape()},
+			"padding %v is more than half the kernel %v", padding, kernel))
+	}
+}
+
+// CrossEntropy returns the mean cross-entropy loss of the logits [N, C]
+// (unnormalised scores) against the Int64 class labels [N], as
+// torch.nn.functional.cross_entropy: the mean over rows of
+// logsumexp(row) - row[label], a 0-d tensor. It is computed stably in one
+// fused op whose gradient is (softmax(logits) - onehot(labels)) / N. It
+// panics with a *ShapeError or *DTypeError on wrong shapes or dtypes and an
+// *IndexError when a label is outside [0, C).
+//
+//	loss := tensor.CrossEntropy(model.Forward(x), y)
+func CrossEntropy(logits, labels *Tensor) *Tensor {
+	const op = "CrossEntropy"
+	sameDevice(op, logits, labels)
+	needFloat(op, logits)
+	if labels.DType() != Int64 {
+		panic(dtypeErr(op, "labels are class indices: convert with labels.AsType(tensor.Int64)", []DType{labels.DType()},
+			"labels must be Int64, got %v", labels.DType()))
+	}
+	if logits.Dim() != 2 || labels.Dim() != 1 || labels.layout.Shape[0] != logits.layout.Shape[0] {
+		panic(shapeErr(op, "pass logits [N, C] and labels [N]", [][]int{logits.Shape(), labels.Shape()},
+			"logits %v and labels %v do not fit", logits.layout.Shape, labels.layout.Shape))
+	}
+	n := logits.layout.Shape[0]
+	var lsm, out *Tensor
+	idx := labels.Unsqueeze(1)
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				if e, ok := r.(*IndexError); ok {
+					e.Op = op
+					e.Msg = fmt.Sprintf("label %d is outside [0, %d)", e.Index, e.Size)
+					e.Fix = "labels must be class indices in [0, C), C = logits.Size(1)"
+				}
+				panic(r)
+			}
+		}()
+		lsm = logits.Detach().LogSoftmax(1)
+		out = lsm.Gather(1, idx).Mean().Neg()
+	}()
+	if !tracked(logits) {
+		return out
+	}
+	return record(out, op, func(g *Tensor) []*Tensor {
+		p := lsm.Exp() // softmax, fresh storage
+		m1 := FullLike(idx, -1).AsType(p.DType())
+		p.backend.ScatterAdd(p.storage, p.layout, 1, idx.storage, idx.layout, m1.storage, m1.layout)
+		return []*Tensor{p.Mul(g).DivScalar(float64(n))}
+	}, logits)
+}
+
+// Dropout returns x with each element zeroed with probability p and the
+// others scaled by 1/(1-p), so the expected value is unchanged
+// (torch.nn.functional.dropout in training mode). The mask is drawn on x's
+// device from the generator ManualSeed seeds. Gradients flow through the
+// kept elements. It panics with a *ShapeError unless 0 <= p <= 1.
+func Dropout(x *Tensor, p float64) *Tensor {
+	if !(p >= 0 && p <= 1) {
+		panic(shapeErr("Dropout", "use a probability in [0, 1]", [][]int{x.Shape()}, "dropout probability %v", p))
+	}
+	needFloat("Dropout", x)
+	switch p {
+	case 0:
+		return x
+	case 1:
+		return x.MulScalar(0)
+	}
+	u := newTensor(x.backend, x.backend.Random(Uniform, x.DType(), x.Numel(), 0, 1, nextSeed()), x.Shape())
+	keep := u.GeScalar(p).AsType(x.DType()).MulScalar(1 / (1 - p))
+	return x.Mul(keep)
+}

@@ -1,0 +1,88 @@
+package tensor
+
+// CPU kernels that only gradients need: the adjoints of Gather and
+// IndexSelect.
+
+func (cpuBackend) ScatterAdd(dst Storage, dl Layout, dim int, idx Storage, il Layout, src Storage, sl Layout) {
+	d, ix, s := cpuStore(dst), cpuStore(idx), cpuStore(src)
+	n := il.Numel()
+	if n == 0 {
+		return
+	}
+	// Walk idx, src and dst together, dst's stride along dim replaced by
+	// the index values (as Gather does).
+	wl := Layout{Shape: il.Shape, Strides: cloneInts(dl.Strides), Offset: dl.Offset}
+	wl.Strides[dim] = 0
+	size, st := dl.Shape[dim], dl.Strides[dim]
+	it := newIterRuns(il.Shape, il, sl, wl)
+	is, ss, ds := it.istr[0], it.istr[1], it.istr[2]
+	add := func(do, so int) {
+		switch d.dtype {
+		case Float32:
+			d.f32[do] += s.f32[so]
+		case Float64:
+			d.f64[do] += s.f64[so]
+		case Int64:
+			d.i64[do] += s.i64[so]
+		default:
+			panic("tensor: ScatterAdd on " + d.dtype.String())
+		}
+	}
+	// Serial: two positions may hit one element.
+	it.each(0, n, func(_ int, offs []int, k int) {
+		io, so, do := offs[0], offs[1], offs[2]
+		for j := 0; j < k; j++ {
+			v := ix.i64[io]
+			if v < 0 || v >= int64(size) {
+				panic(indexErr("ScatterAdd", int(v), size, dim))
+			}
+			add(do+int(v)*st, so)
+			io += is
+			so += ss
+			do += ds
+		}
+	})
+}
+
+func (b cpuBackend) IndexAdd(dst Storage, dl Layout, dim int, idx Storage, il Layout, src Storage, sl Layout) {
+	ix := b.ToHost(idx, il).([]int64)
+	d, s := cpuStore(dst), cpuStore(src)
+	size := dl.Shape[dim]
+	for j, v := range ix {
+		if v < 0 || v >= int64(size) {
+			panic(indexErr("IndexAdd", int(v), size, dim))
+		}
+		tl, fl := selectLayout(dl, dim, int(v)), selectLayout(sl, dim, j)
+		switch d.dtype {
+		case Float32:
+			addStrided(d.f32, tl, s.f32, fl)
+		case Float64:
+			addStrided(d.f64, tl, s.f64, fl)
+		case Int64:
+			addStrided(d.i64, tl, s.i64, fl)
+		default:
+			panic("tensor: IndexAdd on " + d.dtype.String())
+		}
+	}
+}
+
+// addStrided adds src under sl into dst under dl elementwise; dl does not
+// overlap itself.
+func addStrided[T number](dst []T, dl Layout, src []T, sl Layout) {
+	n := dl.Numel()
+	if n == 0 {
+		return
+	}
+	it := newIterRuns(dl.Shape, dl, sl)
+	ds, ss := it.istr[0], it.istr[1]
+	parallelFor(n, grainElems, func(lo, hi int) {
+		it.each(lo, hi, func(_ int, offs []int, k int) {
+			do, so := offs[0], offs[1]
+			for i := 0; i < k; i++ {
+				dst[do] += src[so]
+				do += ds
+				so += ss
+			}
+		})
+	})
+}
