@@ -34,6 +34,8 @@ gofmt_check() {
 
 step "gofmt" gofmt_check
 step "go vet" go vet ./...
+# setup.sh installs OpenBLAS, so its path must be tested too, not skipped.
+export GOTENSOR_REQUIRE_OPENBLAS=1
 step "go test" go test -count=1 ./...
 
 if step "build" go build -o bin/gotensor ./cmd/gotensor && [[ -x bin/gotensor ]]; then
