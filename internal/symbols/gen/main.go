@@ -27,6 +27,7 @@ import (
 var packages = []string{
 	"github.com/gotensor/gotensor/display",
 	"github.com/gotensor/gotensor/tensorlib/tensor",
+	"github.com/gotensor/gotensor/tensorlib/nn",
 }
 
 func main() {

@@ -1,0 +1,107 @@
+// Package nn builds neural networks on tensor's autograd: layers, losses,
+// initialisers and model files, with PyTorch's names, defaults and
+// parameter naming.
+//
+// # Modules
+//
+// A Module maps a tensor to a tensor and lists its trainable parameters.
+// Every layer here is one — Linear, Conv2d, MaxPool2d, AvgPool2d,
+// Flatten, ReLU, Sigmoid, Tanh, GELU, Dropout, BatchNorm (1d and 2d),
+// LayerNorm, Embedding — and Sequential chains them. Layers start with
+// PyTorch's initialisation (Linear and Conv2d: U(±1/√fan_in)) drawn from
+// the generator that tensor.ManualSeed seeds, and their fields (Weight,
+// Bias, RunningMean, ...) are exported.
+//
+// An MLP for MNIST:
+//
+//	model := nn.NewSequential(
+//		nn.NewFlatten(),
+//		nn.NewLinear(784, 256), nn.NewReLU(),
+//		nn.NewLinear(256, 10),
+//	)
+//	opt := optim.NewAdam(model.Parameters(), 1e-3)
+//	for loader.Next() {
+//		x, y := loader.Batch()
+//		loss := nn.CrossEntropy(model.Forward(x), y)
+//		opt.ZeroGrad()
+//		loss.Backward()
+//		opt.Step()
+//	}
+//
+// A small CNN, summarised for a [1, 1, 28, 28] input:
+//
+//	cnn := nn.NewSequential(
+//		nn.NewConv2d(1, 32, 3, nn.Padding(1)), nn.NewBatchNorm2d(32), nn.NewReLU(),
+//		nn.NewMaxPool2d(2), // [N 32 14 14]
+//		nn.NewConv2d(32, 64, 3, nn.Padding(1)), nn.NewReLU(),
+//		nn.NewMaxPool2d(2), // [N 64 7 7]
+//		nn.NewFlatten(), nn.NewDropout(0.25),
+//		nn.NewLinear(64*7*7, 10),
+//	)
+//	fmt.Println(nn.Summary(cnn, 1, 1, 28, 28))
+//
+// Options configure layers at construction: nn.Stride, nn.Padding,
+// nn.Dilation (and their HW forms for unequal sizes), nn.KernelHW,
+// nn.NoBias, nn.Eps, nn.Momentum, nn.NoAffine.
+//
+// # Training and evaluation
+//
+// Dropout and BatchNorm behave differently in training and evaluation:
+// nn.SetTraining(model, false) switches a whole model to evaluation
+// (PyTorch's model.eval()) and nn.SetTraining(model, true) back; new
+// layers start in training mode.
+//
+// # Your own modules
+//
+// A struct with Forward and Parameters methods is a Module, in compiled
+// code and in a notebook cell, and works everywhere a layer does: inside
+// a Sequential, with optimizers, Summary, Save and Load. Implement
+// Children to give its sub-modules PyTorch's names ("fc1.weight") and to
+// let SetTraining, To, Summary, Save and Load reach them:
+//
+//	type Net struct{ FC1, FC2 *nn.Linear; Drop *nn.Dropout }
+//
+//	func (n *Net) Forward(x *tensor.Tensor) *tensor.Tensor {
+//		return n.FC2.Forward(n.Drop.Forward(n.FC1.Forward(x.Flatten(1)).ReLU()))
+//	}
+//	func (n *Net) Parameters() []*tensor.Tensor {
+//		return append(n.FC1.Parameters(), n.FC2.Parameters()...)
+//	}
+//	func (n *Net) Children() []nn.Child {
+//		return []nn.Child{{Name: "fc1", Module: n.FC1}, {Name: "drop", Module: n.Drop}, {Name: "fc2", Module: n.FC2}}
+//	}
+//
+// In a notebook, add a module whose type is declared in a cell to a
+// Sequential with Add (or a []nn.Module slice and ...): the interpreter
+// cannot pass it as a variadic argument.
+//
+// The library never inspects a module beyond these methods: it finds the
+// optional ones (Children, SetTraining, NamedTensors, String) through
+// the small interfaces Container, Trainable, Stateful and fmt.Stringer.
+//
+// # Losses
+//
+// CrossEntropy (logits and Int64 labels, fused and stable), NLLLoss,
+// MSELoss and BCEWithLogits return the mean over the batch as a 0-d
+// tensor, as PyTorch's functions do with their default reduction.
+//
+// # Files
+//
+// Save writes a model's parameters and buffers (StateDict) to a
+// safetensors file under PyTorch's names — "0.weight", "0.bias",
+// "1.running_mean", "1.num_batches_tracked", ... — and Load reads one
+// back into a model of the same structure, checking every name and shape.
+// PyTorch's model.load_state_dict(safetensors.torch.load_file(path))
+// reads what Save writes, and the reverse:
+//
+//	if err := nn.Save("mnist.safetensors", model); err != nil { ... }
+//	if err := nn.Load("mnist.safetensors", model); err != nil { ... }
+//
+// # Errors
+//
+// Misuse panics as in package tensor: an input of the wrong shape panics
+// with a *tensor.ShapeError naming the layer ("nn.Linear: input [128 700]:
+// last dim must be in_features=784"), and tensor.Try turns it back into an
+// error. Bad constructor arguments and options panic with a message
+// saying what the constructor takes. File trouble returns an error.
+package nn

@@ -1,0 +1,119 @@
+package nn
+
+import (
+	"fmt"
+	"strings"
+)
+
+// An Option configures a layer at construction: Stride, Padding and
+// Dilation for Conv2d and the pools, NoBias for Linear and Conv2d, Eps,
+// Momentum and NoAffine for the normalisation layers. A constructor
+// panics when given an option it does not take.
+//
+//	conv := nn.NewConv2d(1, 32, 3, nn.Padding(1), nn.Stride(2))
+type Option func(*config)
+
+type optBit uint
+
+const (
+	optStride optBit = 1 << iota
+	optPadding
+	optDilation
+	optKernel
+	optNoBias
+	optEps
+	optMomentum
+	optNoAffine
+)
+
+var optNames = []string{"Stride", "Padding", "Dilation", "KernelHW", "NoBias", "Eps", "Momentum", "NoAffine"}
+
+type config struct {
+	set                       optBit
+	stride, padding, dilation [2]int
+	kernel                    [2]int
+	noBias, noAffine          bool
+	eps, momentum             float64
+}
+
+// Stride sets the step of a convolution or pooling window in both
+// spatial dims (Conv2d's default 1, the pools' default their kernel size).
+func Stride(s int) Option { return StrideHW(s, s) }
+
+// StrideHW sets the window step separately for height and width.
+func StrideHW(h, w int) Option {
+	return func(c *config) { c.set |= optStride; c.stride = [2]int{h, w} }
+}
+
+// Padding sets the implicit zero padding (Conv2d, AvgPool2d) or -inf
+// padding (MaxPool2d) on each side of both spatial dims; default 0.
+func Padding(p int) Option { return PaddingHW(p, p) }
+
+// PaddingHW sets the padding separately for height and width.
+func PaddingHW(h, w int) Option {
+	return func(c *config) { c.set |= optPadding; c.padding = [2]int{h, w} }
+}
+
+// Dilation sets the spacing between kernel elements of a Conv2d in both
+// spatial dims; default 1.
+func Dilation(d int) Option { return DilationHW(d, d) }
+
+// DilationHW sets the dilation separately for height and width.
+func DilationHW(h, w int) Option {
+	return func(c *config) { c.set |= optDilation; c.dilation = [2]int{h, w} }
+}
+
+// KernelHW gives Conv2d or a pool a rectangular kernel of h × w, replacing
+// the square kernel size passed to the constructor.
+func KernelHW(h, w int) Option {
+	return func(c *config) { c.set |= optKernel; c.kernel = [2]int{h, w} }
+}
+
+// NoBias leaves out the additive bias of Linear or Conv2d (PyTorch's
+// bias=False).
+func NoBias() Option { return func(c *config) { c.set |= optNoBias; c.noBias = true } }
+
+// Eps sets the value added to the variance for numerical stability in
+// BatchNorm and LayerNorm; default 1e-5.
+func Eps(e float64) Option { return func(c *config) { c.set |= optEps; c.eps = e } }
+
+// Momentum sets the weight of the current batch in BatchNorm's running
+// statistics: running = (1-momentum)*running + momentum*batch; default 0.1.
+func Momentum(m float64) Option { return func(c *config) { c.set |= optMomentum; c.momentum = m } }
+
+// NoAffine leaves out the learnable scale and shift of BatchNorm
+// (affine=False) and LayerNorm (elementwise_affine=False).
+func NoAffine() Option { return func(c *config) { c.set |= optNoAffine; c.noAffine = true } }
+
+// newConfig applies opts over the defaults and panics when one of them
+// is not in allowed.
+func newConfig(layer string, allowed optBit, opts []Option) config {
+	c := config{dilation: [2]int{1, 1}, stride: [2]int{1, 1}, eps: 1e-5, momentum: 0.1}
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		o(&c)
+	}
+	if bad := c.set &^ allowed; bad != 0 {
+		var names, ok []string
+		for i, n := range optNames {
+			if bad&(1<<i) != 0 {
+				names = append(names, n)
+			}
+			if allowed&(1<<i) != 0 {
+				ok = append(ok, n)
+			}
+		}
+		panic(fmt.Sprintf("nn: %s does not take option %s; it takes %s",
+			layer, strings.Join(names, ", "), orNone(strings.Join(ok, ", "))))
+	}
+	return c
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no options"
+	}
+	return s
+}
