@@ -6,6 +6,7 @@
 //	gotensor uninstall [--name N]
 //	gotensor kernel -f CONNECTION_FILE
 //	gotensor data mnist|fashion-mnist [--dir D]
+//	gotensor run NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html]
 //	gotensor version
 //	gotensor help
 //
@@ -35,6 +36,7 @@ func init() {
 		{"uninstall", "remove the kernelspec", runUninstall},
 		{"kernel", "run the kernel (Jupyter starts this)", runKernel},
 		{"data", "fetch a data set (mnist, fashion-mnist)", runData},
+		{"run", "execute a notebook without Jupyter and write the executed copy", runRun},
 		{"version", "print the version", runVersion},
 		{"help", "show this help", runHelp},
 	}

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/gotensor/gotensor/interp"
+	"github.com/gotensor/gotensor/notebook"
+)
+
+// runRun executes a notebook headless, as "Run All" in Jupyter does with
+// the gotensor kernel, and writes the executed copy:
+//
+//	gotensor run NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html]
+//
+// NOTEBOOK.ipynb is never changed: the executed notebook goes to -o, by
+// default NOTEBOOK.executed.ipynb next to it ("-o -" writes it to standard
+// output). Cells run in the notebook's directory, as Jupyter runs them.
+// Progress goes to standard error. The exit status is 0 when every cell
+// ran, 1 when a cell failed (its error is printed; the executed notebook is
+// written up to it), 2 for a usage error and 130 when interrupted (Ctrl-C
+// stops the running cell; what ran is written).
+func runRun(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("run", "NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html]", stderr)
+	outPath := fs.String("o", "", "write the executed notebook to `file` (default NOTEBOOK.executed.ipynb; - for standard output)")
+	htmlPath := fs.String("html", "", "also write the executed notebook as a standalone HTML page to `file`")
+	var name string
+	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+		name, args = args[0], args[1:] // the notebook may come before the flags
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	rest := fs.Args()
+	if name == "" && len(rest) > 0 {
+		name, rest = rest[0], rest[1:]
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(stderr, "gotensor run: unexpected argument %q\n", rest[0])
+		fs.Usage()
+		return 2
+	}
+	if name == "" {
+		fmt.Fprintln(stderr, "gotensor run: missing the notebook to run: gotensor run NOTEBOOK.ipynb")
+		fs.Usage()
+		return 2
+	}
+	if *outPath == "" {
+		*outPath = strings.TrimSuffix(name, ".ipynb") + ".executed.ipynb"
+	}
+	nb, err := notebook.ReadFile(name)
+	if err != nil {
+		fmt.Fprintf(stderr, "gotensor run: %v\n", err)
+		return 1
+	}
+	// Paths are resolved before the cells run in the notebook's directory.
+	for _, p := range []*string{outPath, htmlPath} {
+		if *p != "" && *p != "-" {
+			if abs, err := filepath.Abs(*p); err == nil {
+				*p = abs
+			}
+		}
+	}
+	if in, err := filepath.Abs(name); err == nil && in == *outPath {
+		fmt.Fprintf(stderr, "gotensor run: -o %s would overwrite the notebook being run; name another file\n", *outPath)
+		return 2
+	}
+
+	runErr := execNotebook(nb, filepath.Dir(name), stdout, stderr)
+	if runErr != nil && !errors.As(runErr, new(*notebook.CellError)) {
+		fmt.Fprintf(stderr, "gotensor run: %v\n", runErr)
+		return 1
+	}
+
+	if *outPath == "-" {
+		err = notebook.Write(stdout, nb)
+	} else {
+		err = notebook.WriteFile(*outPath, nb)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "gotensor run: %v\n", err)
+		return 1
+	}
+	if *outPath != "-" {
+		fmt.Fprintf(stderr, "gotensor run: wrote %s\n", *outPath)
+	}
+	if *htmlPath != "" {
+		if err := notebook.WriteHTMLFile(*htmlPath, nb); err != nil {
+			fmt.Fprintf(stderr, "gotensor run: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "gotensor run: wrote %s\n", *htmlPath)
+	}
+
+	var ce *notebook.CellError
+	if errors.As(runErr, &ce) {
+		fmt.Fprintf(stderr, "gotensor run: %s: cell %d failed:\n", name, ce.Cell+1)
+		tb := ce.Err.Traceback
+		if len(tb) == 0 || !strings.Contains(tb[0], ce.Err.Value) {
+			fmt.Fprintf(stderr, "%s: %s\n", ce.Err.Name, ce.Err.Value)
+		}
+		for _, l := range tb {
+			fmt.Fprintln(stderr, l)
+		}
+		if ce.Interrupted() {
+			return 130
+		}
+		return 1
+	}
+	return 0
+}
+
+// execNotebook runs nb's cells in a fresh session, in dir, with progress on
+// stderr. SIGINT and SIGTERM interrupt the running cell.
+func execNotebook(nb *notebook.Notebook, dir string, stdout, stderr io.Writer) error {
+	// Catch what compiled code writes to file descriptors 1 and 2, as the
+	// kernel does, when they are the process's own.
+	capture := stdout == io.Writer(os.Stdout) && stderr == io.Writer(os.Stderr)
+	sess, err := interp.New(interp.Options{CaptureStdio: capture})
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	progress := stderr
+	if capture {
+		progress = sess.Stderr() // fd 2 now feeds the running cell
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop() // a second Ctrl-C ends the process
+	}()
+
+	if dir != "" && dir != "." {
+		wd, err := os.Getwd()
+		if err != nil {
+			return err
+		}
+		if err := os.Chdir(dir); err != nil {
+			return fmt.Errorf("cannot run in the notebook's directory: %w", err)
+		}
+		defer os.Chdir(wd)
+	}
+	return notebook.Run(ctx, nb, sess, progress)
+}

@@ -1,0 +1,21 @@
+// Package notebook reads, runs and writes Jupyter notebooks (nbformat 4)
+// without Jupyter, with the same engine as the gotensor kernel.
+//
+// Read a notebook, run its code cells in an interpreter session, and write
+// it back with the outputs the cells produced, as `gotensor run` does:
+//
+//	nb, err := notebook.ReadFile("mnist.ipynb")
+//	sess, err := interp.New(interp.Options{})
+//	err = notebook.Run(ctx, nb, sess, os.Stderr) // progress on the terminal
+//	err = notebook.WriteFile("mnist.executed.ipynb", nb)
+//	err = notebook.WriteHTMLFile("mnist.html", nb)
+//
+// Outputs follow the Jupyter front ends: consecutive text on one stream is
+// one output, an update of a display id replaces the earlier output in place
+// (in whichever cell it is), and clear_output(wait) clears when the next
+// output arrives. A Collector is the one place where what a cell produces
+// (interp.Output calls, its last value, its error) becomes nbformat outputs.
+//
+// Written notebooks are nbformat 4.5: every cell has an id, and the
+// kernelspec and language_info metadata name the gotensor kernel.
+package notebook
