@@ -1,0 +1,200 @@
+package cuda
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/gotensor/gotensor/cuda/internal/driver"
+)
+
+// allocator is a device's caching allocator. Blocks are rounded up to a
+// bucket size (roundSize) and, when released, kept on the free list of
+// their size for reuse instead of going back to the driver, whose
+// allocations synchronize the device and are slow.
+//
+// malloc and emptyCache call the driver and run on the device goroutine;
+// release may run anywhere (finalizers run on their own goroutine), so the
+// lists and counters sit behind a mutex.
+type allocator struct {
+	dev int
+	drv driver.Driver
+
+	mu        sync.Mutex
+	free      map[int][]driver.DevicePtr
+	allocated int64 // bytes in blocks handed out
+	cached    int64 // bytes in free lists
+	peak      int64 // highest allocated
+	total     int64 // bytes held from the driver (allocated + cached)
+}
+
+func newAllocator(dev int, drv driver.Driver) *allocator {
+	return &allocator{dev: dev, drv: drv, free: map[int][]driver.DevicePtr{}}
+}
+
+// Bucket sizes: multiples of 512 bytes below 1 MiB, of 2 MiB above.
+const (
+	smallAlign = 512
+	smallMax   = 1 << 20
+	largeAlign = 2 << 20
+)
+
+// roundSize returns the bucket size for n bytes.
+func roundSize(n int) int {
+	if n <= smallMax {
+		return max(smallAlign, (n+smallAlign-1)/smallAlign*smallAlign)
+	}
+	return (n + largeAlign - 1) / largeAlign * largeAlign
+}
+
+// malloc returns a block of at least n bytes and its bucket size.
+func (a *allocator) malloc(n int) (driver.DevicePtr, int) {
+	size := roundSize(n)
+	if p, ok := a.reuse(size); ok {
+		return p, size
+	}
+	p, err := a.drv.Alloc(size)
+	if errors.Is(err, driver.ErrOutOfMemory) {
+		// Give the cache back, then let the garbage collector find
+		// tensors nobody references and finalize them, and try again.
+		a.emptyCache()
+		if p, err = a.drv.Alloc(size); errors.Is(err, driver.ErrOutOfMemory) {
+			collectGarbage()
+			if q, ok := a.reuse(size); ok {
+				return q, size
+			}
+			a.emptyCache()
+			p, err = a.drv.Alloc(size)
+		}
+	}
+	if err != nil {
+		if errors.Is(err, driver.ErrOutOfMemory) {
+			panic(a.oomError(n, err))
+		}
+		panic(fmt.Sprintf("cuda: allocating %d bytes on cuda:%d: %v", size, a.dev, err))
+	}
+	a.mu.Lock()
+	a.allocated += int64(size)
+	a.total += int64(size)
+	a.peak = max(a.peak, a.allocated)
+	a.mu.Unlock()
+	return p, size
+}
+
+func (a *allocator) reuse(size int) (driver.DevicePtr, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	list := a.free[size]
+	if len(list) == 0 {
+		return 0, false
+	}
+	p := list[len(list)-1]
+	a.free[size] = list[:len(list)-1]
+	a.cached -= int64(size)
+	a.allocated += int64(size)
+	a.peak = max(a.peak, a.allocated)
+	return p, true
+}
+
+// release puts a block back on its free list. Safe from any goroutine.
+func (a *allocator) release(p driver.DevicePtr, size int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.free[size] = append(a.free[size], p)
+	a.allocated -= int64(size)
+	a.cached += int64(size)
+}
+
+// emptyCache returns every cached block to the driver, after the device
+// has finished the work queued before (a cached block may have been freed
+// by a tensor that an in-flight kernel still reads).
+func (a *allocator) emptyCache() {
+	if err := a.drv.Synchronize(); err != nil {
+		panic(fmt.Sprintf("cuda: cuda:%d: %v", a.dev, err))
+	}
+	a.mu.Lock()
+	free := a.free
+	a.free = map[int][]driver.DevicePtr{}
+	a.mu.Unlock()
+	for size, list := range free {
+		for _, p := range list {
+			if err := a.drv.Free(p); err != nil {
+				panic(fmt.Sprintf("cuda: freeing device memory on cuda:%d: %v", a.dev, err))
+			}
+			a.mu.Lock()
+			a.cached -= int64(size)
+			a.total -= int64(size)
+			a.mu.Unlock()
+		}
+	}
+}
+
+func (a *allocator) stats() (allocated, cached, peak int64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.allocated, a.cached, a.peak
+}
+
+func (a *allocator) oomError(n int, cause error) *OutOfMemoryError {
+	allocated, cached, _ := a.stats()
+	return &OutOfMemoryError{Device: a.dev, Requested: int64(n), Allocated: allocated,
+		Cached: cached, Total: a.drv.Props().TotalMem, cause: cause}
+}
+
+// collectGarbage runs the Go garbage collector and waits (up to a second)
+// for the finalizers it queues, which release unreachable tensors' device
+// memory to the allocator.
+func collectGarbage() {
+	runtime.GC()
+	type sentinel struct {
+		p *int
+		_ [16]byte // not a tiny allocation, so the finalizer runs
+	}
+	done := make(chan struct{})
+	s := &sentinel{}
+	runtime.SetFinalizer(s, func(*sentinel) { close(done) })
+	s = nil
+	runtime.GC()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+	}
+}
+
+// An OutOfMemoryError reports that a CUDA device could not satisfy an
+// allocation even after the allocator emptied its cache and ran the
+// garbage collector. Tensor ops panic with it; tensor.Try (or a notebook
+// cell) turns the panic into an error, and the session goes on.
+type OutOfMemoryError struct {
+	Device    int   // the device ordinal
+	Requested int64 // bytes asked for
+	Allocated int64 // bytes held by live tensors
+	Cached    int64 // bytes cached for reuse (0 after the retry)
+	Total     int64 // the device's memory
+	cause     error
+}
+
+func (e *OutOfMemoryError) Error() string {
+	return fmt.Sprintf("cuda: out of memory on cuda:%d: tried to allocate %s with %s held by tensors, %s cached, of %s; "+
+		"free tensors you no longer need (x.Free(), or drop references), use smaller batches, or move work to the CPU",
+		e.Device, bytesString(e.Requested), bytesString(e.Allocated), bytesString(e.Cached), bytesString(e.Total))
+}
+
+// Unwrap returns the driver's error.
+func (e *OutOfMemoryError) Unwrap() error { return e.cause }
+
+// bytesString formats n bytes with a binary unit.
+func bytesString(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit && exp < 4; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
+}

@@ -1,0 +1,208 @@
+package cuda
+
+import (
+	"fmt"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/gotensor/gotensor/cuda/internal/driver"
+	"github.com/gotensor/gotensor/kernels"
+)
+
+// device is one open CUDA device: its driver, owned by a goroutine locked
+// to an OS thread (the driver's context is current there), its loaded
+// modules and its memory.
+type device struct {
+	index int
+	props driver.Props
+	work  chan func()
+
+	// Owned by the device goroutine.
+	drv   driver.Driver
+	mods  map[string]driver.Module
+	funcs map[string]driver.Function
+	alloc *allocator
+
+	errRec *storage    // the index-error record of report_index
+	args   driver.Args // reused by launches
+}
+
+// openDevice starts the device goroutine and opens the driver on it.
+func openDevice(index int, open func() (driver.Driver, error)) (*device, error) {
+	d := &device{index: index, work: make(chan func()),
+		mods: map[string]driver.Module{}, funcs: map[string]driver.Function{}}
+	errc := make(chan error)
+	go func() {
+		runtime.LockOSThread()
+		drv, err := open()
+		if err != nil {
+			errc <- err
+			return
+		}
+		d.drv = drv
+		d.props = drv.Props()
+		d.alloc = newAllocator(index, drv)
+		errc <- nil
+		for f := range d.work {
+			f()
+		}
+	}()
+	if err := <-errc; err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// do runs f on the device goroutine and waits for it. A panic in f is
+// raised again in the caller, so typed errors (*tensor.IndexError,
+// *OutOfMemoryError) reach the user. f must not call do.
+func (d *device) do(f func()) {
+	done := make(chan any, 1)
+	d.work <- func() {
+		defer func() { done <- recover() }()
+		f()
+	}
+	if p := <-done; p != nil {
+		panic(p)
+	}
+}
+
+// function returns the kernel called name, loading its module on first
+// use. Device goroutine only.
+func (d *device) function(name string) driver.Function {
+	if f, ok := d.funcs[name]; ok {
+		return f
+	}
+	mod, ok := kernels.ModuleOf(name)
+	if !ok {
+		panic(fmt.Sprintf("cuda: no kernel %s in package kernels", name))
+	}
+	m, ok := d.mods[mod]
+	if !ok {
+		var err error
+		if m, err = d.drv.LoadModule(mod, kernels.PTX(mod)); err != nil {
+			panic(fmt.Sprintf("cuda: loading kernel module %s on cuda:%d: %v", mod, d.index, err))
+		}
+		d.mods[mod] = m
+	}
+	f, err := m.Function(name)
+	if err != nil {
+		panic(fmt.Sprintf("cuda: kernel %s on cuda:%d: %v", name, d.index, err))
+	}
+	d.funcs[name] = f
+	return f
+}
+
+// launch runs kernel name on grid×block threads. Device goroutine only.
+func (d *device) launch(name string, grid, block int, args *driver.Args) {
+	if grid <= 0 {
+		return
+	}
+	f := d.function(name)
+	if err := d.drv.Launch(f, driver.Dim3{grid, 1, 1}, driver.Dim3{block, 1, 1}, 0, args); err != nil {
+		panic(fmt.Sprintf("cuda: launching %s (grid %d, block %d) on cuda:%d: %v", name, grid, block, d.index, err))
+	}
+}
+
+// Launch configuration.
+const (
+	elemThreads = 256 // block size of elementwise (grid-stride) kernels
+	blocksPerSM = 32  // grid-stride kernels use at most this many blocks per SM
+)
+
+// gridFor returns the number of blocks of threads each for n elements,
+// capped so that a grid-stride loop covers the rest.
+func (d *device) gridFor(n int64, threads int) int {
+	if n <= 0 {
+		return 0
+	}
+	g := (n + int64(threads) - 1) / int64(threads)
+	limit := int64(max(1, d.props.MultiProcessors) * blocksPerSM)
+	return int(min(g, limit))
+}
+
+// elementwise launches a grid-stride kernel over n elements.
+func (d *device) elementwise(name string, n int64, args *driver.Args) {
+	d.launch(name, d.gridFor(n, elemThreads), elemThreads, args)
+}
+
+// reduceThreads is the block size of shared-memory reductions: the
+// kernels' REDUCE_THREADS on a GPU, fewer on the emulator, where each
+// thread of a synchronizing block is a coroutine.
+func (d *device) reduceThreads() int {
+	if d.props.Emulated {
+		return 32
+	}
+	return 256
+}
+
+// newArgs returns the device's argument buffer, emptied. Device goroutine
+// only.
+func (d *device) newArgs() *driver.Args {
+	d.args.Reset()
+	return &d.args
+}
+
+// sync waits for the device. Device goroutine only.
+func (d *device) sync() {
+	if err := d.drv.Synchronize(); err != nil {
+		panic(fmt.Sprintf("cuda: cuda:%d: %v", d.index, err))
+	}
+}
+
+// devices holds the open devices and where new ones come from.
+var devices struct {
+	sync.Mutex
+	provider provider
+	open     map[int]*device
+}
+
+// A provider enumerates and opens devices: the GPUs (with -tags cuda) or
+// emulated ones (UseEmulator).
+type provider interface {
+	count() (int, error)
+	props(index int) (driver.Props, error)
+	open(index int) (driver.Driver, error)
+}
+
+// getDevice returns device i, opening it on first use.
+func getDevice(i int) (*device, error) {
+	devices.Lock()
+	defer devices.Unlock()
+	if d, ok := devices.open[i]; ok {
+		return d, nil
+	}
+	p := devices.provider
+	if p == nil {
+		return nil, fmt.Errorf("cuda: no CUDA devices in this build (build with -tags cuda, or call cuda.UseEmulator)")
+	}
+	n, err := p.count()
+	if err != nil {
+		return nil, err
+	}
+	if i < 0 || i >= n {
+		return nil, fmt.Errorf("cuda: no device %d: this machine has %d (cuda:0 to cuda:%d)", i, n, n-1)
+	}
+	d, err := openDevice(i, func() (driver.Driver, error) { return p.open(i) })
+	if err != nil {
+		return nil, err
+	}
+	if devices.open == nil {
+		devices.open = map[int]*device{}
+	}
+	devices.open[i] = d
+	return d, nil
+}
+
+// openDevices returns the devices opened so far, by index.
+func openDevices() []*device {
+	devices.Lock()
+	defer devices.Unlock()
+	ds := make([]*device, 0, len(devices.open))
+	for _, d := range devices.open {
+		ds = append(ds, d)
+	}
+	sort.Slice(ds, func(i, j int) bool { return ds[i].index < ds[j].index })
+	return ds
+}

@@ -1,0 +1,121 @@
+package cuda
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/gotensor/gotensor/tensorlib/tensor"
+)
+
+// DeviceInfo describes a CUDA device.
+type DeviceInfo struct {
+	Index        int    // the ordinal: tensor.CUDA(Index)
+	Name         string // e.g. "NVIDIA A100-SXM4-40GB"
+	Memory       int64  // total memory in bytes
+	Major, Minor int    // compute capability
+	Emulated     bool   // the CPU emulator (UseEmulator), not a GPU
+}
+
+func (d DeviceInfo) String() string {
+	s := fmt.Sprintf("cuda:%d %s, compute %d.%d, %s", d.Index, d.Name, d.Major, d.Minor, bytesString(d.Memory))
+	if d.Emulated {
+		s += " (emulated)"
+	}
+	return s
+}
+
+// Devices returns the CUDA devices this process can use: the GPUs in a
+// build with -tags cuda, the emulated devices after UseEmulator, none
+// otherwise.
+func Devices() []DeviceInfo {
+	devices.Lock()
+	p := devices.provider
+	devices.Unlock()
+	if p == nil {
+		return nil
+	}
+	n, err := p.count()
+	if err != nil {
+		return nil
+	}
+	var out []DeviceInfo
+	for i := 0; i < n; i++ {
+		pr, err := p.props(i)
+		if err != nil {
+			continue
+		}
+		out = append(out, DeviceInfo{Index: i, Name: pr.Name, Memory: pr.TotalMem,
+			Major: pr.Major, Minor: pr.Minor, Emulated: pr.Emulated})
+	}
+	return out
+}
+
+// Stats is the memory use of one device, as the caching allocator sees it.
+type Stats struct {
+	Device    int   // the device ordinal
+	Allocated int64 // bytes held by live tensors
+	Cached    int64 // bytes freed by tensors and kept for reuse
+	Peak      int64 // the highest Allocated since the device was opened or ResetPeak
+	Total     int64 // the device's memory
+}
+
+func (s Stats) String() string {
+	return fmt.Sprintf("cuda:%d: %s allocated, %s cached, peak %s, of %s", s.Device,
+		bytesString(s.Allocated), bytesString(s.Cached), bytesString(s.Peak), bytesString(s.Total))
+}
+
+// MemoryStats returns the memory use of every device opened so far.
+func MemoryStats() []Stats {
+	var out []Stats
+	for _, d := range openDevices() {
+		a, c, p := d.alloc.stats()
+		out = append(out, Stats{Device: d.index, Allocated: a, Cached: c, Peak: p, Total: d.props.TotalMem})
+	}
+	return out
+}
+
+// ResetPeak sets every open device's peak to its current allocation.
+func ResetPeak() {
+	for _, d := range openDevices() {
+		d.alloc.mu.Lock()
+		d.alloc.peak = d.alloc.allocated
+		d.alloc.mu.Unlock()
+	}
+}
+
+// EmptyCache returns the memory cached by the allocator of every open
+// device to the driver, so other processes can use it. Tensors are not
+// affected.
+func EmptyCache() {
+	for _, d := range openDevices() {
+		d.do(d.alloc.emptyCache)
+	}
+}
+
+var registerOnce sync.Once
+
+// register makes tensor.CUDA(i) use this package's backend.
+func register() {
+	registerOnce.Do(func() {
+		tensor.RegisterBackend("cuda", func(i int) (tensor.Backend, error) {
+			d, err := getDevice(i)
+			if err != nil {
+				return nil, err
+			}
+			return &backend{dev: d}, nil
+		})
+	})
+}
+
+// setProvider installs p as the source of devices and registers the
+// backend. It fails once a device has been opened from another provider.
+func setProvider(p provider) error {
+	devices.Lock()
+	defer devices.Unlock()
+	if len(devices.open) > 0 && devices.provider != p {
+		return fmt.Errorf("cuda: devices are already open; choose the emulator before using any CUDA device")
+	}
+	devices.provider = p
+	register()
+	return nil
+}

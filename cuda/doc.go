@@ -1,0 +1,25 @@
+// Package cuda is gotensor's CUDA backend: tensors whose storage lives in
+// GPU memory, computed by the kernels of package kernels and by cuBLAS.
+//
+// Build gotensor with -tags cuda on a machine with an NVIDIA driver; the
+// package then registers the "cuda" backend, and
+//
+//	x := tensor.Randn(64, 128).To(tensor.CUDA(0))
+//	y := x.MatMul(w).ReLU()        // runs on the GPU
+//	fmt.Println(y.To(tensor.CPU))  // copies back
+//
+// Without the tag no GPU code is linked (gorgonia.org/cu's package init
+// exits the process when it finds no GPU, so the default build must never
+// import it). UseEmulator registers an emulated device instead, the same
+// kernels compiled for the CPU: tests use it, and so can anyone without a
+// GPU who wants to check code meant for one.
+//
+// Every call into the driver for a device runs on one goroutine locked to
+// an OS thread, so tensors made in one notebook cell work from any later
+// cell. Device memory is cached: freed blocks (x.Free, or the garbage
+// collector's finalizer) go to size-bucketed free lists and are reused;
+// EmptyCache returns them to the driver. When the device is full the
+// allocator empties the cache, runs the Go garbage collector and retries
+// before panicking with an *OutOfMemoryError that says how much was asked
+// and what is in use. MemoryStats and Devices report on the devices.
+package cuda

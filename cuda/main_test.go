@@ -1,0 +1,23 @@
+//go:build cgo
+
+package cuda
+
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+
+// TestMain runs every test on the emulated device (there is no GPU in CI),
+// unless GOTENSOR_TEST_GPU is set, in a build with -tags cuda on a GPU
+// host: then they run on the GPU.
+func TestMain(m *testing.M) {
+	if os.Getenv("GOTENSOR_TEST_GPU") != "" {
+		os.Exit(m.Run())
+	}
+	if err := UseEmulator(EmulatorConfig{}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}

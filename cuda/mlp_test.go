@@ -1,0 +1,54 @@
+//go:build cgo
+
+package cuda
+
+import (
+	"math"
+	"testing"
+
+	"github.com/gotensor/gotensor/tensorlib/tensor"
+)
+
+// TestMLPTraining trains a two-layer MLP for a few Adam steps on the CPU
+// and on the emulated device from the same start and data (an
+// MNIST-shaped batch of synthetic images): the losses agree step by step.
+func TestMLPTraining(t *testing.T) {
+	tensor.ManualSeed(11)
+	const batch, in, hidden, classes, steps = 16, 784, 32, 10, 4
+	w1 := tensor.Randn(in, hidden).MulScalar(1 / math.Sqrt(in))
+	b1 := tensor.Zeros(hidden)
+	w2 := tensor.Randn(hidden, classes).MulScalar(1 / math.Sqrt(hidden))
+	b2 := tensor.Zeros(classes)
+	// One batch, fitted for a few steps: the loss must fall.
+	xb, yb := tensor.Rand(batch, in), tensor.RandInt(0, classes, batch)
+	train := func(dev tensor.Device) []float64 {
+		params := []*tensor.Tensor{w1.Clone().To(dev), b1.Clone().To(dev), w2.Clone().To(dev), b2.Clone().To(dev)}
+		var ms, vs []*tensor.Tensor
+		for _, p := range params {
+			p.SetRequiresGrad(true)
+			ms, vs = append(ms, tensor.ZerosLike(p)), append(vs, tensor.ZerosLike(p))
+		}
+		var losses []float64
+		for s := 0; s < steps; s++ {
+			x, y := xb.To(dev), yb.To(dev)
+			h := x.MatMul(params[0]).Add(params[1]).ReLU()
+			loss := tensor.CrossEntropy(h.MatMul(params[2]).Add(params[3]), y)
+			loss.Backward()
+			losses = append(losses, loss.Item())
+			for i, p := range params {
+				tensor.AdamStep(p, p.Grad(), ms[i], vs[i], tensor.AdamParams{LR: 3e-3, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, Step: s + 1})
+				p.ZeroGrad()
+			}
+		}
+		return losses
+	}
+	want, got := train(tensor.CPU), train(tensor.CUDA(0))
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-5*math.Abs(want[i]) {
+			t.Errorf("step %d: loss %.7f on cuda, %.7f on cpu", i, got[i], want[i])
+		}
+	}
+	if !(want[steps-1] < want[0]) {
+		t.Errorf("the loss did not go down: %v", want)
+	}
+}

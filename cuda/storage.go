@@ -1,0 +1,95 @@
+package cuda
+
+import (
+	"fmt"
+	"runtime"
+	"sync/atomic"
+
+	"github.com/gotensor/gotensor/cuda/internal/driver"
+	"github.com/gotensor/gotensor/tensorlib/tensor"
+)
+
+// storage is the CUDA backend's tensor.Storage: n elements of dtype dt in
+// one allocator block on dev. A finalizer returns the block to the
+// allocator when the storage becomes unreachable; Free does it at once.
+type storage struct {
+	dev   *device
+	ptr   driver.DevicePtr
+	size  int // bucket size in bytes, 0 for no elements
+	dt    tensor.DType
+	n     int
+	freed atomic.Bool
+}
+
+// DType returns the element type.
+func (s *storage) DType() tensor.DType { return s.dt }
+
+// Len returns the number of elements.
+func (s *storage) Len() int { return s.n }
+
+// Device returns the device that holds the storage.
+func (s *storage) Device() tensor.Device { return tensor.CUDA(s.dev.index) }
+
+// Free returns the storage's device memory to the allocator's cache now,
+// instead of when the garbage collector finds it unreachable. Using the
+// storage afterwards panics. Free is idempotent.
+func (s *storage) Free() {
+	if s.freed.CompareAndSwap(false, true) && s.size > 0 {
+		runtime.SetFinalizer(s, nil)
+		s.dev.alloc.release(s.ptr, s.size)
+	}
+}
+
+// at returns the device address of element i.
+func (s *storage) at(i int) driver.DevicePtr { return s.ptr.Add(i * elemSize(s.dt)) }
+
+func finalizeStorage(s *storage) {
+	if s.freed.CompareAndSwap(false, true) {
+		s.dev.alloc.release(s.ptr, s.size)
+	}
+}
+
+// newStorage allocates n elements of dt, uninitialized. Device goroutine
+// only.
+func (d *device) newStorage(dt tensor.DType, n int) *storage {
+	s := &storage{dev: d, dt: dt, n: n}
+	if n == 0 {
+		return s
+	}
+	s.ptr, s.size = d.alloc.malloc(n * elemSize(dt))
+	runtime.SetFinalizer(s, finalizeStorage)
+	return s
+}
+
+// zeroStorage allocates n zero elements of dt. Device goroutine only.
+func (d *device) zeroStorage(dt tensor.DType, n int) *storage {
+	s := d.newStorage(dt, n)
+	if n > 0 {
+		if err := d.drv.Memset(s.ptr, 0, n*elemSize(dt)); err != nil {
+			panic(fmt.Sprintf("cuda: Memset on cuda:%d: %v", d.index, err))
+		}
+	}
+	return s
+}
+
+func elemSize(dt tensor.DType) int {
+	if dt == tensor.Bool {
+		return 1
+	}
+	return dt.Size()
+}
+
+// suffix returns the kernel name suffix of dt.
+func suffix(dt tensor.DType) string {
+	switch dt {
+	case tensor.Float32:
+		return "f32"
+	case tensor.Float64:
+		return "f64"
+	case tensor.Int64:
+		return "i64"
+	case tensor.Bool:
+		return "bool"
+	}
+	panic(fmt.Sprintf("cuda: unsupported dtype %v", dt))
+}

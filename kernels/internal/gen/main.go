@@ -1,0 +1,298 @@
+// Command gen compiles the CUDA C kernels of package kernels to PTX with
+// nvcc and writes the emulator's view of them. Run it through
+//
+//	go generate ./kernels
+//
+// It writes kernels/ptx/<family>.ptx for each kernels/<family>.cu (nvcc
+// -ptx -arch=compute_70), and cuda/internal/emu/kernels_gen.h, which
+// includes the same sources into the CPU emulator and lists every entry
+// point found in the PTX, marking those that synchronize (bar.sync,
+// directly or through a called function) so that the emulator runs their
+// threads as coroutines. The header records a SHA-256 digest of each
+// source, so that a source change also changes a file the Go build tracks,
+// and the emulator is rebuilt.
+//
+// Flags:
+//
+//	-check      compare with the committed files instead of writing; exit 1
+//	            and name the files that differ (scripts/check-ptx.sh)
+//	-emu-only   rewrite kernels_gen.h from the committed PTX, without nvcc
+//	-nvcc path  the compiler (default $NVCC, else nvcc on $PATH)
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Arch is the virtual architecture the PTX targets; the driver JIT-compiles
+// it for the GPU at hand (Volta and newer).
+const Arch = "compute_70"
+
+func main() {
+	check := flag.Bool("check", false, "compare with the committed files instead of writing them")
+	emuOnly := flag.Bool("emu-only", false, "rewrite the emulator table from the committed PTX without running nvcc")
+	nvcc := flag.String("nvcc", os.Getenv("NVCC"), "nvcc to run (default: nvcc on $PATH)")
+	dir := flag.String("dir", ".", "the kernels directory")
+	flag.Parse()
+	if *nvcc == "" {
+		*nvcc = "nvcc"
+	}
+	if err := run(*dir, *nvcc, *check, *emuOnly); err != nil {
+		fmt.Fprintln(os.Stderr, "kernels/gen:", err)
+		os.Exit(1)
+	}
+}
+
+func run(dir, nvcc string, check, emuOnly bool) error {
+	sources, err := filepath.Glob(filepath.Join(dir, "*.cu"))
+	if err != nil {
+		return err
+	}
+	sort.Strings(sources)
+	if len(sources) == 0 {
+		return fmt.Errorf("no .cu files in %s", dir)
+	}
+	want := map[string][]byte{} // path -> content
+	var ptxs []ptxFile
+	for _, src := range sources {
+		family := strings.TrimSuffix(filepath.Base(src), ".cu")
+		ptxPath := filepath.Join(dir, "ptx", family+".ptx")
+		var ptx []byte
+		if emuOnly {
+			if ptx, err = os.ReadFile(ptxPath); err != nil {
+				return fmt.Errorf("%v (run without -emu-only, with nvcc, to create it)", err)
+			}
+		} else {
+			if ptx, err = compile(nvcc, src); err != nil {
+				return err
+			}
+			want[ptxPath] = ptx
+		}
+		ptxs = append(ptxs, ptxFile{family: family, src: filepath.Base(src), ptx: ptx})
+	}
+	table, err := emuTable(dir, ptxs)
+	if err != nil {
+		return err
+	}
+	want[filepath.Join(dir, "..", "cuda", "internal", "emu", "kernels_gen.h")] = table
+
+	paths := make([]string, 0, len(want))
+	for p := range want {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	if check {
+		var stale []string
+		for _, p := range paths {
+			have, err := os.ReadFile(p)
+			if err != nil || !bytes.Equal(have, want[p]) {
+				stale = append(stale, p)
+			}
+		}
+		if !emuOnly {
+			// PTX files with no source left.
+			old, _ := filepath.Glob(filepath.Join(dir, "ptx", "*.ptx"))
+			for _, p := range old {
+				if _, ok := want[p]; !ok {
+					stale = append(stale, p+" (no source)")
+				}
+			}
+		}
+		if len(stale) > 0 {
+			return fmt.Errorf("generated files are stale; run go generate ./kernels (with %s) and commit:\n\t%s",
+				nvccVersion(nvcc), strings.Join(stale, "\n\t"))
+		}
+		return nil
+	}
+	for _, p := range paths {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, want[p], 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// compile runs nvcc on src and returns the PTX.
+func compile(nvcc, src string) ([]byte, error) {
+	tmp, err := os.MkdirTemp("", "kernels-ptx")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	out := filepath.Join(tmp, "out.ptx")
+	// Run in the source's directory with a relative name, so that the
+	// PTX does not depend on where the checkout is.
+	cmd := exec.Command(nvcc, "-ptx", "-arch="+Arch, "-std=c++17", "-o", out, filepath.Base(src))
+	cmd.Dir = filepath.Dir(src)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		if _, lookErr := exec.LookPath(nvcc); lookErr != nil {
+			return nil, fmt.Errorf("%s not found: install the CUDA toolkit (scripts/setup-cuda.sh) or set NVCC", nvcc)
+		}
+		return nil, fmt.Errorf("%s %s: %v\n%s", nvcc, src, err, msg)
+	}
+	return os.ReadFile(out)
+}
+
+func nvccVersion(nvcc string) string {
+	out, err := exec.Command(nvcc, "--version").Output()
+	if err != nil {
+		return "nvcc"
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	for _, l := range lines {
+		if strings.Contains(l, "release") {
+			return "nvcc " + strings.TrimSpace(l)
+		}
+	}
+	return "nvcc"
+}
+
+type ptxFile struct {
+	family, src string
+	ptx         []byte
+}
+
+var (
+	funcHead = regexp.MustCompile(`(?m)^\s*(?:\.visible\s+|\.weak\s+)?(\.entry|\.func)\s+(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)`)
+	callRE   = regexp.MustCompile(`\bcall(?:\.uni)?\s+(?:\([^)]*\)\s*,\s*)?([A-Za-z_$][\w$]*)`)
+	syncRE   = regexp.MustCompile(`\b(?:bar|barrier)\.sync\b|\bbar\.red\b|\bbarrier\.red\b`)
+)
+
+type ptxFunc struct {
+	entry bool
+	sync  bool
+	calls []string
+}
+
+// parsePTX returns the functions of a PTX module by name, entries in
+// order of appearance.
+func parsePTX(ptx []byte) (map[string]*ptxFunc, []string) {
+	funcs := map[string]*ptxFunc{}
+	var entries []string
+	text := string(ptx)
+	heads := funcHead.FindAllStringSubmatchIndex(text, -1)
+	for i, h := range heads {
+		kind, name := text[h[2]:h[3]], text[h[4]:h[5]]
+		end := len(text)
+		if i+1 < len(heads) {
+			end = heads[i+1][0]
+		}
+		body := text[h[1]:end]
+		// A declaration without a body ends in ';' before any '{'.
+		open := strings.Index(body, "{")
+		if open < 0 {
+			continue
+		}
+		if semi := strings.Index(body, ";"); semi >= 0 && semi < open && !strings.Contains(body[:open], ")") {
+			continue
+		}
+		f := &ptxFunc{entry: kind == ".entry", sync: syncRE.MatchString(body)}
+		for _, m := range callRE.FindAllStringSubmatch(body, -1) {
+			f.calls = append(f.calls, m[1])
+		}
+		if old, ok := funcs[name]; ok && !f.entry {
+			old.sync = old.sync || f.sync
+			old.calls = append(old.calls, f.calls...)
+			continue
+		}
+		funcs[name] = f
+		if f.entry {
+			entries = append(entries, name)
+		}
+	}
+	// Propagate sync through calls to a fixed point.
+	for changed := true; changed; {
+		changed = false
+		for _, f := range funcs {
+			if f.sync {
+				continue
+			}
+			for _, c := range f.calls {
+				if g, ok := funcs[c]; ok && g.sync {
+					f.sync, changed = true, true
+					break
+				}
+			}
+		}
+	}
+	return funcs, entries
+}
+
+// emuTable returns kernels_gen.h.
+func emuTable(dir string, ptxs []ptxFile) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("// Code generated by go generate ./kernels (kernels/internal/gen); DO NOT EDIT.\n\n")
+	b.WriteString("// The CUDA C sources of kernels/, compiled by the host compiler, and their\n")
+	b.WriteString("// entry points as listed in the PTX. Digests of the sources (a change to\n")
+	b.WriteString("// any of them changes this file, so the Go build recompiles the emulator):\n")
+	deps, err := digestFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range deps {
+		fmt.Fprintf(&b, "//   %s\n", d)
+	}
+	b.WriteString("\n")
+	for _, p := range ptxs {
+		fmt.Fprintf(&b, "#include \"../../../kernels/%s\"\n", p.src)
+	}
+	b.WriteString("\n// EMU_KERNELS(X) calls X(name, sync) for every entry point; sync is 1\n")
+	b.WriteString("// when the kernel calls __syncthreads.\n")
+	b.WriteString("#define EMU_KERNELS(X)")
+	seen := map[string]string{}
+	for _, p := range ptxs {
+		funcs, entries := parsePTX(p.ptx)
+		if len(entries) == 0 {
+			return nil, fmt.Errorf("%s: no entry points in the PTX", p.src)
+		}
+		for _, e := range entries {
+			if other, dup := seen[e]; dup {
+				return nil, fmt.Errorf("kernel %s defined in both %s and %s", e, other, p.src)
+			}
+			seen[e] = p.src
+			sync := 0
+			if funcs[e].sync {
+				sync = 1
+			}
+			fmt.Fprintf(&b, " \\\n  X(%s, %d)", e, sync)
+		}
+	}
+	b.WriteString("\n")
+	return b.Bytes(), nil
+}
+
+// digestFiles returns "path sha256:hex" for every source the emulator
+// compiles: *.cu, *.cuh and emu/*.h.
+func digestFiles(dir string) ([]string, error) {
+	var files []string
+	for _, pat := range []string{"*.cu", "*.cuh", "emu/*.h"} {
+		m, err := filepath.Glob(filepath.Join(dir, pat))
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, m...)
+	}
+	sort.Strings(files)
+	var out []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		rel, _ := filepath.Rel(dir, f)
+		out = append(out, fmt.Sprintf("%s sha256:%x", filepath.ToSlash(rel), sha256.Sum256(data)))
+	}
+	return out, nil
+}

@@ -1,0 +1,77 @@
+package kernels
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestModulesHaveEntries(t *testing.T) {
+	srcs, _ := filepath.Glob("*.cu")
+	if len(srcs) != len(Modules()) {
+		t.Fatalf("%d .cu files but %d PTX modules %v: run go generate ./kernels", len(srcs), len(Modules()), Modules())
+	}
+	for _, src := range srcs {
+		mod := strings.TrimSuffix(src, ".cu")
+		ptx := PTX(mod)
+		if ptx == nil {
+			t.Errorf("no PTX for %s", src)
+			continue
+		}
+		if !strings.Contains(string(ptx), ".target sm_70") {
+			t.Errorf("%s.ptx does not target sm_70 (compute_70)", mod)
+		}
+	}
+	for _, k := range []string{"add_f32", "sum_f32", "gather_bool", "im2col_f64", "adam_f32", "uniform_f32", "cast_i64_bool"} {
+		if _, ok := ModuleOf(k); !ok {
+			t.Errorf("kernel %s is in no module", k)
+		}
+	}
+	if _, ok := ModuleOf("no_such_kernel"); ok {
+		t.Error("ModuleOf found no_such_kernel")
+	}
+}
+
+// TestKernelNames checks the <op>_<dtype> naming convention.
+func TestKernelNames(t *testing.T) {
+	re := regexp.MustCompile(`^[a-z0-9]+(_[a-z0-9]+)*_(f32|f64|i64|bool)$`)
+	for _, k := range Kernels() {
+		if !re.MatchString(k) {
+			t.Errorf("kernel %s is not named <op>_<dtype>", k)
+		}
+	}
+}
+
+// TestEmulatorTableCurrent checks that the emulator's generated table
+// records the digest of every source as it is now, so that the emulator
+// is never built from stale sources (run go generate ./kernels).
+func TestEmulatorTableCurrent(t *testing.T) {
+	gen, err := os.ReadFile("../cuda/internal/emu/kernels_gen.h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, pat := range []string{"*.cu", "*.cuh", "emu/*.h"} {
+		m, _ := filepath.Glob(pat)
+		files = append(files, m...)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := fmt.Sprintf("//   %s sha256:%x\n", filepath.ToSlash(f), sha256.Sum256(data))
+		if !strings.Contains(string(gen), line) {
+			t.Errorf("kernels_gen.h has a stale digest of %s: run go generate ./kernels", f)
+		}
+	}
+	// Every entry of the PTX is in the table, and nothing else.
+	n := strings.Count(string(gen), "\n  X(")
+	if n != len(Kernels()) {
+		t.Errorf("kernels_gen.h lists %d kernels, the PTX has %d: run go generate ./kernels", n, len(Kernels()))
+	}
+}
