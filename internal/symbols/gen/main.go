@@ -28,6 +28,7 @@ var packages = []string{
 	"github.com/gotensor/gotensor/display",
 	"github.com/gotensor/gotensor/tensorlib/tensor",
 	"github.com/gotensor/gotensor/tensorlib/nn",
+	"github.com/gotensor/gotensor/tensorlib/optim",
 }
 
 func main() {
