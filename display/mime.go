@@ -78,10 +78,13 @@ func PNGBundle(b []byte) Bundle {
 //	display.SVG(`<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><circle cx="10" cy="10" r="8"/></svg>`)
 func SVG(s string) { publish(SVGBundle(s), "", false) }
 
-// SVGBundle returns the bundle SVG publishes: "image/svg+xml" s and a short
-// "text/plain" description.
+// SVGBundle returns the bundle SVG publishes: "image/svg+xml" s, the same
+// image as an HTML <img> with a data: URI, and a short "text/plain"
+// description. The HTML form is for front ends that sanitise inline SVG
+// away (nbconvert before 7.2 blanks it); the image looks the same in both.
 func SVGBundle(s string) Bundle {
-	return Bundle{Data: map[string]any{"image/svg+xml": s, "text/plain": "<SVG image>"}}
+	img := `<img src="data:image/svg+xml;base64,` + base64.StdEncoding.EncodeToString([]byte(s)) + `" alt="SVG image"/>`
+	return Bundle{Data: map[string]any{"image/svg+xml": s, "text/html": img, "text/plain": "<SVG image>"}}
 }
 
 // JSON publishes v, encoded with encoding/json, as "application/json": the

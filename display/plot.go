@@ -90,7 +90,9 @@ func PlotSVGBundle(p *plot.Plot) (b Bundle) {
 	if _, err := c.WriteTo(&buf); err != nil {
 		return ErrorBundle(fmt.Errorf("display: cannot encode the plot as SVG: %v", err))
 	}
-	return Bundle{Data: map[string]any{"image/svg+xml": buf.String(), "text/plain": plotText(p)}}
+	b = SVGBundle(buf.String())
+	b.Data["text/plain"] = plotText(p)
+	return b
 }
 
 // pxLength converts CSS pixels (1/96 inch) to a vg.Length (points, 1/72

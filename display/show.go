@@ -177,13 +177,18 @@ func FromMethods(html, markdown, svg string, png []byte, text string) Bundle {
 	return b.with("text/plain", text)
 }
 
-// mergeBundle copies src's data and metadata into dst.
+// mergeBundle adds src's data and metadata to dst where dst has none of
+// that type, so a value's own representation wins over a derived one.
 func mergeBundle(dst, src Bundle) Bundle {
 	for k, v := range src.Data {
-		dst = dst.with(k, v)
+		if _, ok := dst.Data[k]; !ok {
+			dst = dst.with(k, v)
+		}
 	}
 	for k, v := range src.Metadata {
-		dst = dst.withMeta(k, v)
+		if _, ok := dst.Metadata[k]; !ok {
+			dst = dst.withMeta(k, v)
+		}
 	}
 	return dst
 }

@@ -111,7 +111,7 @@ func TestMIMEBundles(t *testing.T) {
 		{LatexBundle(`x^2`), map[string]any{"text/latex": "$$x^2$$", "text/plain": "x^2"}},
 		{LatexBundle(`$x$ and $y$`), map[string]any{"text/latex": "$x$ and $y$", "text/plain": "$x$ and $y$"}},
 		{LatexBundle(`\begin{align}a&=b\end{align}`), map[string]any{"text/latex": `\begin{align}a&=b\end{align}`, "text/plain": `\begin{align}a&=b\end{align}`}},
-		{SVGBundle("<svg/>"), map[string]any{"image/svg+xml": "<svg/>", "text/plain": "<SVG image>"}},
+		{SVGBundle("<svg/>"), map[string]any{"image/svg+xml": "<svg/>", "text/html": `<img src="data:image/svg+xml;base64,PHN2Zy8+" alt="SVG image"/>`, "text/plain": "<SVG image>"}},
 		{PNGBundle(tinyPNG()), map[string]any{"image/png": base64.StdEncoding.EncodeToString(tinyPNG()), "text/plain": "<PNG image 3x2>"}},
 		{PNGBundle([]byte("nope")), map[string]any{"image/png": base64.StdEncoding.EncodeToString([]byte("nope")), "text/plain": "<PNG image, 4 bytes>"}},
 		{JSONBundle(map[string]any{"lr": 0.001, "layers": []int{784, 10}}), map[string]any{

@@ -13,6 +13,7 @@ packages=(
 	python3-jupyter-kernel-test python3-ipykernel python3-zmq python3-pytest
 	python3-pytest-subtests
 	python3-numpy python3-torch libopenblas-dev libopenblas0-pthread
+	chromium libjs-mathjax
 	gcc make git ca-certificates curl unzip
 )
 
