@@ -2,12 +2,14 @@ package interp
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/printer"
 	"go/token"
 	"path"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -50,6 +52,8 @@ func (s *Session) runGo(code string) (*display.Bundle, error) {
 		}
 	}
 	s.pending = nil
+	s.uncertain = nil
+	defer func() { s.uncertain = nil }()
 	if len(decls) > 0 {
 		if err := s.runDecls(file, code, decls); err != nil {
 			s.pending = nil
@@ -98,7 +102,8 @@ func (s *Session) runPending(last bool) error {
 	if len(assigns) > 0 {
 		if _, err := s.run(&ast.BlockStmt{Lbrace: root, List: assigns}); err != nil {
 			for _, a := range assigns {
-				prog, err := s.compile(&ast.BlockStmt{Lbrace: root, List: []ast.Stmt{a}})
+				b := &ast.BlockStmt{Lbrace: root, List: []ast.Stmt{a}}
+				prog, err := s.compile(b)
 				if err != nil {
 					if last {
 						return err
@@ -106,7 +111,7 @@ func (s *Session) runPending(last bool) error {
 					left = append(left, pendingDecl{assign: a})
 					continue
 				}
-				if err := s.exec(prog); err != nil {
+				if err := s.execNode(b, prog); err != nil {
 					return err
 				}
 			}
@@ -228,13 +233,18 @@ func (s *Session) runDecls(file int, code string, decls []chunk) error {
 				kept = append(kept, d)
 				continue
 			}
-			sig := nodeString(d.Type)
+			// The variable's type leaves the parameter names out: yaegi
+			// takes a name that is also a global variable for a
+			// dependency of the declaration ("variable definition loop").
+			typ := unnamedParams(d.Type)
+			sig := nodeString(typ)
 			if s.funcs[name] != sig || newFuncs[name] != "" {
 				kept = append(kept, &ast.GenDecl{TokPos: d.Pos(), Tok: token.VAR, Specs: []ast.Spec{
-					&ast.ValueSpec{Names: []*ast.Ident{ident(name, d.Name.Pos())}, Type: d.Type},
+					&ast.ValueSpec{Names: []*ast.Ident{ident(name, d.Name.Pos())}, Type: typ},
 				}})
 			}
 			newFuncs[name] = sig
+			s.cellDocs[name] = funcHeader(d) + docText(d.Doc)
 			s.funcAt[s.yi.FileSet().Position(d.Body.Lbrace).String()] = name
 			assigns = append(assigns, &ast.AssignStmt{
 				Lhs: []ast.Expr{ident(name, d.Name.Pos())}, TokPos: d.Pos(), Tok: token.ASSIGN,
@@ -242,11 +252,24 @@ func (s *Session) runDecls(file int, code string, decls []chunk) error {
 			})
 		case *ast.GenDecl:
 			if d.Tok == token.TYPE {
+				s.noteTypes(d)
 				s.versionTypes(d)
 			}
 			kept = append(kept, d)
 		default:
 			kept = append(kept, d)
+		}
+	}
+	// Methods whose bodies use names that the cell's statements define
+	// wait for them; the others are declared with the types (yaegi gets
+	// conversions to a type wrong when its methods come in a later
+	// compilation of the same cell).
+	known := s.knownNames(f)
+	for _, m := range methods {
+		if undefinedIn(m, known) != nil {
+			s.pending = append(s.pending, pendingDecl{method: m})
+		} else {
+			kept = append(kept, m)
 		}
 	}
 	f.Decls = kept
@@ -258,26 +281,29 @@ func (s *Session) runDecls(file int, code string, decls []chunk) error {
 	for name, sig := range newFuncs {
 		s.funcs[name] = sig
 	}
-	// Methods whose bodies use names that the cell's statements define
-	// wait for them; the others are declared now, together, so that they
-	// may call each other.
-	var now []ast.Decl
-	for _, m := range methods {
-		if s.undefinedIn(m) != nil {
-			s.pending = append(s.pending, pendingDecl{method: m})
-		} else {
-			now = append(now, m)
-		}
-	}
-	if len(now) > 0 {
-		if _, err := s.run(&ast.File{Package: f.Package, Name: f.Name, Decls: now}); err != nil {
-			return err
-		}
-	}
 	for _, a := range assigns {
 		s.pending = append(s.pending, pendingDecl{assign: a})
 	}
 	return nil
+}
+
+// unnamedParams returns a copy of a function type without parameter and
+// result names.
+func unnamedParams(t *ast.FuncType) *ast.FuncType {
+	strip := func(l *ast.FieldList) *ast.FieldList {
+		if l == nil {
+			return nil
+		}
+		out := &ast.FieldList{Opening: l.Opening, Closing: l.Closing}
+		for _, f := range l.List {
+			n := max(len(f.Names), 1)
+			for range n {
+				out.List = append(out.List, &ast.Field{Type: f.Type})
+			}
+		}
+		return out
+	}
+	return &ast.FuncType{Func: t.Func, Params: strip(t.Params), Results: strip(t.Results)}
 }
 
 // noteMethod records a method declaration and warns when it redefines a
@@ -298,8 +324,36 @@ func (s *Session) noteMethod(f *ast.File, d *ast.FuncDecl) {
 	key := id.Name + "." + d.Name.Name
 	if s.methods[key] && !declaresType(f, id.Name) {
 		fmt.Fprintf(s.stderr, "interp: warning: method %s is already defined and keeps its first definition; run the cell that declares type %s again together with the new method\n", key, id.Name)
+		return
 	}
 	s.methods[key] = true
+	s.cellDocs[key] = funcHeader(d) + docText(d.Doc)
+}
+
+// noteTypes records the declarations and doc comments of a type
+// declaration, for Inspect.
+func (s *Session) noteTypes(d *ast.GenDecl) {
+	for _, sp := range d.Specs {
+		ts := sp.(*ast.TypeSpec)
+		doc := ts.Doc
+		if doc == nil && len(d.Specs) == 1 {
+			doc = d.Doc
+		}
+		s.cellDocs[ts.Name.Name] = "type " + ts.Name.Name + " " + nodeString(ts.Type) + docText(doc)
+	}
+}
+
+// funcHeader prints a function declaration without its body.
+func funcHeader(d *ast.FuncDecl) string {
+	return nodeString(&ast.FuncDecl{Recv: d.Recv, Name: d.Name, Type: d.Type})
+}
+
+// docText returns "\n\n" and the text of a doc comment, or "".
+func docText(g *ast.CommentGroup) string {
+	if t := strings.TrimSpace(g.Text()); t != "" {
+		return "\n\n" + t
+	}
+	return ""
 }
 
 // declaresType reports whether f declares type name.
@@ -384,23 +438,27 @@ func (s *Session) runStmts(file int, code string, stmts []chunk) (*display.Bundl
 // runStmt runs one top-level statement of a cell.
 //
 // yaegi keeps the temporary values of code compiled at the top level (call
-// results, operands) in the global frame for as long as the session lives:
-// a cell that makes a large tensor would keep every tensor it ever made. So
-// a statement runs inside a function literal, whose frame goes away when
-// it returns, and "x := e" (or "var x = e") is compiled without being run,
-// which declares x with the type of e, and then runs as "x = e" inside a
-// function literal.
+// results, operands) in the global frame for as long as the session lives,
+// and gives a variable a new slot each time "x := e" runs again: a cell that
+// makes a large tensor would keep every tensor it ever made. So statements
+// run inside a function literal, whose frame goes away when it returns, and
+// definitions assign to the variables they define from there (see define).
 func (s *Session) runStmt(st ast.Stmt) error {
 	switch st := st.(type) {
 	case *ast.EmptyStmt:
 		return nil
 	case *ast.AssignStmt:
 		if st.Tok == token.DEFINE {
-			if !assignsToSelf(st.Lhs, st.Rhs) {
-				return s.define(st, st.Lhs, st.Rhs)
+			var names []*ast.Ident
+			for _, l := range st.Lhs {
+				id, ok := l.(*ast.Ident)
+				if !ok {
+					_, err := s.run(s.block(st)) // let yaegi say what is wrong
+					return err
+				}
+				names = append(names, id)
 			}
-			_, err := s.run(s.block(st)) // yaegi's own definition
-			return err
+			return s.define(st, names, nil, st.Rhs)
 		}
 	case *ast.DeclStmt:
 		g, ok := st.Decl.(*ast.GenDecl)
@@ -411,17 +469,7 @@ func (s *Session) runStmt(st ast.Stmt) error {
 		for _, sp := range g.Specs {
 			vs := sp.(*ast.ValueSpec)
 			decl := &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: g.TokPos, Tok: token.VAR, Specs: []ast.Spec{vs}}}
-			var lhs []ast.Expr
-			for _, n := range vs.Names {
-				lhs = append(lhs, n)
-			}
-			var err error
-			if len(vs.Values) == 0 || assignsToSelf(lhs, vs.Values) {
-				_, err = s.run(s.block(decl))
-			} else {
-				err = s.define(decl, lhs, vs.Values)
-			}
-			if err != nil {
+			if err := s.define(decl, vs.Names, vs.Type, vs.Values); err != nil {
 				return err
 			}
 		}
@@ -431,20 +479,198 @@ func (s *Session) runStmt(st ast.Stmt) error {
 	return err
 }
 
-// define declares the variables of decl, a definition or a var
-// declaration of lhs from rhs, without running it, then runs "lhs = rhs"
-// in a function literal (see runStmt).
-func (s *Session) define(decl ast.Stmt, lhs, rhs []ast.Expr) error {
-	if _, err := s.compile(s.block(decl)); err != nil {
+// define runs st, the definition "names := values" or the declaration
+// "var names typ = values", in a way that neither keeps its values in
+// yaegi's global frame nor gives a variable that already has the type st
+// gives it a new slot:
+//
+//	func() { _gtv0, _gtv1 := values; x, y = _gtv0, _gtv1 }()
+//
+// Variables that do not exist yet, or whose type changes, are declared
+// first by compiling st without running it. Reusing the slot also means
+// that functions compiled before see the new value, as in a notebook.
+func (s *Session) define(st ast.Stmt, names []*ast.Ident, typ ast.Expr, values []ast.Expr) error {
+	pos := st.Pos()
+	globals := s.yaegiGlobals()
+	tmps := make([]*ast.Ident, len(names))
+	var lhs, rhs []ast.Expr
+	var probe []ast.Stmt
+	for i, n := range names {
+		if n.Name == "_" {
+			tmps[i] = ident("_", n.Pos())
+			continue
+		}
+		tmps[i] = ident("_gtv"+strconv.Itoa(i), n.Pos())
+		lhs = append(lhs, n)
+		rhs = append(rhs, tmps[i])
+		if _, ok := globals[n.Name]; ok {
+			// _gtpI := &_gtvI; _gtpI = &x: compiles only when the types
+			// are identical.
+			p := ident("_gtp"+strconv.Itoa(i), pos)
+			probe = append(probe,
+				&ast.AssignStmt{Lhs: []ast.Expr{p}, TokPos: pos, Tok: token.DEFINE, Rhs: []ast.Expr{&ast.UnaryExpr{OpPos: pos, Op: token.AND, X: tmps[i]}}},
+				&ast.AssignStmt{Lhs: []ast.Expr{p}, TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{&ast.UnaryExpr{OpPos: pos, Op: token.AND, X: n}}},
+				&ast.AssignStmt{Lhs: []ast.Expr{ident("_", pos)}, TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{p}})
+		}
+	}
+	var decl ast.Stmt
+	if _, isVar := st.(*ast.DeclStmt); isVar {
+		decl = &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: pos, Tok: token.VAR, Specs: []ast.Spec{
+			&ast.ValueSpec{Names: tmps, Type: typ, Values: values}}}}
+	} else {
+		var l []ast.Expr
+		for _, t := range tmps {
+			l = append(l, t)
+		}
+		decl = &ast.AssignStmt{Lhs: l, TokPos: pos, Tok: token.DEFINE, Rhs: values}
+	}
+	reuse := false
+	if len(probe) > 0 {
+		_, err := s.compile(s.block(funcLit(pos, append([]ast.Stmt{decl}, probe...)...)))
+		reuse = err == nil
+	}
+	// Declare the variables that need a slot.
+	fresh := make([]*ast.Ident, len(names))
+	anyFresh := false
+	for i, n := range names {
+		fresh[i] = n
+		if _, ok := globals[n.Name]; n.Name == "_" || (ok && reuse) {
+			fresh[i] = ident("_", n.Pos())
+			continue
+		}
+		anyFresh = true
+	}
+	if anyFresh {
+		_, isVar := st.(*ast.DeclStmt)
+		if !reuse && assignsToSelf(lhs, values) {
+			return s.defineViaTemps(pos, names, typ, values, isVar)
+		}
+		if err := s.declare(pos, fresh, typ, values, isVar); err != nil {
+			return err
+		}
+	}
+	body := []ast.Stmt{decl}
+	if len(lhs) > 0 {
+		body = append(body, &ast.AssignStmt{Lhs: lhs, TokPos: pos, Tok: token.ASSIGN, Rhs: rhs})
+	}
+	_, err := s.run(s.block(funcLit(pos, body...)))
+	return err
+}
+
+// declare declares the global variables names (blank ones excepted) with
+// the types that "names := values" or "var names typ = values" would give
+// them, by compiling that without running it.
+func (s *Session) declare(pos token.Pos, names []*ast.Ident, typ ast.Expr, values []ast.Expr, isVar bool) error {
+	var sts []ast.Stmt
+	values = append([]ast.Expr(nil), values...)
+	for i, v := range values {
+		if c, ok := v.(*ast.CallExpr); ok && len(c.Args) > 0 {
+			if id, ok := c.Fun.(*ast.Ident); ok && (id.Name == minName || id.Name == maxName) {
+				// yaegi cannot define a variable from a generic call at
+				// the top level; min and max have the type of their
+				// first argument (see rewriter.builtin).
+				values[i] = c.Args[0]
+			}
+		}
+	}
+	if commaOK(names, values) {
+		// yaegi v0.16.1 panics on "v, ok := m[k]" at the top level:
+		// declare "v := m[k]" and "ok := false" instead.
+		for i, v := range []ast.Expr{values[0], ident("false", pos)} {
+			if names[i].Name != "_" {
+				sts = append(sts, &ast.AssignStmt{Lhs: []ast.Expr{names[i]}, TokPos: pos, Tok: token.DEFINE, Rhs: []ast.Expr{v}})
+			}
+		}
+	} else if isVar {
+		sts = append(sts, &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: pos, Tok: token.VAR, Specs: []ast.Spec{
+			&ast.ValueSpec{Names: names, Type: typ, Values: values}}}})
+	} else {
+		var l []ast.Expr
+		for _, n := range names {
+			l = append(l, n)
+		}
+		sts = append(sts, &ast.AssignStmt{Lhs: l, TokPos: pos, Tok: token.DEFINE, Rhs: values})
+	}
+	_, err := s.compile(s.block(sts...))
+	return err
+}
+
+// commaOK reports whether "names := values" is a comma-ok form: a map
+// index, a type assertion or a channel receive giving two values.
+func commaOK(names []*ast.Ident, values []ast.Expr) bool {
+	if len(names) != 2 || len(values) != 1 {
+		return false
+	}
+	switch v := ast.Unparen(values[0]).(type) {
+	case *ast.IndexExpr, *ast.TypeAssertExpr:
+		return true
+	case *ast.UnaryExpr:
+		return v.Op == token.ARROW
+	}
+	return false
+}
+
+// defineViaTemps runs "names := values" where values use names and the
+// definition changes their types, as in "t := t.Sum()": declaring t first
+// would change what values mean. It defines fresh variables from values,
+// then names from those, and clears the fresh ones.
+func (s *Session) defineViaTemps(pos token.Pos, names []*ast.Ident, typ ast.Expr, values []ast.Expr, isVar bool) error {
+	s.temps++
+	tmps := make([]*ast.Ident, len(names))
+	var vals []ast.Expr
+	for i, n := range names {
+		tmps[i] = ident("_", n.Pos())
+		if n.Name != "_" {
+			tmps[i] = ident(fmt.Sprintf("_gtt%d_%d", s.temps, i), n.Pos())
+		}
+		vals = append(vals, tmps[i])
+	}
+	var first, second ast.Stmt
+	if isVar {
+		first = &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: pos, Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{Names: tmps, Type: typ, Values: values}}}}
+		second = &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: pos, Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{Names: names, Type: typ, Values: vals}}}}
+	} else {
+		var l, l2 []ast.Expr
+		for i := range names {
+			l = append(l, tmps[i])
+			l2 = append(l2, names[i])
+		}
+		first = &ast.AssignStmt{Lhs: l, TokPos: pos, Tok: token.DEFINE, Rhs: values}
+		second = &ast.AssignStmt{Lhs: l2, TokPos: pos, Tok: token.DEFINE, Rhs: vals}
+	}
+	if err := s.define(first, tmps, typ, values); err != nil {
 		return err
 	}
-	assign := &ast.AssignStmt{Lhs: lhs, TokPos: decl.Pos(), Tok: token.ASSIGN, Rhs: rhs}
-	_, err := s.run(s.block(inFunc(assign)))
+	var nonBlank []*ast.Ident
+	var nbVals []ast.Expr
+	for i, n := range names {
+		if n.Name != "_" {
+			nonBlank = append(nonBlank, n)
+			nbVals = append(nbVals, vals[i])
+		}
+	}
+	if isVar {
+		second = &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: pos, Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{Names: nonBlank, Type: typ, Values: nbVals}}}}
+	} else {
+		var l []ast.Expr
+		for _, n := range nonBlank {
+			l = append(l, n)
+		}
+		second = &ast.AssignStmt{Lhs: l, TokPos: pos, Tok: token.DEFINE, Rhs: nbVals}
+	}
+	err := s.define(second, nonBlank, typ, nbVals)
+	// Let the fresh variables go of their values.
+	g := s.yaegiGlobals()
+	for _, t := range tmps {
+		if v, ok := g[t.Name]; ok && v.CanSet() {
+			v.Set(reflect.Zero(v.Type()))
+		}
+	}
 	return err
 }
 
 // assignsToSelf reports whether rhs mentions one of the names in lhs, as in
-// "x := x.Sum()": declaring x first would change what rhs means.
+// "x := x.Sum()".
 func assignsToSelf(lhs, rhs []ast.Expr) bool {
 	names := map[string]bool{}
 	for _, l := range lhs {
@@ -484,44 +710,65 @@ func (s *Session) block(sts ...ast.Stmt) *ast.BlockStmt {
 }
 
 // inFunc returns "func() { st }()", positioned at st.
-func inFunc(st ast.Stmt) ast.Stmt {
-	pos := st.Pos()
+func inFunc(st ast.Stmt) ast.Stmt { return funcLit(st.Pos(), st) }
+
+// funcLit returns "func() { sts }()", positioned at pos.
+func funcLit(pos token.Pos, sts ...ast.Stmt) ast.Stmt {
 	return &ast.ExprStmt{X: &ast.CallExpr{Lparen: pos, Rparen: pos, Fun: &ast.FuncLit{
 		Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{Opening: pos, Closing: pos}},
-		Body: &ast.BlockStmt{Lbrace: pos, Rbrace: st.End(), List: []ast.Stmt{st}},
+		Body: &ast.BlockStmt{Lbrace: pos, Rbrace: pos, List: sts},
 	}}}
 }
 
 // runLast runs the cell's last expression statement and returns its value's
-// bundle when it has exactly one value.
+// bundle when it has exactly one value. The value goes through a variable,
+// lastName, defined like any other (see define), so that the interpreter
+// can be asked for its display methods (see richMethods).
 func (s *Session) runLast(es *ast.ExprStmt) (*display.Bundle, error) {
 	pos := es.Pos()
 	probe := &ast.ExprStmt{X: &ast.CallExpr{Fun: sel(rtName, "Result", pos), Lparen: pos, Rparen: es.End(), Args: []ast.Expr{es.X}}}
-	_, err := s.compile(s.block(inFunc(probe)))
-	var prog *yaegi.Program
-	if err == nil {
-		var wrapped ast.Stmt
-		if wrapped, err = s.lastValue(es.X); err == nil {
-			prog, err = s.compile(s.block(wrapped))
-		}
-	}
-	s.rich = nil
-	if err != nil {
+	if _, err := s.compile(s.block(inFunc(probe))); err != nil {
 		// No value, or several: run the statement as it is.
 		if _, err := s.run(s.block(inFunc(es))); err != nil {
 			return nil, err
 		}
 		return nil, nil
 	}
-	if err := s.exec(prog); err != nil {
+	def := &ast.AssignStmt{Lhs: []ast.Expr{ident(lastName, pos)}, TokPos: pos, Tok: token.DEFINE, Rhs: []ast.Expr{es.X}}
+	if _, err := s.compile(s.block(def)); err != nil {
+		// yaegi cannot define some values at the top level (calls of
+		// generic functions): hand the value over directly.
+		s.result, s.hasResult = nil, false
+		if _, err := s.run(s.block(inFunc(probe))); err != nil {
+			return nil, err
+		}
+		x := s.result
+		s.result, s.hasResult = nil, false
+		b := s.render(x)
+		return &b, nil
+	}
+	if err := s.define(def, []*ast.Ident{ident(lastName, pos)}, nil, def.Rhs); err != nil {
 		return nil, err
 	}
-	if !s.hasResult {
+	v, ok := s.yaegiGlobals()[lastName]
+	if !ok || !v.IsValid() {
 		return nil, nil
 	}
-	v := s.result
-	s.result, s.hasResult = nil, false
-	b := s.render(v)
+	defer func() {
+		if v.CanSet() {
+			v.Set(reflect.Zero(v.Type())) // let the value go
+		}
+		s.rich = nil
+	}()
+	s.rich = nil
+	if err := s.richMethods(v); err != nil {
+		return nil, err
+	}
+	var x any
+	if v.CanInterface() {
+		x = v.Interface()
+	}
+	b := s.render(x)
 	return &b, nil
 }
 
@@ -531,6 +778,8 @@ func (s *Session) rewriter() *rewriter {
 	return &rewriter{ints: func(name string) bool {
 		v, ok := globals[name]
 		return ok && v.IsValid() && isIntKind(v)
+	}, uncertain: func(r *ast.RangeStmt) {
+		s.uncertain = append(s.uncertain, r)
 	}}
 }
 
@@ -540,11 +789,83 @@ func (s *Session) run(n ast.Node) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, s.exec(prog)
+	return nil, s.execNode(n, prog)
+}
+
+// execNode executes prog, compiled from n.
+func (s *Session) execNode(n ast.Node, prog *yaegi.Program) error {
+	err := s.exec(prog)
+	var e *Error
+	if errors.As(err, &e) && e.Name == "Error" && strings.Contains(e.Value, "definition loop") {
+		// yaegi finds some ranges over integers wrong only when it
+		// generates the code to run, before running anything: see
+		// compile.
+		if found := s.uncertainIn(n); len(found) > 0 {
+			for _, r := range found {
+				rangeInt(r)
+			}
+			if prog, err2 := s.compile1(n); err2 == nil {
+				return s.exec(prog)
+			}
+		}
+	}
+	return err
+}
+
+// uncertainIn returns the range statements of n that may be over
+// integers (see compile).
+func (s *Session) uncertainIn(n ast.Node) []*ast.RangeStmt {
+	if len(s.uncertain) == 0 {
+		return nil
+	}
+	in := map[*ast.RangeStmt]bool{}
+	for _, r := range s.uncertain {
+		in[r] = true
+	}
+	var found []*ast.RangeStmt
+	ast.Inspect(n, func(n ast.Node) bool {
+		if r, ok := n.(*ast.RangeStmt); ok && in[r] {
+			found = append(found, r)
+		}
+		return true
+	})
+	return found
 }
 
 // compile compiles n, turning yaegi's own panics into compile errors.
-func (s *Session) compile(n ast.Node) (prog *yaegi.Program, err error) {
+//
+// yaegi v0.16.1 cannot range over an integer; the rewriter turns the
+// ranges that are visibly over integers into ranges over slices, and keeps
+// the ones it cannot tell (range c.N, range f()) in s.uncertain. When n
+// fails to compile and holds some of those, they are rewritten too and n is
+// compiled again; if that fails as well, they are put back and the first
+// error is returned.
+func (s *Session) compile(n ast.Node) (*yaegi.Program, error) {
+	prog, err := s.compile1(n)
+	if err == nil || len(s.uncertain) == 0 {
+		return prog, err
+	}
+	found := s.uncertainIn(n)
+	if len(found) == 0 {
+		return prog, err
+	}
+	old := make([]ast.Expr, len(found))
+	for i, r := range found {
+		old[i] = r.X
+		rangeInt(r)
+	}
+	prog2, err2 := s.compile1(n)
+	if err2 != nil {
+		for i, r := range found {
+			r.X = old[i]
+		}
+		return nil, err
+	}
+	return prog2, nil
+}
+
+// compile1 compiles n once.
+func (s *Session) compile1(n ast.Node) (prog *yaegi.Program, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			prog = nil
@@ -578,8 +899,8 @@ func (s *Session) exec(prog *yaegi.Program) error {
 		return nil
 	}
 	if p, ok := err.(yaegi.Panic); ok {
-		if _, stopped := p.Value.(interruptSignal); stopped || interrupting.Load() {
-			return &Error{Name: "Interrupted", Value: "the cell was interrupted", Traceback: []string{"Interrupted: the cell was interrupted"}}
+		if isInterrupt(p.Value) || interrupting.Load() {
+			return interruptedError()
 		}
 		return s.panicError(p.Value)
 	}

@@ -189,6 +189,13 @@ func (s *Session) members(x string) []string {
 	for i := 0; i < mt.NumMethod(); i++ {
 		names = append(names, mt.Method(i).Name)
 	}
+	if typ := s.cellTypeOf(x, t); typ != "" {
+		for key := range s.methods {
+			if name, ok := strings.CutPrefix(key, typ+"."); ok {
+				names = append(names, name)
+			}
+		}
+	}
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -252,7 +259,16 @@ func (s *Session) describeMember(x, name string) string {
 		mt = reflect.PointerTo(t)
 	}
 	if m, ok := mt.MethodByName(name); ok {
-		return fmt.Sprintf("method %s.%s: %s", t, name, m.Type)
+		text := fmt.Sprintf("method %s.%s: %s", t, name, m.Type)
+		if doc := s.doc(typeKey(t) + "." + name); doc != "" {
+			text += "\n\n" + doc
+		}
+		return text
+	}
+	if typ := s.cellTypeOf(x, t); typ != "" {
+		if doc, ok := s.cellDocs[typ+"."+name]; ok {
+			return doc
+		}
 	}
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -285,14 +301,66 @@ func (s *Session) describeGlobal(name string) string {
 	if p, ok := s.imports[name]; ok {
 		return fmt.Sprintf("package %s (%q)", name, p)
 	}
+	if _, isType := s.types[name]; isType {
+		if doc, ok := s.cellDocs[name]; ok {
+			return doc
+		}
+	}
 	v, ok := s.globals()[name]
 	if !ok || !v.IsValid() {
 		return ""
 	}
 	if v.Kind() == reflect.Func {
+		if doc, ok := s.cellDocs[name]; ok {
+			return doc
+		}
 		return fmt.Sprintf("%s: %s", name, v.Type())
 	}
+	if t, ok := tensorOf(v); ok {
+		return fmt.Sprintf("%s: %s %s\n\n%s", name, v.Type(), tensorSummary(t), summary(v))
+	}
 	return fmt.Sprintf("%s: %s = %s", name, v.Type(), summary(v))
+}
+
+// typeKey returns the doc key of a compiled named type, or of the type a
+// pointer points to: "import/path.Name".
+func typeKey(t reflect.Type) string {
+	if t.Kind() == reflect.Pointer && t.Name() == "" {
+		t = t.Elem()
+	}
+	if t.PkgPath() == "" || t.Name() == "" {
+		return ""
+	}
+	return t.PkgPath() + "." + t.Name()
+}
+
+// cellTypeOf returns the name of the type declared in a cell that variable
+// x, of reflect type t, has (or points to), or "". Only types with methods
+// are looked for. The interpreter answers, by compiling (not running) a
+// use of x as that type; while a cell runs, nothing is looked for.
+func (s *Session) cellTypeOf(x string, t reflect.Type) string {
+	if typeKey(t) != "" || !s.root.IsValid() || !s.mu.TryLock() {
+		return ""
+	}
+	defer s.mu.Unlock()
+	types := map[string]bool{}
+	for key := range s.methods {
+		typ, _, _ := strings.Cut(key, ".")
+		types[typ] = true
+	}
+	for typ := range types {
+		for _, probe := range []string{"var _ *" + typ + " = &" + x, "var _ *" + typ + " = " + x} {
+			f, err := parseFile(s.yi.FileSet(), "package main\nfunc _() {\n"+probe+"\n}")
+			if err != nil {
+				break
+			}
+			body := f.Decls[0].(*ast.FuncDecl).Body
+			if _, err := s.compile(s.block(funcLit(s.root, body.List...))); err == nil {
+				return typ
+			}
+		}
+	}
+	return ""
 }
 
 // summary is a value's text, cut to a few lines.

@@ -52,7 +52,7 @@ func TestInspect(t *testing.T) {
 	}{
 		{"counter", 3, true, []string{"counter: int = 42"}},
 		{"names", 5, true, []string{"[]string", "[a b]"}},
-		{"add(1, 2)", 1, true, []string{"func(int, int) int"}},
+		{"add(1, 2)", 1, true, []string{"func add(a, b int) int"}},
 		{"fmt.Println(x)", 6, true, []string{"fmt.Println: func(...interface {}) (int, error)", "default formats"}},
 		{"math.Pi", 6, true, []string{"math.Pi: const"}},
 		{"nothing", 2, false, nil},
@@ -94,6 +94,73 @@ func TestIsComplete(t *testing.T) {
 		got := s.IsComplete(c.code)
 		if got.Status != c.status || got.Indent != c.indent {
 			t.Errorf("case %d %q: got %q %q, want %q %q", i, c.code, got.Status, got.Indent, c.status, c.indent)
+		}
+	}
+}
+
+// TestInspectDocs checks doc comments: the library's (generated from its
+// source) for package members and the methods of a variable's type, the
+// cell's own for what cells declare, and tensor summaries.
+func TestInspectDocs(t *testing.T) {
+	s := newSession(t)
+	mustRun(t, s, `
+// Scale multiplies by the global factor.
+func Scale(v int) int { return v * factor }
+
+// point is a point in the plane.
+type point struct{ X, Y int }
+
+// Norm1 is the Manhattan norm of p.
+func (p point) Norm1() int { return p.X + p.Y }
+
+func (p *point) Move(dx int) { p.X += dx }
+
+factor := 3
+pt := point{1, 2}
+pp := &point{3, 4}
+x := tensor.Zeros(2, 3)
+`)
+	cases := []struct {
+		code string
+		want []string
+	}{
+		{"tensor.Zeros", []string{"tensor.Zeros: func(...int) *tensor.Tensor", "func Zeros(shape ...int) *Tensor", "Zeros returns a Float32 tensor"}},
+		{"x.MatMul", []string{"method *tensor.Tensor.MatMul", "MatMul returns the matrix product"}},
+		{"x", []string{"x: *tensor.Tensor [2 3] float32 cpu 24 B", "tensor("}},
+		{"Scale", []string{"func Scale(v int) int", "Scale multiplies by the global factor."}},
+		{"point", []string{"type point struct", "point is a point in the plane."}},
+		{"pt.Norm1", []string{"func (p point) Norm1() int", "Manhattan norm"}},
+		{"pp.Move", []string{"func (p *point) Move(dx int)"}},
+	}
+	for i, c := range cases {
+		got := s.Inspect(c.code, len([]rune(c.code)), 0)
+		text, _ := got.Data.Data["text/plain"].(string)
+		for _, w := range c.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("case %d %q: %q does not contain %q", i, c.code, text, w)
+			}
+		}
+	}
+	// Completion knows the methods of cell types and of library types.
+	for i, c := range []struct {
+		code string
+		want []string
+	}{
+		{"pt.", []string{"Move", "Norm1", "X", "Y"}},
+		{"pp.No", []string{"Norm1"}},
+		{"x.MatM", []string{"MatMul"}},
+		{"tensor.Ra", []string{"Rand", "RandInt", "Randn"}},
+	} {
+		got := s.Complete(c.code, len([]rune(c.code)))
+		have := map[string]bool{}
+		for _, m := range got.Matches {
+			have[m] = true
+		}
+		for _, w := range c.want {
+			if !have[w] {
+				t.Errorf("complete %d %q: got %v, want it to hold %v", i, c.code, got.Matches, c.want)
+				break
+			}
 		}
 	}
 }

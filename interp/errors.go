@@ -100,15 +100,22 @@ func (s *Session) frames() []string {
 		}
 		at := "  at " + s.cellPositions(where)
 		fn := strings.TrimPrefix(g[2], "main.")
-		if fn == "func" {
+		if fn == "func" || strings.HasPrefix(fn, "func.") {
 			// A function literal: perhaps a top-level function made a
-			// variable (see runDecls).
+			// variable (see runDecls). Otherwise the outermost literal is
+			// the one a top-level statement runs in (see runStmt), which
+			// is no function of the user's.
 			if name, ok := s.funcAt["_.go:"+strings.TrimPrefix(g[1], "_.go:")]; ok {
 				fn = name
+			} else {
+				fn = strings.TrimPrefix(strings.TrimPrefix(fn, "func"), ".")
 			}
 		}
 		if fn != "main" && fn != "" {
 			at += " in " + fn
+		}
+		if len(out) > 0 && out[len(out)-1] == at {
+			continue
 		}
 		out = append(out, at)
 	}
@@ -145,6 +152,12 @@ const maxFrames = 20
 // defines a variable from an undefined name as a "constant definition loop";
 // this finds the name to report instead.
 func (s *Session) undefinedIn(n ast.Node) *ast.Ident {
+	return undefinedIn(n, s.sessionNames())
+}
+
+// sessionNames returns the names the session knows: predeclared ones,
+// imports, globals, functions and types.
+func (s *Session) sessionNames() map[string]bool {
 	known := map[string]bool{}
 	for _, name := range predeclared {
 		known[name] = true
@@ -164,6 +177,18 @@ func (s *Session) undefinedIn(n ast.Node) *ast.Ident {
 	for name := range s.types {
 		known[name] = true
 	}
+	return known
+}
+
+// knownNames returns the session's names and those n declares.
+func (s *Session) knownNames(n ast.Node) map[string]bool {
+	known := s.sessionNames()
+	declaredIn(n, known)
+	return known
+}
+
+// declaredIn adds the names that n declares, at any depth, to known.
+func declaredIn(n ast.Node, known map[string]bool) {
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
@@ -191,6 +216,16 @@ func (s *Session) undefinedIn(n ast.Node) *ast.Ident {
 		}
 		return true
 	})
+}
+
+// undefinedIn returns the first identifier of n that names nothing in known
+// or declared in n, or nil.
+func undefinedIn(n ast.Node, names map[string]bool) *ast.Ident {
+	known := make(map[string]bool, len(names))
+	for k := range names {
+		known[k] = true
+	}
+	declaredIn(n, known)
 	var found *ast.Ident
 	var visit func(n ast.Node) bool
 	visit = func(n ast.Node) bool {

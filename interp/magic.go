@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gotensor/gotensor/display"
+	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
 // magicHelp is what %help prints.
@@ -150,7 +151,11 @@ func (s *Session) timeitCode(code string) error {
 	call := func(n int) (d time.Duration) {
 		defer func() {
 			if r := recover(); r != nil {
-				perr = s.panicError(r)
+				if isInterrupt(r) || interrupting.Load() {
+					perr = interruptedError()
+				} else {
+					perr = s.panicError(r)
+				}
 			}
 		}()
 		start := time.Now()
@@ -212,7 +217,8 @@ func formatDuration(d time.Duration) string {
 	return fmt.Sprintf("%.3g s", d.Seconds())
 }
 
-// who prints the session's variables: name, type and a one-line summary.
+// who prints the session's variables: name, type and a one-line summary;
+// for tensors, the shape, dtype, device and size of the data.
 func (s *Session) who() {
 	g := s.globals()
 	names := make([]string, 0, len(g))
@@ -228,12 +234,46 @@ func (s *Session) who() {
 	}
 	for _, name := range names {
 		v := g[name]
-		sum := strings.ReplaceAll(summary(v), "\n", " ")
-		if len(sum) > 60 {
-			sum = sum[:60] + "…"
+		sum := ""
+		if t, ok := tensorOf(v); ok {
+			sum = tensorSummary(t)
+		} else {
+			sum = strings.ReplaceAll(summary(v), "\n", " ")
+			if len(sum) > 60 {
+				sum = sum[:60] + "…"
+			}
 		}
 		fmt.Fprintf(s.stdout, "%-12s %-20s %s\n", name, v.Type(), sum)
 	}
+}
+
+// tensorOf returns the tensor v holds, if it holds a non-nil one.
+func tensorOf(v reflect.Value) (*tensor.Tensor, bool) {
+	if !v.IsValid() || !v.CanInterface() {
+		return nil, false
+	}
+	t, ok := v.Interface().(*tensor.Tensor)
+	return t, ok && t != nil
+}
+
+// tensorSummary describes a tensor in one line: "[2 3] float32 cpu 24 B".
+func tensorSummary(t *tensor.Tensor) string {
+	return fmt.Sprintf("%v %v %v %s", t.Shape(), t.DType(), t.Device(), formatBytes(int64(t.Numel())*int64(t.DType().Size())))
+}
+
+// formatBytes prints a size in bytes with a binary unit: "24 B", "3.8 MiB".
+func formatBytes(n int64) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d B", n)
+	}
+	f := float64(n)
+	for _, unit := range []string{"KiB", "MiB", "GiB", "TiB"} {
+		f /= 1024
+		if f < 1024 || unit == "TiB" {
+			return fmt.Sprintf("%.3g %s", f, unit)
+		}
+	}
+	return ""
 }
 
 // env lists (no args), shows (NAME) or sets (NAME=VALUE or NAME VALUE)
@@ -289,7 +329,7 @@ func (s *Session) shell(cmd string) error {
 			if interrupting.Load() {
 				c.Process.Kill()
 				<-done
-				return &Error{Name: "Interrupted", Value: "the cell was interrupted", Traceback: []string{"Interrupted: the cell was interrupted"}}
+				return interruptedError()
 			}
 		}
 	}

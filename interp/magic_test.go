@@ -48,3 +48,23 @@ func TestMagics(t *testing.T) {
 		t.Errorf("unknown magic: got %v", err)
 	}
 }
+
+// TestWhoTensors checks that %who gives a tensor's shape, dtype, device and
+// data size.
+func TestWhoTensors(t *testing.T) {
+	s := newSession(t)
+	mustRun(t, s, "w := tensor.Zeros(1000, 1000)\nidx := tensor.FromInt64s([]int64{1, 2, 3}, 3)\nvar none *tensor.Tensor\nk := 7\nd := tensor.Ones(2, 2).AsType(tensor.Float64)")
+	_, out := mustRun(t, s, "%who")
+	want := []string{
+		`(?m)^d +\*tensor\.Tensor +\[2 2\] float64 cpu 32 B$`,
+		`(?m)^idx +\*tensor\.Tensor +\[3\] int64 cpu 24 B$`,
+		`(?m)^k +int +7$`,
+		`(?m)^none +\*tensor\.Tensor +<nil>$`,
+		`(?m)^w +\*tensor\.Tensor +\[1000 1000\] float32 cpu 3\.81 MiB$`,
+	}
+	for _, w := range want {
+		if !regexp.MustCompile(w).MatchString(out) {
+			t.Errorf("%%who:\n%s\nwant a line matching %s", out, w)
+		}
+	}
+}

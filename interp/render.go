@@ -3,54 +3,79 @@ package interp
 import (
 	"fmt"
 	"go/ast"
+	"reflect"
+	"strings"
 
 	"github.com/gotensor/gotensor/display"
 )
 
-// lastValueSrc is the function literal that runs a cell's last expression,
-// _gtE, and hands its value to the session. A type declared in a cell is
-// invisible to display.Render's type assertions (compiled code sees a
-// wrapper of the value, without its methods), so the interpreter itself
-// asks the value for its display methods and hands their results over too.
-const lastValueSrc = `func() {
-	_gtv := _gtE
-	_gt.Result(_gtv)
-	var _gtx any = _gtv
-	if m, ok := _gtx.(interface{ HTML() string }); ok {
-		_gt.Rich("text/html", m.HTML())
-	}
-	if m, ok := _gtx.(interface{ Markdown() string }); ok {
-		_gt.Rich("text/markdown", m.Markdown())
-	}
-	if m, ok := _gtx.(interface{ SVG() string }); ok {
-		_gt.Rich("image/svg+xml", m.SVG())
-	}
-	if m, ok := _gtx.(interface{ PNG() []byte }); ok {
-		_gt.Rich("image/png", m.PNG())
-	}
-	if m, ok := _gtx.(interface{ String() string }); ok {
-		_gt.Rich("text/plain", m.String())
-	}
-}()`
+// displayMethods are the methods that give a value's rich output, with the
+// MIME type of their result.
+var displayMethods = []struct{ method, result, mime string }{
+	{"HTML", "string", "text/html"},
+	{"Markdown", "string", "text/markdown"},
+	{"SVG", "string", "image/svg+xml"},
+	{"PNG", "[]byte", "image/png"},
+	{"String", "string", "text/plain"},
+}
 
-// lastValue returns the statement that runs x as the cell's last value
-// (see lastValueSrc).
-func (s *Session) lastValue(x ast.Expr) (ast.Stmt, error) {
-	f, err := parseFile(s.yi.FileSet(), "package main\nfunc _() {\n"+lastValueSrc+"\n}")
+// lastName is the variable that holds a cell's last value while it is
+// rendered.
+const lastName = "_gtLast"
+
+// richMethods hands the results of the display methods of the cell's last
+// value, held in lastName, to setRich.
+//
+// A type declared in a cell is invisible to display.Render's type
+// assertions (compiled code sees a wrapper of the value, without its
+// methods), and yaegi v0.16.1 answers a type assertion of such a value to
+// an interface with methods with false. So the interpreter is asked
+// whether the value's static type has each display method that a cell
+// declared, by compiling
+//
+//	func() { var _gtm string = _gtLast.HTML(); _gt.Rich("text/html", _gtm) }()
+//
+// which runs when it compiles.
+//
+// Values of compiled types are left to display.Render: yaegi's compiler
+// does not check their method sets.
+func (s *Session) richMethods(v reflect.Value) error {
+	if typeKey(v.Type()) != "" {
+		return nil
+	}
+	for _, m := range displayMethods {
+		declared := false
+		for key := range s.methods {
+			if strings.HasSuffix(key, "."+m.method) {
+				declared = true
+				break
+			}
+		}
+		if !declared {
+			continue
+		}
+		call, err := s.stmts(fmt.Sprintf("var _gtm %s = %s.%s()\n%s.Rich(%q, _gtm)", m.result, lastName, m.method, rtName, m.mime))
+		if err != nil {
+			return err
+		}
+		prog, err := s.compile(s.block(funcLit(s.root, call...)))
+		if err != nil {
+			continue // no such method
+		}
+		if err := s.exec(prog); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stmts parses statements.
+func (s *Session) stmts(src string) ([]ast.Stmt, error) {
+	f, err := parseFile(s.yi.FileSet(), "package main\nfunc _() {\n"+src+"\n}")
 	if err != nil {
 		return nil, err
 	}
-	st := f.Decls[0].(*ast.FuncDecl).Body.List[0]
-	ast.Inspect(st, func(n ast.Node) bool {
-		if a, ok := n.(*ast.AssignStmt); ok {
-			if id, ok := a.Rhs[0].(*ast.Ident); ok && id.Name == "_gtE" {
-				a.Rhs[0] = x
-				return false
-			}
-		}
-		return true
-	})
-	return st, nil
+	return f.Decls[0].(*ast.FuncDecl).Body.List, nil
 }
 
 // setRich receives the result of one of the last value's display methods.

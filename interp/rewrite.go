@@ -27,9 +27,12 @@ const (
 //   - "for i := range n" over an integer ranges over make([]struct{}, n);
 //   - min, max and clear call helpers.
 type rewriter struct {
-	ints   func(name string) bool // whether a session global is an integer
-	locals map[string]bool        // names the cell declares with an integer type or value
-	seq    int                    // counter for fresh names
+	ints func(name string) bool // whether a session global is an integer
+	// uncertain receives key-only range statements over what may be an
+	// integer.
+	uncertain func(*ast.RangeStmt)
+	locals    map[string]bool // names the cell declares with an integer type or value
+	seq       int             // counter for fresh names
 }
 
 func ident(name string, pos token.Pos) *ast.Ident { return &ast.Ident{Name: name, NamePos: pos} }
@@ -74,11 +77,11 @@ func (r *rewriter) rewrite(n ast.Node) {
 		case *ast.RangeStmt:
 			instrument(n.Body)
 			if r.isInt(n.X) {
-				pos := n.X.Pos()
-				n.X = &ast.CallExpr{Fun: ident("make", pos), Lparen: pos, Rparen: pos, Args: []ast.Expr{
-					&ast.ArrayType{Lbrack: pos, Elt: &ast.StructType{Struct: pos, Fields: &ast.FieldList{Opening: pos, Closing: pos}}},
-					n.X,
-				}}
+				rangeInt(n)
+			} else if n.Value == nil && r.uncertain != nil && !r.notInt(n.X) {
+				// Perhaps an integer (a field, a call result): decided
+				// when the code fails to compile (see Session.compile).
+				r.uncertain(n)
 			}
 		case *ast.CallExpr:
 			r.builtin(n)
@@ -159,6 +162,32 @@ func (r *rewriter) goStmt(g *ast.GoStmt) ast.Stmt {
 			Lparen: pos, Rparen: pos,
 		}},
 	}}
+}
+
+// rangeInt rewrites "for i := range n" over an integer n into a range over
+// make([]struct{}, n).
+func rangeInt(n *ast.RangeStmt) {
+	pos := n.X.Pos()
+	n.X = &ast.CallExpr{Fun: ident("make", pos), Lparen: pos, Rparen: pos, Args: []ast.Expr{
+		&ast.ArrayType{Lbrack: pos, Elt: &ast.StructType{Struct: pos, Fields: &ast.FieldList{Opening: pos, Closing: pos}}},
+		n.X,
+	}}
+}
+
+// notInt reports whether e is visibly not an integer: a composite or
+// string literal, a slice expression, or a conversion to a slice or map.
+func (r *rewriter) notInt(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CompositeLit, *ast.SliceExpr, *ast.FuncLit:
+		return true
+	case *ast.BasicLit:
+		return e.Kind == token.STRING
+	case *ast.CallExpr:
+		if id, ok := e.Fun.(*ast.Ident); ok && (id.Name == "make" || id.Name == "append") {
+			return true
+		}
+	}
+	return false
 }
 
 // isLiteral reports whether e is a basic literal, nil, true or false,

@@ -1,8 +1,12 @@
 package interp
 
 import (
+	"errors"
 	"reflect"
 	"sync/atomic"
+	"time"
+
+	"github.com/gotensor/gotensor/internal/parallel"
 )
 
 // rtPath is the import path, as yaegi sees it, of the compiled helpers that
@@ -15,6 +19,45 @@ type interruptSignal struct{}
 
 // interrupting is set while a cell is being interrupted.
 var interrupting atomic.Bool
+
+// interruptC is closed when a cell is interrupted, to wake up what waits in
+// sleep; a fresh one replaces it for the next cell.
+var interruptC atomic.Pointer[chan struct{}]
+
+func init() { resetInterrupt() }
+
+// interrupt asks the running cell to stop: interpreted loops and functions
+// see flag, compiled code polling Interrupted sees interrupting, and sleep
+// wakes up.
+func interrupt(flag *int32) {
+	atomic.StoreInt32(flag, 1)
+	if !interrupting.Swap(true) {
+		close(*interruptC.Load())
+	}
+}
+
+// resetInterrupt clears an interrupt request.
+func resetInterrupt() {
+	interrupting.Store(false)
+	c := make(chan struct{})
+	interruptC.Store(&c)
+}
+
+// sleep is time.Sleep for cells: it wakes up and ends the cell when the
+// cell is interrupted, so that "time.Sleep(time.Hour)" stops at once.
+func sleep(d time.Duration) {
+	c := *interruptC.Load()
+	if interrupting.Load() {
+		panic(interruptSignal{})
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-c:
+		panic(interruptSignal{})
+	}
+}
 
 // Interrupted reports whether the running cell has been asked to stop.
 // Long-running compiled code called from a cell (tensor ops, data loading)
@@ -30,6 +73,27 @@ func CheckInterrupt() {
 	if interrupting.Load() {
 		panic(interruptSignal{})
 	}
+}
+
+// isInterrupt reports whether a recovered panic value is the end of an
+// interrupted cell: the session's own signal, or the tensor library's
+// parallel.ErrInterrupted (yaegi may hand either over as a reflect.Value).
+func isInterrupt(r any) bool {
+	if v, ok := r.(reflect.Value); ok && v.IsValid() && v.CanInterface() {
+		r = v.Interface()
+	}
+	switch r := r.(type) {
+	case interruptSignal:
+		return true
+	case error:
+		return errors.Is(r, parallel.ErrInterrupted)
+	}
+	return false
+}
+
+// interruptedError is the error of an interrupted cell.
+func interruptedError() *Error {
+	return &Error{Name: "Interrupted", Value: "the cell was interrupted", Traceback: []string{"Interrupted: the cell was interrupted"}}
 }
 
 // stop is what the interrupt check in rewritten loops calls once the
@@ -57,7 +121,7 @@ type _gtOrdered interface {
 	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string
 }
 
-func _gtMin[T _gtOrdered](x T, ys ...T) T {
+func _gtMin[_gtT _gtOrdered](x _gtT, ys ..._gtT) _gtT {
 	for _, y := range ys {
 		if y < x || y != y {
 			x = y
@@ -66,7 +130,7 @@ func _gtMin[T _gtOrdered](x T, ys ...T) T {
 	return x
 }
 
-func _gtMax[T _gtOrdered](x T, ys ...T) T {
+func _gtMax[_gtT _gtOrdered](x _gtT, ys ..._gtT) _gtT {
 	for _, y := range ys {
 		if y > x || y != y {
 			x = y

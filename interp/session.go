@@ -3,6 +3,7 @@ package interp
 import (
 	"context"
 	"fmt"
+	"go/ast"
 	"go/token"
 	"io"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"github.com/traefik/yaegi/stdlib/unrestricted"
 
 	"github.com/gotensor/gotensor/display"
+	"github.com/gotensor/gotensor/internal/parallel"
 	"github.com/gotensor/gotensor/internal/symbols"
 )
 
@@ -61,6 +63,7 @@ type Session struct {
 	yi    *yaegi.Interpreter
 	flag  *int32 // the interpreted _gtStop
 	cells int    // cells run so far; numbers the //line file names
+	temps int    // fresh variables made by defineViaTemps
 
 	stdout, stderr *stream
 	capture        *fdCapture
@@ -72,14 +75,22 @@ type Session struct {
 	funcs   map[string]string // top-level function → its signature
 	types   map[string]int    // declared type → how many times
 	methods map[string]bool   // "T.M" for every method declared
+	// cellDocs holds the declaration and doc comment of the functions
+	// ("f"), types ("T") and methods ("T.M") that cells declared.
+	cellDocs map[string]string
 
-	stmtPos token.Position    // the top-level statement running
-	root    token.Pos         // the header of the cell's source: see runLast
-	pending []pendingDecl     // functions and methods waiting for their variables
-	funcAt  map[string]string // body position → top-level function name
+	stmtPos token.Position // the top-level statement running
+	root    token.Pos      // the header of the cell's source: see runLast
+	pending []pendingDecl  // functions and methods waiting for their variables
+	// uncertain are the cell's range statements over what may be an
+	// integer (see compile).
+	uncertain []*ast.RangeStmt
+	funcAt    map[string]string // body position → top-level function name
 
 	traceMu sync.Mutex
 	trace   []string // yaegi's "panic" lines, newest last
+
+	abandoned chan struct{} // closed when an interrupted cell left running ends
 
 	result    any
 	hasResult bool
@@ -89,6 +100,8 @@ type Session struct {
 // New starts a session.
 func New(opts Options) (*Session, error) {
 	s := &Session{opts: opts}
+	// Long tensor ops stop between chunks once the cell is interrupted.
+	parallel.SetInterruptHook(Interrupted)
 	s.stdout = &stream{name: "stdout", out: s.output}
 	s.stderr = &stream{name: "stderr", out: s.output}
 	if err := s.start(); err != nil {
@@ -112,6 +125,7 @@ func (s *Session) start() error {
 	s.types = map[string]int{}
 	s.funcAt = map[string]string{}
 	s.methods = map[string]bool{}
+	s.cellDocs = map[string]string{}
 	stdin := io.Reader(&stdinReader{s: s})
 	s.yi = yaegi.New(yaegi.Options{
 		Stdin:        stdin,
@@ -123,6 +137,7 @@ func (s *Session) start() error {
 		stdlib.Symbols,
 		unrestricted.Symbols,
 		{"os/os": {"Stdin": reflect.ValueOf(&stdin).Elem()}},
+		{"time/time": {"Sleep": reflect.ValueOf(sleep)}},
 		{rtPath + "/cell": {
 			"Stop":    reflect.ValueOf(stop),
 			"GoPanic": reflect.ValueOf(s.goPanic),
@@ -212,13 +227,27 @@ func (s *Session) Execute(ctx context.Context, code string, out Output) (*displa
 	}()
 	s.stdout.flushAll() // what goroutines wrote between cells
 	s.stderr.flushAll()
+	if s.abandoned != nil {
+		// The interrupted cell before this one was left blocked in
+		// compiled code; its stop request held until now.
+		select {
+		case <-s.abandoned:
+		default:
+			fmt.Fprintln(s.stderr, "interp: warning: an interrupted cell is still blocked in compiled code (a channel, a lock, a system call) and keeps running; restart the kernel if it gets in the way")
+		}
+		s.abandoned = nil
+		atomic.StoreInt32(s.flag, 0)
+		resetInterrupt()
+	}
 
 	type result struct {
 		b   *display.Bundle
 		err error
 	}
 	done := make(chan result, 1)
+	finished := make(chan struct{})
 	go func() {
+		defer close(finished)
 		b, err := s.runCell(code)
 		done <- result{b, err}
 	}()
@@ -226,8 +255,7 @@ func (s *Session) Execute(ctx context.Context, code string, out Output) (*displa
 	select {
 	case r = <-done:
 	case <-ctx.Done():
-		atomic.StoreInt32(s.flag, 1)
-		interrupting.Store(true)
+		interrupt(s.flag)
 		grace := s.opts.InterruptGrace
 		if grace == 0 {
 			grace = 2 * time.Second
@@ -235,15 +263,15 @@ func (s *Session) Execute(ctx context.Context, code string, out Output) (*displa
 		select {
 		case <-done:
 		case <-time.After(grace):
-			// Blocked in compiled code (a sleep, a channel): leave it.
+			// Blocked in compiled code (a channel, a lock): leave it,
+			// still asked to stop, and say so.
+			s.abandoned = finished
+			fmt.Fprintln(s.stderr, "interp: the cell is blocked in compiled code and was left running; it stops at its next loop iteration or function call")
+			return nil, interruptedError()
 		}
-		r = result{err: &Error{
-			Name:      "Interrupted",
-			Value:     "the cell was interrupted",
-			Traceback: []string{"Interrupted: the cell was interrupted"},
-		}}
+		r = result{err: interruptedError()}
 		atomic.StoreInt32(s.flag, 0)
-		interrupting.Store(false)
+		resetInterrupt()
 	}
 	return r.b, r.err
 }
@@ -256,7 +284,7 @@ func (s *Session) setResult(v any) {
 
 // goPanic reports a panic of a goroutine started by a cell.
 func (s *Session) goPanic(r any) {
-	if _, ok := r.(interruptSignal); ok {
+	if isInterrupt(r) {
 		return
 	}
 	e := s.panicError(r)

@@ -38,26 +38,47 @@ func splitCell(src string) []chunk {
 	fset := token.NewFileSet()
 	file := fset.AddFile("cell", -1, len(src))
 	var s scanner.Scanner
-	s.Init(file, []byte(src), nil, 0)
+	s.Init(file, []byte(src), nil, scanner.ScanComments)
 
 	var chunks []chunk
 	var cur []scanned
 	depth := 0
 	header := false // in the header of a for, if or switch: its semicolons are its own
+	// The comment lines right before a chunk start it, so that a
+	// declaration keeps its doc comment.
+	docStart, docEnd := token.NoPos, 0 // the first comment of the group, the line after its end
+	lastLine := 0                      // the line of the last token
 	flush := func(end int) {
 		if len(cur) == 0 {
 			return
 		}
 		p := fset.Position(cur[0].pos)
 		c := chunk{kind: classify(cur), start: p.Offset, end: end, line: p.Line, col: p.Column}
+		if docStart.IsValid() && docEnd == p.Line {
+			d := fset.Position(docStart)
+			c.start, c.line, c.col = d.Offset, d.Line, d.Column
+		}
 		chunks = append(chunks, c)
 		cur = cur[:0]
+		docStart = token.NoPos
 	}
 	for {
 		pos, t, lit := s.Scan()
 		if t == token.EOF {
 			flush(len(src))
 			break
+		}
+		if t == token.COMMENT {
+			if p := fset.Position(pos); len(cur) == 0 && depth == 0 && p.Line != lastLine {
+				if !docStart.IsValid() || docEnd != p.Line {
+					docStart = pos
+				}
+				docEnd = fset.Position(pos+token.Pos(len(lit))).Line + 1
+			}
+			continue
+		}
+		if t != token.SEMICOLON || lit != "\n" {
+			lastLine = fset.Position(pos).Line
 		}
 		switch t {
 		case token.FOR, token.IF, token.SWITCH:
