@@ -49,6 +49,9 @@ func main() {
 			log.Fatalf("docs of %s: %v", path, err)
 		}
 	}
+	if err := writeModuleMapTypes("nn_maptypes.go"); err != nil {
+		log.Fatal(err)
+	}
 	if err := writeDocs("docs.go", packages, docs); err != nil {
 		log.Fatal(err)
 	}
