@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gotensor/gotensor/cuda/internal/driver"
+	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
 // allocator is a device's caching allocator. Blocks are rounded up to a
@@ -184,6 +185,12 @@ func (e *OutOfMemoryError) Error() string {
 
 // Unwrap returns the driver's error.
 func (e *OutOfMemoryError) Unwrap() error { return e.cause }
+
+// TensorError marks *OutOfMemoryError as a tensor.Error, so tensor.Try
+// returns it.
+func (*OutOfMemoryError) TensorError() {}
+
+var _ tensor.Error = (*OutOfMemoryError)(nil)
 
 // bytesString formats n bytes with a binary unit.
 func bytesString(n int64) string {

@@ -5,8 +5,10 @@
 // package then registers the "cuda" backend, and
 //
 //	x := tensor.Randn(64, 128).To(tensor.CUDA(0))
-//	y := x.MatMul(w).ReLU()        // runs on the GPU
-//	fmt.Println(y.To(tensor.CPU))  // copies back
+//	w := tensor.RandnOn(tensor.CUDA(0), 128, 10) // drawn on the GPU
+//	y := x.MatMul(w).ReLU()                      // runs on the GPU
+//	fmt.Println(y.To(tensor.CPU))                // copies back
+//	x.Free()                                     // memory back to the cache now
 //
 // Without the tag no GPU code is linked (gorgonia.org/cu's package init
 // exits the process when it finds no GPU, so the default build must never
@@ -21,5 +23,8 @@
 // EmptyCache returns them to the driver. When the device is full the
 // allocator empties the cache, runs the Go garbage collector and retries
 // before panicking with an *OutOfMemoryError that says how much was asked
-// and what is in use. MemoryStats and Devices report on the devices.
+// and what is in use; tensor.Try and notebook cells turn it into an error
+// and the session goes on. MemoryStats and Devices report on the devices,
+// Report formats both (the notebook's %gpu), and Synchronize waits for
+// queued work, for timing.
 package cuda

@@ -21,6 +21,8 @@ type storage struct {
 	freed atomic.Bool
 }
 
+var _ tensor.Freer = (*storage)(nil)
+
 // DType returns the element type.
 func (s *storage) DType() tensor.DType { return s.dt }
 

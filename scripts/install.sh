@@ -2,11 +2,51 @@
 # install.sh sets the machine up (setup.sh), builds bin/gotensor and installs
 # the "Go (gotensor)" kernel for Jupyter. Arguments go to `gotensor install`
 # (default --user; also --sys-prefix, --prefix DIR, --name N,
-# --display-name S). Then start Jupyter: jupyter notebook
+# --display-name S, --cuda, --cpu). Then start Jupyter: jupyter notebook
+#
+# On a machine with an NVIDIA GPU (nvidia-smi -L lists one, or
+# /dev/nvidiactl exists) and the CUDA toolkit (cuda.h and cublas_v2.h in
+# /usr/include, as scripts/setup-cuda.sh installs them, or in
+# /usr/local/cuda/include) it also builds the CUDA build bin/gotensor-cuda
+# (go build -tags cuda), which `gotensor install` then puts in kernel.json.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+say() { printf 'install: %s\n' "$*" >&2; }
 
 scripts/setup.sh
 export PATH="$PATH:/usr/local/go/bin"
 go build -o bin/gotensor ./cmd/gotensor
+
+gpu_present() {
+	nvidia-smi -L >/dev/null 2>&1 || [[ -e /dev/nvidiactl ]]
+}
+
+# cuda_toolkit sets CGO flags for NVIDIA's own installer and succeeds when
+# the CUDA headers are found.
+cuda_toolkit() {
+	local d
+	for d in /usr/include /usr/local/cuda/include; do
+		if [[ -f "$d/cuda.h" && -f "$d/cublas_v2.h" ]]; then
+			if [[ "$d" == /usr/local/cuda/include ]]; then
+				export CGO_CFLAGS="${CGO_CFLAGS:-} -I/usr/local/cuda/include"
+				export CGO_LDFLAGS="${CGO_LDFLAGS:-} -L/usr/local/cuda/lib64"
+			fi
+			return 0
+		fi
+	done
+	return 1
+}
+
+if gpu_present; then
+	if cuda_toolkit; then
+		say "GPU found: building the CUDA build bin/gotensor-cuda"
+		if ! go build -tags cuda -o bin/gotensor-cuda ./cmd/gotensor; then
+			say "building bin/gotensor-cuda failed; installing the CPU build"
+			rm -f bin/gotensor-cuda
+		fi
+	else
+		say "GPU found but no CUDA toolkit (cuda.h, cublas_v2.h): run scripts/setup-cuda.sh for the GPU build; installing the CPU build"
+	fi
+fi
 bin/gotensor install "$@"

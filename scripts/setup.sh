@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # setup.sh installs what gotensor needs to build, run and test on Debian 12:
 # Jupyter, ipykernel, the test tools, NumPy/PyTorch for reference numbers,
-# OpenBLAS, the Go toolchain that go.mod names, and the Go modules.
+# OpenBLAS, gcc and g++ (cgo, and the C++ CUDA emulator), the Go toolchain
+# that go.mod names, and the Go modules. The CUDA toolkit, for the -tags cuda
+# build, comes from scripts/setup-cuda.sh.
 #
 # It is idempotent: packages already installed are not touched, so a re-run
 # is fast and works offline. Run it as root, or as a user with sudo.
@@ -14,7 +16,7 @@ packages=(
 	python3-pytest-subtests
 	python3-numpy python3-torch libopenblas-dev libopenblas0-pthread
 	chromium libjs-mathjax
-	gcc make git ca-certificates curl unzip
+	gcc g++ make git ca-certificates curl unzip
 )
 
 say() { printf 'setup: %s\n' "$*" >&2; }

@@ -2,8 +2,13 @@
 # test.sh runs every gotensor test: it sets the machine up (setup.sh), checks
 # formatting and go vet, runs the Go tests, builds bin/gotensor, installs its
 # kernelspec into a throw-away Jupyter data directory and runs the Python
-# tests (tests/) against it with Debian's Jupyter. It runs every step, prints
-# a summary and exits non-zero when any step failed.
+# tests (tests/) against it with Debian's Jupyter. Then the "cuda build" step
+# installs the CUDA toolkit (setup-cuda.sh), checks that the committed PTX is
+# current (check-ptx.sh), vets and builds the -tags cuda binary
+# (bin/gotensor-cuda) and compiles, without running, its CUDA tests: there is
+# no GPU here, and gorgonia.org/cu's init exits a process that finds none.
+# It runs every step, prints a summary and exits non-zero when any step
+# failed.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -50,6 +55,22 @@ if step "build" go build -o bin/gotensor ./cmd/gotensor && [[ -x bin/gotensor ]]
 		step "python tests" /usr/bin/python3 -m pytest -q tests/
 	fi
 fi
+
+# cuda_build runs the CUDA checks in order, stopping at the first failure.
+cuda_build() {
+	local bins
+	bins="$(mktemp -d)"
+	scripts/setup-cuda.sh &&
+		scripts/check-ptx.sh &&
+		go vet -tags cuda ./... &&
+		go build -tags cuda -o bin/gotensor-cuda ./cmd/gotensor &&
+		go test -tags cuda -c -o "$bins/" ./cuda/... ./kernels/... &&
+		ls "$bins"
+	local rc=$?
+	rm -rf "$bins"
+	return "$rc"
+}
+step "cuda build" cuda_build
 
 echo
 if ((${#failed[@]})); then

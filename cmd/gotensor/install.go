@@ -13,19 +13,36 @@ import (
 var installExecutable string
 
 func runInstall(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("install", "[--user | --sys-prefix | --prefix DIR] [--name N] [--display-name S]", stderr)
+	fs := newFlagSet("install", "[--user | --sys-prefix | --prefix DIR] [--name N] [--display-name S] [--cuda | --cpu]", stderr)
 	user := fs.Bool("user", false, "install for the current user: $JUPYTER_DATA_DIR or ~/.local/share/jupyter (the default)")
 	sysPrefix := fs.Bool("sys-prefix", false, "install into the Python environment that runs Jupyter (/usr on Debian; needs root)")
 	prefix := fs.String("prefix", "", "install into `DIR`/share/jupyter/kernels")
 	name := fs.String("name", install.DefaultName, "kernelspec `name`")
 	displayName := fs.String("display-name", install.DefaultDisplayName, "`title` shown in Jupyter's launcher")
+	cuda := fs.Bool("cuda", false, "run the CUDA build (gotensor-cuda beside this binary) even where no GPU is found; by default it runs where a GPU is present")
+	cpu := fs.Bool("cpu", false, "run the default build, without CUDA, even where a GPU is present")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
+	}
+	mode := install.CUDAAuto
+	switch {
+	case *cuda && *cpu:
+		fmt.Fprintln(stderr, "gotensor install: use only one of --cuda and --cpu")
+		return 2
+	case *cuda:
+		mode = install.CUDAOn
+	case *cpu:
+		mode = install.CUDAOff
+	}
+	exe, isCUDA, err := install.ChooseExecutable(installExecutable, mode)
+	if err != nil {
+		fmt.Fprintf(stderr, "gotensor %v\n", err)
+		return 1
 	}
 	opts := install.Options{
 		Name:        *name,
 		DisplayName: *displayName,
-		Executable:  installExecutable,
+		Executable:  exe,
 		Location:    install.User,
 	}
 	chosen := 0
@@ -50,6 +67,9 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "installed kernelspec %s in %s\n", filepath.Base(dir), dir)
+	if isCUDA {
+		fmt.Fprintf(stdout, "the kernel runs the CUDA build %s\n", exe)
+	}
 	return 0
 }
 

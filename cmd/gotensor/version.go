@@ -11,6 +11,10 @@ import (
 // empty, the module version the go command recorded is used.
 var version string
 
+// buildFeatures lists the optional parts this binary was built with
+// ("cuda"); `gotensor version` prints them.
+var buildFeatures []string
+
 // Version returns gotensor's version: the link-time version, else the main
 // module's version from the build information ("(devel)" for a plain
 // checkout build, a pseudo-version for a VCS build).
@@ -29,6 +33,10 @@ func runVersion(args []string, stdout, stderr io.Writer) int {
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
-	fmt.Fprintf(stdout, "gotensor %s %s %s/%s\n", Version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(stdout, "gotensor %s %s %s/%s", Version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	for _, f := range buildFeatures {
+		fmt.Fprintf(stdout, " %s", f)
+	}
+	fmt.Fprintln(stdout)
 	return 0
 }

@@ -75,8 +75,11 @@ func init() {
 		"PromoteTypes":    reflect.ValueOf(tensor.PromoteTypes),
 		"Rand":            reflect.ValueOf(tensor.Rand),
 		"RandInt":         reflect.ValueOf(tensor.RandInt),
+		"RandIntOn":       reflect.ValueOf(tensor.RandIntOn),
+		"RandOn":          reflect.ValueOf(tensor.RandOn),
 		"RandPerm":        reflect.ValueOf(tensor.RandPerm),
 		"Randn":           reflect.ValueOf(tensor.Randn),
+		"RandnOn":         reflect.ValueOf(tensor.RandnOn),
 		"RegisterBackend": reflect.ValueOf(tensor.RegisterBackend),
 		"SGDStep":         reflect.ValueOf(tensor.SGDStep),
 		"Scalar":          reflect.ValueOf(tensor.Scalar),
@@ -98,6 +101,8 @@ func init() {
 		"Device":         reflect.ValueOf((*tensor.Device)(nil)),
 		"DeviceError":    reflect.ValueOf((*tensor.DeviceError)(nil)),
 		"Distribution":   reflect.ValueOf((*tensor.Distribution)(nil)),
+		"Error":          reflect.ValueOf((*tensor.Error)(nil)),
+		"Freer":          reflect.ValueOf((*tensor.Freer)(nil)),
 		"IndexError":     reflect.ValueOf((*tensor.IndexError)(nil)),
 		"Layout":         reflect.ValueOf((*tensor.Layout)(nil)),
 		"ReduceOp":       reflect.ValueOf((*tensor.ReduceOp)(nil)),
@@ -109,6 +114,8 @@ func init() {
 
 		// interface wrapper definitions
 		"_Backend": reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_tensor_Backend)(nil)),
+		"_Error":   reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_tensor_Error)(nil)),
+		"_Freer":   reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_tensor_Freer)(nil)),
 		"_Storage": reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_tensor_Storage)(nil)),
 	}
 }
@@ -221,6 +228,30 @@ func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Unary(op tensor.
 }
 func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Where(cond tensor.Storage, lc tensor.Layout, a tensor.Storage, la tensor.Layout, b tensor.Storage, lb tensor.Layout) tensor.Storage {
 	return W.WWhere(cond, lc, a, la, b, lb)
+}
+
+// _github_com_gotensor_gotensor_tensorlib_tensor_Error is an interface wrapper for Error type
+type _github_com_gotensor_gotensor_tensorlib_tensor_Error struct {
+	IValue       interface{}
+	WError       func() string
+	WTensorError func()
+}
+
+func (W _github_com_gotensor_gotensor_tensorlib_tensor_Error) Error() string {
+	return W.WError()
+}
+func (W _github_com_gotensor_gotensor_tensorlib_tensor_Error) TensorError() {
+	W.WTensorError()
+}
+
+// _github_com_gotensor_gotensor_tensorlib_tensor_Freer is an interface wrapper for Freer type
+type _github_com_gotensor_gotensor_tensorlib_tensor_Freer struct {
+	IValue interface{}
+	WFree  func()
+}
+
+func (W _github_com_gotensor_gotensor_tensorlib_tensor_Freer) Free() {
+	W.WFree()
 }
 
 // _github_com_gotensor_gotensor_tensorlib_tensor_Storage is an interface wrapper for Storage type

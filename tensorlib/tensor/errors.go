@@ -20,6 +20,9 @@ type ShapeError struct {
 
 func (e *ShapeError) Error() string { return errorString(e.Op, e.Msg, e.Fix) }
 
+// TensorError marks *ShapeError as an Error.
+func (*ShapeError) TensorError() {}
+
 // A DTypeError reports an op called on a dtype it does not support, such as
 // Mean of an Int64 tensor or indices that are not Int64.
 // Ops panic with a *DTypeError; Try turns the panic back into an error.
@@ -31,6 +34,9 @@ type DTypeError struct {
 }
 
 func (e *DTypeError) Error() string { return errorString(e.Op, e.Msg, e.Fix) }
+
+// TensorError marks *DTypeError as an Error.
+func (*DTypeError) TensorError() {}
 
 // A DeviceError reports tensors on different devices used in one op, or a
 // device this build cannot use (CUDA without -tags cuda).
@@ -44,6 +50,9 @@ type DeviceError struct {
 
 func (e *DeviceError) Error() string { return errorString(e.Op, e.Msg, e.Fix) }
 
+// TensorError marks *DeviceError as an Error.
+func (*DeviceError) TensorError() {}
+
 // An IndexError reports an index out of range: in Select, Gather,
 // IndexSelect, OneHot or Item.
 // Ops panic with an *IndexError; Try turns the panic back into an error.
@@ -56,6 +65,21 @@ type IndexError struct {
 }
 
 func (e *IndexError) Error() string { return errorString(e.Op, e.Msg, e.Fix) }
+
+// TensorError marks *IndexError as an Error.
+func (*IndexError) TensorError() {}
+
+// Error is implemented by every error that tensor ops panic with and Try
+// turns back into an error: this package's *ShapeError, *DTypeError,
+// *DeviceError and *IndexError, and the errors of backends that this
+// package cannot name, such as the CUDA backend's *cuda.OutOfMemoryError.
+// A backend makes its own error type reach Try by giving it the
+// TensorError method.
+type Error interface {
+	error
+	// TensorError does nothing; it marks the type as an op error.
+	TensorError()
+}
 
 func errorString(op, msg, fix string) string {
 	var b strings.Builder
@@ -72,9 +96,10 @@ func errorString(op, msg, fix string) string {
 	return b.String()
 }
 
-// Try calls f and returns the *ShapeError, *DTypeError, *DeviceError,
-// *IndexError or *autograd.Error that f panicked with, or nil if f returned normally. Other
-// panics pass through unchanged.
+// Try calls f and returns the Error (a *ShapeError, *DTypeError,
+// *DeviceError, *IndexError, or a backend's error such as
+// *cuda.OutOfMemoryError) or *autograd.Error that f panicked with, or nil
+// if f returned normally. Other panics pass through unchanged.
 //
 //	err := tensor.Try(func() { a.MatMul(b) })
 //	if err != nil { ... }
@@ -82,13 +107,7 @@ func Try(f func()) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			switch e := r.(type) {
-			case *ShapeError:
-				err = e
-			case *DTypeError:
-				err = e
-			case *DeviceError:
-				err = e
-			case *IndexError:
+			case Error:
 				err = e
 			case *autograd.Error:
 				err = e

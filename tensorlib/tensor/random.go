@@ -27,28 +27,58 @@ func nextSeed() uint64 {
 	return rng.r.Uint64()
 }
 
-func random(op string, dist Distribution, dt DType, a, b float64, shape []int) *Tensor {
+func random(op string, d Device, dist Distribution, dt DType, a, b float64, shape []int) *Tensor {
 	shape = checkShape(op, shape)
-	be := cpuBackendInstance
+	be := backendOf(op, d)
 	return newTensor(be, be.Random(dist, dt, numel(shape), a, b, nextSeed()), shape)
 }
 
 // Rand returns a Float32 tensor of the given shape with elements drawn
 // uniformly from [0, 1).
-func Rand(shape ...int) *Tensor { return random("Rand", Uniform, Float32, 0, 1, shape) }
+func Rand(shape ...int) *Tensor { return random("Rand", CPU, Uniform, Float32, 0, 1, shape) }
 
 // Randn returns a Float32 tensor of the given shape with elements drawn
 // from the standard normal distribution.
-func Randn(shape ...int) *Tensor { return random("Randn", Normal, Float32, 0, 1, shape) }
+func Randn(shape ...int) *Tensor { return random("Randn", CPU, Normal, Float32, 0, 1, shape) }
 
 // RandInt returns an Int64 tensor of the given shape with elements drawn
 // uniformly from the integers in [lo, hi). It panics with a *ShapeError
 // when hi <= lo.
 func RandInt(lo, hi int, shape ...int) *Tensor {
-	if hi <= lo {
-		panic(shapeErr("RandInt", "pass lo < hi", nil, "empty range [%d, %d)", lo, hi))
+	return RandIntOn(CPU, lo, hi, shape...)
+}
+
+// RandOn is Rand drawn on device d by d's own generator: on a CUDA device
+// the numbers are made on the GPU, with no copy from the host. Like Rand it
+// draws one seed from the generator that ManualSeed sets, so a seeded
+// program gives the same tensors on every run; the numbers differ from the
+// CPU's (each backend has its own generator), so use Rand(...).To(d) to get
+// the CPU's numbers on d. It panics with a *DeviceError when d cannot be
+// used.
+//
+//	w := tensor.RandOn(tensor.CUDA(0), 1024, 1024)
+func RandOn(d Device, shape ...int) *Tensor {
+	return random("RandOn", d, Uniform, Float32, 0, 1, shape)
+}
+
+// RandnOn is Randn drawn on device d by d's own generator; see RandOn.
+//
+//	x := tensor.RandnOn(tensor.DefaultDevice(), 64, 784)
+func RandnOn(d Device, shape ...int) *Tensor {
+	return random("RandnOn", d, Normal, Float32, 0, 1, shape)
+}
+
+// RandIntOn is RandInt drawn on device d by d's own generator; see RandOn.
+// It panics with a *ShapeError when hi <= lo.
+func RandIntOn(d Device, lo, hi int, shape ...int) *Tensor {
+	op := "RandIntOn"
+	if d == CPU {
+		op = "RandInt"
 	}
-	return random("RandInt", IntUniform, Int64, float64(lo), float64(hi), shape)
+	if hi <= lo {
+		panic(shapeErr(op, "pass lo < hi", nil, "empty range [%d, %d)", lo, hi))
+	}
+	return random(op, d, IntUniform, Int64, float64(lo), float64(hi), shape)
 }
 
 // RandPerm returns a random permutation of 0..n-1 as an Int64 tensor.

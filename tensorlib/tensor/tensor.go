@@ -70,6 +70,30 @@ func (x *Tensor) Storage() Storage { return x.storage }
 // one another do.
 func (x *Tensor) SharesStorage(y *Tensor) bool { return x.storage == y.storage }
 
+// A Freer is a Storage whose memory can be released before the garbage
+// collector finds it unreachable, as the CUDA backend's device memory can.
+// Tensor.Free calls Free. After Free, the backend panics with a
+// *DeviceError when it is handed the storage again; Free must be safe to
+// call more than once.
+type Freer interface {
+	Free()
+}
+
+// Free releases x's device memory now, instead of when the garbage
+// collector finds x unreachable: on a CUDA device the memory goes back to
+// the allocator's cache, for the next tensors. The memory is the storage
+// that x shares with its views, so afterwards using x or any view of it
+// panics with a *DeviceError. Free may be called twice. On the CPU, Free
+// does nothing and x stays usable: host memory is the garbage collector's.
+//
+//	y := x.MatMul(w)
+//	x.Free() // done with x
+func (x *Tensor) Free() {
+	if f, ok := x.storage.(Freer); ok {
+		f.Free()
+	}
+}
+
 // Item returns the single element of x as a float64 (true is 1). It panics
 // with a *ShapeError when x does not have exactly one element.
 //

@@ -29,6 +29,8 @@ var packages = []string{
 	"github.com/gotensor/gotensor/tensorlib/tensor",
 	"github.com/gotensor/gotensor/tensorlib/nn",
 	"github.com/gotensor/gotensor/tensorlib/optim",
+	"github.com/gotensor/gotensor/tensorlib/data",
+	"github.com/gotensor/gotensor/cuda",
 }
 
 func main() {

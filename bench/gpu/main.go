@@ -1,0 +1,96 @@
+//go:build cuda
+
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gotensor/gotensor/cuda"
+	"github.com/gotensor/gotensor/tensorlib/tensor"
+)
+
+func main() {
+	sizes := flag.String("sizes", "1024,2048,4096,8192", "comma-separated n of the n×n SGEMMs")
+	elems := flag.Int("elems", 64<<20, "Float32 elements of the bandwidth test's operands")
+	only := flag.String("only", "gemm,bandwidth,mnist", "comma-separated parts to run: gemm, bandwidth, mnist")
+	dir := flag.String("dir", "", "MNIST directory (default: data.DefaultDir(\"mnist\"))")
+	epochs := flag.Int("epochs", 3, "MNIST epochs each framework trains")
+	python := flag.String("python", "/usr/bin/python3", "Python interpreter with a CUDA build of PyTorch; empty: skip PyTorch")
+	script := flag.String("script", "bench/gpu/mnist_torch.py", "the PyTorch side of the MNIST benchmark")
+	flag.Parse()
+	if err := run(*sizes, *elems, *only, *dir, *epochs, *python, *script); err != nil {
+		fmt.Fprintln(os.Stderr, "bench/gpu:", err)
+		os.Exit(1)
+	}
+}
+
+func run(sizes string, elems int, only, dir string, epochs int, python, script string) error {
+	devs := cuda.Devices()
+	if len(devs) == 0 {
+		return fmt.Errorf("no CUDA device")
+	}
+	parts := map[string]bool{}
+	for _, p := range strings.Split(only, ",") {
+		parts[strings.TrimSpace(p)] = true
+	}
+	dev := tensor.CUDA(0)
+	ref, err := openReference(0)
+	if err != nil {
+		return err
+	}
+	defer ref.close()
+	fmt.Printf("%v, %d SMs, memory %d-bit at %d MHz; %s %s/%s\n", devs[0], ref.sms, ref.busBits, ref.memClockKHz/1000,
+		runtime.Version(), runtime.GOOS, runtime.GOARCH)
+
+	if parts["gemm"] {
+		var ns []int
+		for _, f := range strings.Split(sizes, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				return fmt.Errorf("-sizes: %q is not a size", f)
+			}
+			ns = append(ns, n)
+		}
+		if err := benchGemm(dev, ref, ns); err != nil {
+			return err
+		}
+	}
+	if parts["bandwidth"] {
+		if err := benchBandwidth(dev, ref, elems); err != nil {
+			return err
+		}
+	}
+	if parts["mnist"] {
+		if err := benchMNIST(dev, dir, epochs, python, script); err != nil {
+			return err
+		}
+	}
+	fmt.Println()
+	fmt.Print(cuda.Report())
+	return nil
+}
+
+// timeLoop runs f once to warm up, then enough times for about half a
+// second (at least 3), synchronizing the device before reading the clock,
+// and returns the seconds per call.
+func timeLoop(f, sync func()) float64 {
+	f()
+	sync()
+	start := time.Now()
+	f()
+	sync()
+	one := time.Since(start).Seconds()
+	iters := max(3, int(0.5/max(one, 1e-6)))
+	start = time.Now()
+	for i := 0; i < iters; i++ {
+		f()
+	}
+	sync()
+	return time.Since(start).Seconds() / float64(iters)
+}

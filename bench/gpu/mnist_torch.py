@@ -1,0 +1,97 @@
+#!/usr/bin/python3
+"""mnist_torch: the PyTorch side of bench/gpu's MNIST benchmark.
+
+Trains the bench's MNIST model (784-256-10, ReLU, Adam 1e-3, batches of
+128) on a CUDA device with PyTorch, the training and test sets held on the
+device as gotensor's side holds them, and prints one JSON object with the
+time of each epoch (ending with torch.cuda.synchronize()) and the test
+accuracy after each. bench/gpu runs it; it can also be run alone:
+
+    /usr/bin/python3 bench/gpu/mnist_torch.py --dir ~/.cache/gotensor/mnist --device cuda:0
+"""
+
+import argparse
+import gzip
+import json
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+
+def read_idx(dir, name):
+    """Reads one IDX file (raw or .gz) into a NumPy array."""
+    dotted = name[:-len("-idx3-ubyte")] + "." + name[-len("idx3-ubyte"):]
+    for base in (name, name + ".gz", dotted, dotted + ".gz"):
+        path = os.path.join(dir, base)
+        if os.path.exists(path):
+            opener = gzip.open if path.endswith(".gz") else open
+            with opener(path, "rb") as f:
+                b = f.read()
+            ndim = b[3]
+            dims = [int.from_bytes(b[4 + 4 * i:8 + 4 * i], "big") for i in range(ndim)]
+            return np.frombuffer(b, dtype=np.uint8, offset=4 + 4 * ndim).reshape(dims)
+    sys.exit("mnist_torch: %s not found in %s; fetch MNIST with `go run ./cmd/gotensor data mnist`" % (name, dir))
+
+
+def load(dir, split, device):
+    x = read_idx(dir, split + "-images-idx3-ubyte")
+    y = read_idx(dir, split + "-labels-idx1-ubyte")
+    x = torch.from_numpy(x.astype(np.float32) / 255.0).reshape(-1, 1, 28, 28)
+    return x.to(device), torch.from_numpy(y.astype(np.int64)).to(device)
+
+
+def accuracy(m, x, y):
+    with torch.no_grad():
+        correct = 0
+        for i in range(0, len(x), 1000):
+            correct += (m(x[i:i + 1000]).argmax(1) == y[i:i + 1000]).sum().item()
+    return correct / len(x)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", default=os.path.expanduser("~/.cache/gotensor/mnist"))
+    ap.add_argument("--device", default="cuda:0")
+    ap.add_argument("--epochs", type=int, default=3)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--seed", type=int, default=0)
+    a = ap.parse_args()
+
+    if a.device.startswith("cuda") and not torch.cuda.is_available():
+        sys.exit("mnist_torch: this PyTorch (%s) sees no CUDA device" % torch.__version__)
+    dev = torch.device(a.device)
+    torch.manual_seed(a.seed)
+    xtr, ytr = load(a.dir, "train", dev)
+    xte, yte = load(a.dir, "t10k", dev)
+    m = nn.Sequential(nn.Flatten(), nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 10)).to(dev)
+    opt = torch.optim.Adam(m.parameters(), lr=a.lr)
+    loss_fn = nn.CrossEntropyLoss()
+    n = len(xtr)
+    epoch_s, acc = [], []
+    for _ in range(a.epochs):
+        if dev.type == "cuda":
+            torch.cuda.synchronize(dev)
+        t0 = time.perf_counter()
+        perm = torch.randperm(n, device=dev)
+        for i in range(0, n, a.batch):
+            idx = perm[i:i + a.batch]
+            loss = loss_fn(m(xtr[idx]), ytr[idx])
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+        if dev.type == "cuda":
+            torch.cuda.synchronize(dev)
+        epoch_s.append(time.perf_counter() - t0)
+        acc.append(accuracy(m, xte, yte))
+    name = torch.cuda.get_device_name(dev) if dev.type == "cuda" else "cpu"
+    print(json.dumps(dict(torch=torch.__version__, device=name,
+                          epoch_seconds=epoch_s, accuracy=acc)))
+
+
+if __name__ == "__main__":
+    main()
