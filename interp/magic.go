@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gotensor/gotensor/cuda"
 	"github.com/gotensor/gotensor/display"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
@@ -20,6 +21,8 @@ const magicHelp = `Magics (at the start of a line):
   %time STMT        run STMT and print its wall time; %%time on the first line times the cell
   %timeit STMT      run STMT many times and print the time per run; %%timeit times the cell
   %who              list the session's variables with their types and values
+                    (tensors: shape, dtype, device, bytes)
+  %gpu              list the GPUs (CUDA devices) and their memory in use
   %reset            forget every variable, function, type and import
   %env [NAME[=VALUE]]  list, show or set environment variables
   %cd [DIR]         change the working directory (home when DIR is empty)
@@ -104,6 +107,8 @@ func (s *Session) lineMagic(line string) (*display.Bundle, error) {
 		return nil, s.timeitCode(args)
 	case "who":
 		s.who()
+	case "gpu":
+		io.WriteString(s.stdout, cuda.Report())
 	case "reset":
 		if err := s.start(); err != nil {
 			return nil, magicError("%%reset: %v", err)
