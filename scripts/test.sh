@@ -39,6 +39,19 @@ gofmt_check() {
 
 step "gofmt" gofmt_check
 step "go vet" go vet ./...
+# The yaegi symbol tables and docs are generated from the library's source:
+# a stale table would hide a new name from notebooks.
+symbols_current() {
+	go generate ./internal/symbols || return 1
+	if ! git diff --quiet -- internal/symbols; then
+		echo "internal/symbols is stale: run 'go generate ./internal/symbols' and commit the result"
+		git diff --stat -- internal/symbols
+		return 1
+	fi
+}
+step "generated symbols" symbols_current
+# The MNIST training tests (tensorlib/nn) and the notebooks need the data.
+step "fetch MNIST" go run ./cmd/gotensor data mnist
 # setup.sh installs OpenBLAS, so its path must be tested too, not skipped.
 export GOTENSOR_REQUIRE_OPENBLAS=1
 step "go test" go test -count=1 ./...
