@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/doc"
 	"go/format"
 	"go/parser"
@@ -69,7 +70,10 @@ func collectDocs(path string, docs map[string]string) error {
 	dir := strings.TrimSpace(string(out))
 	fset := token.NewFileSet()
 	pkgs, err := parser.ParseDir(fset, dir, func(fi os.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
+		// The files of this build: of a pair of build-tagged files (cgo,
+		// !cgo), the docs are those of the one notebooks run.
+		ok, err := build.Default.MatchFile(dir, fi.Name())
+		return err == nil && ok && !strings.HasSuffix(fi.Name(), "_test.go")
 	}, parser.ParseComments)
 	if err != nil {
 		return err
