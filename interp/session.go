@@ -67,6 +67,7 @@ type Session struct {
 
 	stdout, stderr *stream
 	capture        *fdCapture
+	flushMu        sync.Mutex // one flushStreams at a time (live outputs redraw from timers)
 
 	outMu sync.RWMutex
 	out   Output // the running cell's output, nil between cells
@@ -215,13 +216,9 @@ func (s *Session) Execute(ctx context.Context, code string, out Output) (*displa
 	defer s.mu.Unlock()
 	s.cells++
 	s.setOutput(out)
-	restore := display.SetPublisher(out)
+	restore := display.SetPublisher(orderedPublisher{s, out})
 	defer func() {
-		if s.capture != nil {
-			s.capture.sync()
-		}
-		s.stdout.flushAll()
-		s.stderr.flushAll()
+		s.flushStreams()
 		restore()
 		s.setOutput(nil)
 	}()
@@ -318,4 +315,34 @@ func (r *stdinReader) Read(p []byte) (int, error) {
 	n := copy(p, r.buf)
 	r.buf = r.buf[n:]
 	return n, nil
+}
+
+// orderedPublisher publishes rich output after the text written before it,
+// which the streams batch: without the flush, a display call would overtake
+// the cell's earlier prints.
+type orderedPublisher struct {
+	s   *Session
+	out Output
+}
+
+func (p orderedPublisher) Display(b display.Bundle, id string, update bool) {
+	p.s.flushStreams()
+	p.out.Display(b, id, update)
+}
+
+func (p orderedPublisher) ClearOutput(wait bool) {
+	p.s.flushStreams()
+	p.out.ClearOutput(wait)
+}
+
+// flushStreams sends what the cell has written so far, through yaegi's
+// writers and through the captured file descriptors.
+func (s *Session) flushStreams() {
+	s.flushMu.Lock()
+	defer s.flushMu.Unlock()
+	if s.capture != nil {
+		s.capture.sync()
+	}
+	s.stdout.flushAll()
+	s.stderr.flushAll()
 }

@@ -328,6 +328,13 @@ func multiline(data json.RawMessage) (string, error) {
 	return strings.Join(lines, ""), nil
 }
 
+// splitsLines reports whether nbformat writes a value of this MIME type as a
+// list of lines: text types, JavaScript and SVG do; base64 images and JSON
+// stay whole, as Jupyter writes them.
+func splitsLines(mime string) bool {
+	return strings.HasPrefix(mime, "text/") || mime == "application/javascript" || mime == "image/svg+xml"
+}
+
 // splitLines splits s into lines that keep their "\n", as Jupyter writes
 // multiline strings.
 func splitLines(s string) []string {
@@ -405,7 +412,7 @@ func (o *Output) toJSON() (map[string]any, error) {
 	case DisplayDataOutput, ExecuteResultOutput:
 		data := map[string]any{}
 		for mime, v := range o.Data {
-			if s, ok := v.(string); ok && !isJSONMime(mime) {
+			if s, ok := v.(string); ok && splitsLines(mime) {
 				data[mime] = splitLines(s)
 				continue
 			}

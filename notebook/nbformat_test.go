@@ -2,6 +2,7 @@ package notebook
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -133,5 +134,42 @@ func validate(t *testing.T, nb []byte) {
 	cmd.Stdin = bytes.NewReader(nb)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("nbformat.validate: %v\n%s", err, out)
+	}
+}
+
+// TestWriteSplitsTextOnly checks nbformat's rule (nbformat/v4/rwbase.py,
+// _split_mimebundle): text types and SVG are written as lists of lines,
+// base64 images as one string.
+func TestWriteSplitsTextOnly(t *testing.T) {
+	nb := &Notebook{Cells: []*Cell{{ID: "a", Type: CodeCell, Outputs: []*Output{{
+		Type: DisplayDataOutput,
+		Data: map[string]any{
+			"image/png":     "iVBORw0KGgo=\nAAAA",
+			"image/svg+xml": "<svg>\n</svg>",
+			"text/plain":    "one\ntwo",
+		},
+	}}}}}
+	var buf bytes.Buffer
+	if err := Write(&buf, nb); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Cells []struct {
+			Outputs []struct {
+				Data map[string]any `json:"data"`
+			} `json:"outputs"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	data := doc.Cells[0].Outputs[0].Data
+	if _, ok := data["image/png"].(string); !ok {
+		t.Errorf("image/png written as %T, want one string", data["image/png"])
+	}
+	for _, mime := range []string{"image/svg+xml", "text/plain"} {
+		if l, ok := data[mime].([]any); !ok || len(l) != 2 {
+			t.Errorf("%s written as %#v, want two lines", mime, data[mime])
+		}
 	}
 }

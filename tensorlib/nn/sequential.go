@@ -106,14 +106,16 @@ func (s *Sequential) Train() { s.SetTraining(true) }
 // Eval puts every layer in evaluation mode.
 func (s *Sequential) Eval() { s.SetTraining(false) }
 
-// To moves every layer's tensors to dev (see the function To). Create
-// optimizers after moving.
+// To moves every layer's tensors to dev (see the function To) and returns
+// s, so that it chains as PyTorch's model.to(dev) does. Create optimizers
+// after moving.
 //
-//	model.To(tensor.DefaultDevice())
-func (s *Sequential) To(dev tensor.Device) {
+//	model := nn.NewSequential(nn.NewLinear(784, 10)).To(tensor.DefaultDevice())
+func (s *Sequential) To(dev tensor.Device) *Sequential {
 	for _, l := range s.Layers {
 		To(l, dev)
 	}
+	return s
 }
 
 // String prints the layers as PyTorch does:
