@@ -14,7 +14,10 @@ const (
 
 // impl holds the routines in use; choose fills it on first use.
 type impl struct {
-	name  string
+	name string
+	// split is set when the routines run on one thread and Sgemm and Dgemm
+	// split large products over goroutines themselves (see splitGemm).
+	split bool
 	sgemm func(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int)
 	dgemm func(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int)
 }
@@ -87,7 +90,40 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 		scale(m, n, beta, c, ldc)
 		return
 	}
+	im := active()
+	if im.split && splitGemm(im.sgemm, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) {
+		return
+	}
+	im.sgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// SgemmSerial is Sgemm computed on the calling goroutine (OpenBLAS) or
+// without further splitting (gonum, which may still use goroutines for
+// large products): for callers that already run several products in
+// parallel, such as a batched matrix multiply.
+func SgemmSerial(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	checkGemm("Sgemm", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc)
+	if m == 0 || n == 0 {
+		return
+	}
+	if k == 0 || alpha == 0 {
+		scale(m, n, beta, c, ldc)
+		return
+	}
 	active().sgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// DgemmSerial is SgemmSerial for float64 matrices.
+func DgemmSerial(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	checkGemm("Dgemm", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc)
+	if m == 0 || n == 0 {
+		return
+	}
+	if k == 0 || alpha == 0 {
+		scale(m, n, beta, c, ldc)
+		return
+	}
+	active().dgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Dgemm is Sgemm for float64 matrices.
@@ -100,7 +136,11 @@ func Dgemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int
 		scale(m, n, beta, c, ldc)
 		return
 	}
-	active().dgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	im := active()
+	if im.split && splitGemm(im.dgemm, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) {
+		return
+	}
+	im.dgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // checkGemm panics unless the arguments describe matrices that fit in their

@@ -103,12 +103,16 @@ func loadOpenBLAS() error {
 			msg := C.gtLoad(name)
 			C.free(unsafe.Pointer(name))
 			if msg == nil {
-				if os.Getenv("OPENBLAS_NUM_THREADS") == "" && os.Getenv("GOTO_NUM_THREADS") == "" &&
-					os.Getenv("OMP_NUM_THREADS") == "" {
-					C.gtSetThreads(C.int(runtime.GOMAXPROCS(0)))
+				// Unless the user chose OpenBLAS's thread count, OpenBLAS runs
+				// on one thread and the package splits products over
+				// goroutines (see splitGemm).
+				split := os.Getenv("OPENBLAS_NUM_THREADS") == "" && os.Getenv("GOTO_NUM_THREADS") == "" &&
+					os.Getenv("OMP_NUM_THREADS") == ""
+				if split {
+					C.gtSetThreads(1)
 				}
 				corename = C.GoString(C.gtCorename())
-				openblasImpl = &impl{name: OpenBLAS, sgemm: openblasSgemm, dgemm: openblasDgemm}
+				openblasImpl = &impl{name: OpenBLAS, split: split, sgemm: openblasSgemm, dgemm: openblasDgemm}
 				return
 			}
 			msgs = append(msgs, C.GoString(msg))

@@ -153,6 +153,9 @@ func copyStrided[T any](dst []T, dl Layout, src []T, sl Layout) {
 	}
 	it := newIterRuns(dl.Shape, dl, sl)
 	ds, ss := it.istr[0], it.istr[1]
+	if copyTransposed(dst, src, it) {
+		return
+	}
 	parallelFor(n, grainElems, func(lo, hi int) {
 		it.each(lo, hi, func(_ int, offs []int, n int) {
 			do, so := offs[0], offs[1]
@@ -167,6 +170,47 @@ func copyStrided[T any](dst []T, dl Layout, src []T, sl Layout) {
 			}
 		})
 	})
+}
+
+// copyTransposed copies in square tiles when dst is contiguous and src
+// is its transpose in the two innermost dims (src's rows run along dst's
+// columns), as when a transposed gradient is made contiguous; element by
+// element, every read would touch a new cache line. It reports whether
+// the layouts had that form.
+func copyTransposed[T any](dst, src []T, it *iterRuns) bool {
+	const tile = 32
+	nd := len(it.shape)
+	if nd == 0 || it.istr[0] != 1 || it.istr[1] == 1 || it.inner < tile {
+		return false
+	}
+	rows, cols := it.shape[nd-1], it.inner
+	if rows < tile || it.strides[1][nd-1] != 1 || it.strides[0][nd-1] != cols {
+		return false
+	}
+	// dst[o + r*cols + c] = src[so + r + c*cs] for each outer index.
+	cs := it.istr[1]
+	oshape, ods, oss := it.shape[:nd-1], it.strides[0][:nd-1], it.strides[1][:nd-1]
+	rowTiles := (rows + tile - 1) / tile
+	parallelFor(numel(oshape)*rowTiles, max(1, grainElems/(tile*cols)), func(lo, hi int) {
+		for w := lo; w < hi; w++ {
+			o, rt := w/rowTiles, w%rowTiles
+			do := it.offsets[0] + offsetOf(o, oshape, ods)
+			so := it.offsets[1] + offsetOf(o, oshape, oss)
+			r0, r1 := rt*tile, min(rt*tile+tile, rows)
+			for c0 := 0; c0 < cols; c0 += tile {
+				c1 := min(c0+tile, cols)
+				for r := r0; r < r1; r++ {
+					d := dst[do+r*cols+c0 : do+r*cols+c1]
+					sp := so + r + c0*cs
+					for c := range d {
+						d[c] = src[sp]
+						sp += cs
+					}
+				}
+			}
+		}
+	})
+	return true
 }
 
 func (b cpuBackend) Cast(s Storage, l Layout, dt DType) Storage {

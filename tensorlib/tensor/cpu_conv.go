@@ -58,6 +58,16 @@ func im2col[T number](cols, x []T, g window) {
 						}
 						src := in[h*g.w : (h+1)*g.w]
 						w := -g.pw + j*g.dw
+						if g.sw == 1 {
+							// dst[ow] = src[w+ow] where 0 <= w+ow < W, else 0.
+							a, z := min(max(-w, 0), len(dst)), min(max(g.w-w, 0), len(dst))
+							clear(dst[:a])
+							if a < z {
+								copy(dst[a:z], src[w+a:w+z])
+							}
+							clear(dst[max(a, z):])
+							continue
+						}
 						for ow := range dst {
 							if w >= 0 && w < g.w {
 								dst[ow] = src[w]
@@ -108,6 +118,14 @@ func col2im[T number](x, cols []T, g window) {
 						dst := in[h*g.w : (h+1)*g.w]
 						src := row[oh*g.ow : (oh+1)*g.ow]
 						w := -g.pw + j*g.dw
+						if g.sw == 1 {
+							// dst[w+ow] += src[ow] where 0 <= w+ow < W.
+							a, z := min(max(-w, 0), len(src)), min(max(g.w-w, 0), len(src))
+							if a < z {
+								addTo(dst[w+a:w+z], src[a:z])
+							}
+							continue
+						}
 						for _, v := range src {
 							if w >= 0 && w < g.w {
 								dst[w] += v
@@ -141,9 +159,21 @@ func (b cpuBackend) MaxPool2d(s Storage, l Layout, kernel, stride, padding [2]in
 
 func maxPool[T number](out []T, idx []int64, x []T, g window) {
 	plane, L := g.h*g.w, g.oh*g.ow
+	pool2 := g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2 && g.ph == 0 && g.pw == 0
 	parallelFor(g.n*g.c, max(1, grainElems/(g.kh*g.kw*L+1)), func(lo, hi int) {
+		if o32, ok := any(out).([]float32); ok && pool2 && simdMaxPool2F32(o32, idx, any(x).([]float32), g, lo, hi) {
+			return
+		}
 		for nc := lo; nc < hi; nc++ {
 			in := x[nc*plane : (nc+1)*plane]
+			if g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2 && g.ph == 0 && g.pw == 0 {
+				if o32, ok := any(out).([]float32); ok {
+					maxPool2x2F32(o32[nc*L:(nc+1)*L], idx[nc*L:(nc+1)*L], any(in).([]float32), g)
+				} else {
+					maxPool2x2(out[nc*L:(nc+1)*L], idx[nc*L:(nc+1)*L], in, g)
+				}
+				continue
+			}
 			for oh := 0; oh < g.oh; oh++ {
 				for ow := 0; ow < g.ow; ow++ {
 					best, at := T(0), int64(-1)
@@ -173,4 +203,69 @@ func maxPool[T number](out []T, idx []int64, x []T, g window) {
 			}
 		}
 	})
+}
+
+// maxPool2x2 is maxPool for one plane with the common 2×2 window, stride
+// 2 and no padding: every window lies inside the plane. Ties keep the
+// first maximum in (0,0), (0,1), (1,0), (1,1) order and NaN wins, as in
+// maxPool.
+func maxPool2x2[T number](out []T, idx []int64, in []T, g window) {
+	for oh := 0; oh < g.oh; oh++ {
+		h0 := 2 * oh * g.w
+		r0, r1 := in[h0:h0+g.w], in[h0+g.w:h0+2*g.w]
+		o, ix := out[oh*g.ow:(oh+1)*g.ow], idx[oh*g.ow:(oh+1)*g.ow]
+		for ow := range o {
+			c := 2 * ow
+			best, at := r0[c], c
+			if v := r0[c+1]; v > best || (v != v && best == best) {
+				best, at = v, c+1
+			}
+			if v := r1[c]; v > best || (v != v && best == best) {
+				best, at = v, g.w+c
+			}
+			if v := r1[c+1]; v > best || (v != v && best == best) {
+				best, at = v, g.w+c+1
+			}
+			o[ow], ix[ow] = best, int64(h0+at)
+		}
+	}
+}
+
+// maxPool2x2F32 is maxPool2x2 for float32 without data-dependent branches
+// (the winner of a window of activations is a coin toss for the branch
+// predictor): candidate v replaces best when best is not NaN and v is not
+// <= best, that is when v > best or v is NaN.
+func maxPool2x2F32(out []float32, idx []int64, in []float32, g window) {
+	for oh := 0; oh < g.oh; oh++ {
+		h0 := 2 * oh * g.w
+		r0, r1 := in[h0:h0+g.w], in[h0+g.w:h0+2*g.w]
+		o, ix := out[oh*g.ow:(oh+1)*g.ow], idx[oh*g.ow:(oh+1)*g.ow]
+		for ow := range o {
+			c := 2 * ow
+			best, at := r0[c], c
+			best, at = maxStep(best, at, r0[c+1], c+1)
+			best, at = maxStep(best, at, r1[c], g.w+c)
+			best, at = maxStep(best, at, r1[c+1], g.w+c+1)
+			o[ow], ix[ow] = best, int64(h0+at)
+		}
+	}
+}
+
+// maxStep returns (v, j) when v beats best as in maxPool2x2F32, and
+// (best, i) otherwise.
+func maxStep(best float32, i int, v float32, j int) (float32, int) {
+	take := uint32(1-boolByte(v <= best)) & uint32(boolByte(best == best))
+	m := -take
+	bb := math.Float32bits(best)
+	best = math.Float32frombits(bb ^ ((bb ^ math.Float32bits(v)) & m))
+	i ^= (i ^ j) & -int(take)
+	return best, i
+}
+
+// addTo sets d[i] += s[i].
+func addTo[T number](d, s []T) {
+	s = s[:len(d)]
+	for i, v := range s {
+		d[i] += v
+	}
 }

@@ -27,7 +27,9 @@ func unaryF32(op UnaryOp, dst, src []float32) {
 	dst = dst[:len(src)]
 	switch op {
 	case OpExp:
-		expSlice(dst, src)
+		if !simdExpF32(dst, src) {
+			expSlice(dst, src)
+		}
 	case OpSigmoid:
 		for i, v := range src {
 			dst[i] = 1 / (1 + expf(-v))
@@ -36,8 +38,23 @@ func unaryF32(op UnaryOp, dst, src []float32) {
 		for i, v := range src {
 			dst[i] = float32(math.Sqrt(float64(v)))
 		}
+	case OpReLU:
+		if !simdReluF32(dst, src) {
+			reluSlice(dst, src)
+		}
 	default:
 		unaryFloat(op, dst, src)
+	}
+}
+
+// reluSlice sets dst[i] = max(src[i], 0). Go's max keeps NaN, as
+// torch.relu does, and compiles without a data-dependent branch. (A loop
+// of its own: inside unaryFloat's big switch the slices live on the
+// stack.)
+func reluSlice[T float](dst, src []T) {
+	dst = dst[:len(src)]
+	for i, v := range src {
+		dst[i] = max(v, 0)
 	}
 }
 
@@ -53,13 +70,7 @@ func unaryFloat[T float](op UnaryOp, dst, src []T) {
 			dst[i] = T(math.Abs(float64(v)))
 		}
 	case OpReLU:
-		for i, v := range src {
-			if v > 0 || v != v {
-				dst[i] = v
-			} else {
-				dst[i] = 0
-			}
-		}
+		reluSlice(dst, src)
 	case OpSqrt:
 		for i, v := range src {
 			dst[i] = T(math.Sqrt(float64(v)))
@@ -206,6 +217,9 @@ func scalarKernel[T number](op BinaryOp, dst, a []T, la Layout, s T, reversed bo
 // the contiguous and scalar-broadcast cases of the common ops.
 func binRun[T number](op BinaryOp, dst, a []T, ao, as int, b []T, bo, bs int) {
 	n := len(dst)
+	if n >= simdMin && simdBinary(op, dst, a[ao:], as, b[bo:], bs) {
+		return
+	}
 	switch {
 	case as == 1 && bs == 1:
 		a, b := a[ao:ao+n], b[bo:bo+n]
@@ -360,6 +374,10 @@ func compareKernel[T number](op CompareOp, dst []bool, a []T, la Layout, b []T, 
 		it.each(lo, hi, func(pos int, offs []int, k int) {
 			d := dst[pos : pos+k]
 			ao, bo := offs[0], offs[1]
+			if sa == 1 && sb == 0 {
+				compareScalarRun(op, d, a[ao:ao+k], b[bo])
+				return
+			}
 			switch op {
 			case OpEq:
 				for i := range d {
@@ -402,6 +420,41 @@ func compareKernel[T number](op CompareOp, dst []bool, a []T, la Layout, b []T, 
 	})
 }
 
+// compareScalarRun sets d[i] = op(a[i], s): a contiguous run against one
+// value, as in x.GtScalar(0).
+func compareScalarRun[T number](op CompareOp, d []bool, a []T, s T) {
+	a = a[:len(d)]
+	if a32, ok := any(a).([]float32); ok && simdCompareScalarF32(op, d, a32, any(s).(float32)) {
+		return
+	}
+	switch op {
+	case OpEq:
+		for i, v := range a {
+			d[i] = v == s
+		}
+	case OpNe:
+		for i, v := range a {
+			d[i] = v != s
+		}
+	case OpLt:
+		for i, v := range a {
+			d[i] = v < s
+		}
+	case OpLe:
+		for i, v := range a {
+			d[i] = v <= s
+		}
+	case OpGt:
+		for i, v := range a {
+			d[i] = v > s
+		}
+	case OpGe:
+		for i, v := range a {
+			d[i] = v >= s
+		}
+	}
+}
+
 func (cpuBackend) Where(cond Storage, lc Layout, a Storage, la Layout, b Storage, lb Layout) Storage {
 	cs, as, bs := cpuStore(cond), cpuStore(a), cpuStore(b)
 	out := newCPUStorage(as.dtype, la.Numel())
@@ -429,6 +482,12 @@ func whereKernel[T any](dst []T, c []bool, lc Layout, a []T, la Layout, b []T, l
 		it.each(lo, hi, func(pos int, offs []int, k int) {
 			co, ao, bo := offs[0], offs[1], offs[2]
 			d := dst[pos : pos+k]
+			if sc == 1 && (sa == 1 || sa == 0) && (sb == 1 || sb == 0) {
+				if d32, ok := any(d).([]float32); ok {
+					whereF32Run(d32, c[co:co+k], any(a).([]float32)[ao:], sa, any(b).([]float32)[bo:], sb)
+					return
+				}
+			}
 			for i := range d {
 				if c[co] {
 					d[i] = a[ao]
@@ -441,4 +500,51 @@ func whereKernel[T any](dst []T, c []bool, lc Layout, a []T, la Layout, b []T, l
 			}
 		})
 	})
+}
+
+// whereF32Run sets d[i] = c[i] ? a[i*sa] : b[i*sb] for a contiguous
+// condition and operands that are contiguous (stride 1) or one repeated
+// value (stride 0), selecting bits without branches: a ReLU mask is as
+// unpredictable as its input's signs.
+func whereF32Run(d []float32, c []bool, a []float32, sa int, b []float32, sb int) {
+	if simdWhereF32(d, c, a, sa, b, sb) {
+		return
+	}
+	c = c[:len(d)]
+	switch {
+	case sa == 1 && sb == 1:
+		a, b = a[:len(d)], b[:len(d)]
+		for i := range d {
+			m := -uint32(boolByte(c[i]))
+			d[i] = math.Float32frombits(math.Float32bits(a[i])&m | math.Float32bits(b[i])&^m)
+		}
+	case sa == 1 && sb == 0:
+		a, bv := a[:len(d)], math.Float32bits(b[0])
+		for i := range d {
+			m := -uint32(boolByte(c[i]))
+			d[i] = math.Float32frombits(math.Float32bits(a[i])&m | bv&^m)
+		}
+	case sa == 0 && sb == 1:
+		av, b := math.Float32bits(a[0]), b[:len(d)]
+		for i := range d {
+			m := -uint32(boolByte(c[i]))
+			d[i] = math.Float32frombits(av&m | math.Float32bits(b[i])&^m)
+		}
+	default:
+		av, bv := math.Float32bits(a[0]), math.Float32bits(b[0])
+		for i := range d {
+			m := -uint32(boolByte(c[i]))
+			d[i] = math.Float32frombits(av&m | bv&^m)
+		}
+	}
+}
+
+// boolByte returns 1 for true and 0 for false; the compiler turns it into
+// a SETcc, without a branch.
+func boolByte(b bool) uint8 {
+	var u uint8
+	if b {
+		u = 1
+	}
+	return u
 }

@@ -59,6 +59,10 @@ func (b cpuBackend) IndexSelect(s Storage, l Layout, dim int, idx Storage, il La
 	out := newCPUStorage(s.DType(), numel(shape))
 	ol := contiguousLayout(shape)
 	size := l.Shape[dim]
+	if l.IsContiguous() {
+		indexSelectContig(cpuStore(out), cpuStore(s), l, dim, ix)
+		return out
+	}
 	for j, v := range ix {
 		if v < 0 || v >= int64(size) {
 			panic(indexErr("IndexSelect", int(v), size, dim))
@@ -73,4 +77,40 @@ func selectLayout(l Layout, dim, i int) Layout {
 	shape := append(cloneInts(l.Shape[:dim]), l.Shape[dim+1:]...)
 	strides := append(cloneInts(l.Strides[:dim]), l.Strides[dim+1:]...)
 	return Layout{Shape: shape, Strides: strides, Offset: l.Offset + i*l.Strides[dim]}
+}
+
+// indexSelectContig is IndexSelect of a contiguous source: out is
+// [outer, len(ix), inner] and each selected slice a block of inner
+// elements copied whole, as a data loader gathers a shuffled batch of
+// images.
+func indexSelectContig(out, src *cpuStorage, l Layout, dim int, ix []int64) {
+	size := l.Shape[dim]
+	for _, v := range ix {
+		if v < 0 || v >= int64(size) {
+			panic(indexErr("IndexSelect", int(v), size, dim))
+		}
+	}
+	outer, inner := numel(l.Shape[:dim]), numel(l.Shape[dim+1:])
+	n := outer * len(ix)
+	if n == 0 || inner == 0 {
+		return
+	}
+	off := l.Offset
+	parallelFor(n, max(1, grainElems/inner), func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			o, j := r/len(ix), r%len(ix)
+			so := off + (o*size+int(ix[j]))*inner
+			do := r * inner
+			switch src.dtype {
+			case Float32:
+				copy(out.f32[do:do+inner], src.f32[so:so+inner])
+			case Float64:
+				copy(out.f64[do:do+inner], src.f64[so:so+inner])
+			case Int64:
+				copy(out.i64[do:do+inner], src.i64[so:so+inner])
+			case Bool:
+				copy(out.b[do:do+inner], src.b[so:so+inner])
+			}
+		}
+	})
 }

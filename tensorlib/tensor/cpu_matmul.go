@@ -1,5 +1,7 @@
 package tensor
 
+import "runtime"
+
 func (b cpuBackend) MatMul(a Storage, la Layout, bs Storage, lb Layout) Storage {
 	as, bst := cpuStore(a), cpuStore(bs)
 	nd := len(la.Shape)
@@ -10,16 +12,24 @@ func (b cpuBackend) MatMul(a Storage, la Layout, bs Storage, lb Layout) Storage 
 	if batch == 0 || m == 0 || n == 0 || k == 0 {
 		return out
 	}
+	// A batch of products runs them in parallel, each on one goroutine,
+	// unless there are too few to keep every core busy and each is large
+	// enough for the GEMM to split itself.
+	inParallel := batch > 1 && (batch >= 2*runtime.GOMAXPROCS(0) || m*n*k < 1<<18)
+	sg, dg := sgemm, dgemm
+	if inParallel {
+		sg, dg = sgemmSerial, dgemmSerial
+	}
 	one := func(i int) {
 		ao := la.Offset + offsetOf(i, bshape, la.Strides[:nd-2])
 		bo := lb.Offset + offsetOf(i, bshape, lb.Strides[:nd-2])
 		co := i * m * n
 		switch as.dtype {
 		case Float32:
-			gemmBlock(sgemm, out.f32[co:co+m*n], as.f32, ao, la.Strides[nd-2], la.Strides[nd-1],
+			gemmBlock(sg, out.f32[co:co+m*n], as.f32, ao, la.Strides[nd-2], la.Strides[nd-1],
 				bst.f32, bo, lb.Strides[nd-2], lb.Strides[nd-1], m, n, k)
 		case Float64:
-			gemmBlock(dgemm, out.f64[co:co+m*n], as.f64, ao, la.Strides[nd-2], la.Strides[nd-1],
+			gemmBlock(dg, out.f64[co:co+m*n], as.f64, ao, la.Strides[nd-2], la.Strides[nd-1],
 				bst.f64, bo, lb.Strides[nd-2], lb.Strides[nd-1], m, n, k)
 		case Int64:
 			naiveMatMul(out.i64[co:co+m*n], as.i64, ao, la.Strides[nd-2], la.Strides[nd-1],
@@ -28,8 +38,8 @@ func (b cpuBackend) MatMul(a Storage, la Layout, bs Storage, lb Layout) Storage 
 			panic("tensor: MatMul on " + as.dtype.String())
 		}
 	}
-	if batch > 1 && m*n*k < 1<<18 {
-		parallelFor(batch, max(1, (1<<18)/(m*n*k)), func(lo, hi int) {
+	if inParallel {
+		parallelFor(batch, max(1, (1<<16)/(m*n*k)), func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				one(i)
 			}

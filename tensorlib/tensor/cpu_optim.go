@@ -25,21 +25,51 @@ func adam[T float](p, g, m, v []T, h AdamParams) {
 	stepSize := T(h.LR / bc1)
 	bc2s := T(math.Sqrt(bc2))
 	decay := T(1 - h.LR*h.WeightDecay)
+	// Decoupled (AdamW) decay scales p first; L2 decay adds p*wd to the
+	// gradient.
+	l2 := !h.Decoupled && h.WeightDecay != 0
 	parallelFor(len(p), grainElems, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			gi := g[i]
-			if h.Decoupled {
+		p, g, m, v := p[lo:hi], g[lo:hi], m[lo:hi], v[lo:hi]
+		if h.Decoupled {
+			for i := range p {
 				p[i] *= decay
-			} else if h.WeightDecay != 0 {
-				gi += p[i] * wd
 			}
-			m[i] = m[i]*b1 + gi*(1-b1)
-			v[i] = v[i]*b2 + gi*gi*(1-b2)
-			denom := T(math.Sqrt(float64(v[i])))/bc2s + eps
-			p[i] += -stepSize * (m[i] / denom)
+		}
+		if l2 {
+			adamRun(p, g, m, v, b1, b2, eps, wd, true, stepSize, bc2s)
+		} else {
+			adamRun(p, g, m, v, b1, b2, eps, 0, false, stepSize, bc2s)
 		}
 	})
 }
+
+// adamRun is the body of adam's loop over one range: gi = g (+ p*wd when
+// l2), the moment updates and the step.
+func adamRun[T float](p, g, m, v []T, b1, b2, eps, wd T, l2 bool, stepSize, bc2s T) {
+	invBc2s := 1 / bc2s
+	g, m, v = g[:len(p)], m[:len(p)], v[:len(p)]
+	if p32, ok := any(p).([]float32); ok && simdAdamF32(p32, any(g).([]float32), any(m).([]float32), any(v).([]float32),
+		float32(b1), float32(b2), float32(eps), float32(wd), l2, float32(stepSize), float32(invBc2s)) {
+		return
+	}
+	for i := range p {
+		pi := p[i]
+		gi := g[i]
+		if l2 {
+			gi += pi * wd
+		}
+		mi := m[i]*b1 + gi*(1-b1)
+		vi := v[i]*b2 + gi*gi*(1-b2)
+		m[i], v[i] = mi, vi
+		denom := sqrtT(vi)*invBc2s + eps
+		p[i] = pi + -stepSize*(mi/denom)
+	}
+}
+
+// sqrtT returns the square root of x in x's precision. The float32 case
+// rounds the float64 root once, which gives the correctly rounded float32
+// root, and compiles to one SQRTSD.
+func sqrtT[T float](x T) T { return T(math.Sqrt(float64(x))) }
 
 func (b cpuBackend) SGDStep(p Storage, pl Layout, g Storage, gl Layout, buf Storage, bl Layout, h SGDParams) {
 	gs, goff := b.flat(g, gl)

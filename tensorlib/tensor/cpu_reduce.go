@@ -305,6 +305,11 @@ func reduceContig[T number](op ReduceOp, x []T) T {
 			}
 			return s
 		}
+		if x32, ok := any(x).([]float32); ok {
+			if s, ok := simdSumF32(x32); ok {
+				return T(s)
+			}
+		}
 		var total float64
 		for len(x) >= 256 {
 			blk := x[:256]

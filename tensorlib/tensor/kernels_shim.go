@@ -22,6 +22,17 @@ func dgemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int
 	blas.Dgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
+// sgemmSerial is sgemm on the calling goroutine, for products that run in
+// parallel with others.
+func sgemmSerial(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	blas.SgemmSerial(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// dgemmSerial is dgemm on the calling goroutine.
+func dgemmSerial(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	blas.DgemmSerial(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
 // parallelFor calls fn on disjoint ranges [lo, hi) covering [0, n), each at
 // least grain long, spread over GOMAXPROCS goroutines; a panic in fn is
 // re-raised on the caller.

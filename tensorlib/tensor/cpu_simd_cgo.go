@@ -1,0 +1,441 @@
+//go:build cgo && amd64
+
+// This file must stay in sync with cpu_simd_other.go.
+
+package tensor
+
+/*
+#cgo CFLAGS: -O3
+#cgo LDFLAGS: -lm
+#cgo noescape gtBinF32
+#cgo nocallback gtBinF32
+#cgo noescape gtBinF64
+#cgo nocallback gtBinF64
+#cgo noescape gtExpF32
+#cgo nocallback gtExpF32
+#cgo noescape gtReluF32
+#cgo nocallback gtReluF32
+#cgo noescape gtSumF32
+#cgo nocallback gtSumF32
+#cgo noescape gtMaxPool2F32
+#cgo nocallback gtMaxPool2F32
+#cgo noescape gtCmpScalarF32
+#cgo nocallback gtCmpScalarF32
+#cgo noescape gtWhereF32
+#cgo nocallback gtWhereF32
+#cgo noescape gtAdamF32
+#cgo nocallback gtAdamF32
+// No fused multiply-adds: they would round differently from Go.
+#pragma GCC optimize("-ffp-contract=off")
+#include <immintrin.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+// The loops below are plain C that GCC vectorizes, compiled twice: for
+// AVX2 and for the baseline (SSE2), picked at run time. Without
+// -ffast-math (and with -ffp-contract=off: no fused multiply-adds) every
+// element is computed with the same IEEE operations, in the same order,
+// as the Go loops they replace, so results are bit-identical.
+
+#define GT_INLINE static inline __attribute__((always_inline))
+#define GT_AVX2 __attribute__((target("avx2")))
+
+// Operation codes: the values of tensor.BinaryOp.
+enum { gtAdd, gtSub, gtMul, gtDiv, gtPow, gtMax, gtMin };
+
+// GT_BIN runs E (of x and y) over n elements; a and b are contiguous
+// (stride 1) or one repeated value (stride 0), not both repeated.
+#define GT_BIN(T, E) \
+	if (as == 1 && bs == 1) { \
+		for (long i = 0; i < n; i++) { T x = a[i], y = b[i]; d[i] = (E); } \
+	} else if (as == 1) { \
+		T y = b[0]; \
+		for (long i = 0; i < n; i++) { T x = a[i]; d[i] = (E); } \
+	} else { \
+		T x = a[0]; \
+		for (long i = 0; i < n; i++) { T y = b[i]; d[i] = (E); } \
+	}
+
+#define GT_BIN_BODY(T) \
+	switch (op) { \
+	case gtAdd: GT_BIN(T, x + y) break; \
+	case gtSub: GT_BIN(T, x - y) break; \
+	case gtMul: GT_BIN(T, x * y) break; \
+	case gtDiv: GT_BIN(T, x / y) break; \
+	case gtMax: GT_BIN(T, (x != x || x > y) ? x : y) break; \
+	case gtMin: GT_BIN(T, (x != x || x < y) ? x : y) break; \
+	}
+
+GT_INLINE void binF32(int op, float *restrict d, const float *restrict a, long as,
+		const float *restrict b, long bs, long n) {
+	GT_BIN_BODY(float)
+}
+
+GT_INLINE void binF64(int op, double *restrict d, const double *restrict a, long as,
+		const double *restrict b, long bs, long n) {
+	GT_BIN_BODY(double)
+}
+
+// exp2Tab[j] holds the bits of float32(2**(j/64)), as exp2Table in Go.
+static const uint32_t gtExp2Tab[64] = {
+	0x3f800000, 0x3f8164d2, 0x3f82cd87, 0x3f843a29, 0x3f85aac3, 0x3f871f62, 0x3f88980f, 0x3f8a14d5,
+	0x3f8b95c2, 0x3f8d1adf, 0x3f8ea43a, 0x3f9031dc, 0x3f91c3d3, 0x3f935a2b, 0x3f94f4f0, 0x3f96942d,
+	0x3f9837f0, 0x3f99e046, 0x3f9b8d3a, 0x3f9d3eda, 0x3f9ef532, 0x3fa0b051, 0x3fa27043, 0x3fa43516,
+	0x3fa5fed7, 0x3fa7cd94, 0x3fa9a15b, 0x3fab7a3a, 0x3fad583f, 0x3faf3b79, 0x3fb123f6, 0x3fb311c4,
+	0x3fb504f3, 0x3fb6fd92, 0x3fb8fbaf, 0x3fbaff5b, 0x3fbd08a4, 0x3fbf179a, 0x3fc12c4d, 0x3fc346cd,
+	0x3fc5672a, 0x3fc78d75, 0x3fc9b9be, 0x3fcbec15, 0x3fce248c, 0x3fd06334, 0x3fd2a81e, 0x3fd4f35b,
+	0x3fd744fd, 0x3fd99d16, 0x3fdbfbb8, 0x3fde60f5, 0x3fe0ccdf, 0x3fe33f89, 0x3fe5b907, 0x3fe8396a,
+	0x3feac0c7, 0x3fed4f30, 0x3fefe4ba, 0x3ff28177, 0x3ff5257d, 0x3ff7d0df, 0x3ffa83b3, 0x3ffd3e0c,
+};
+
+// expF32 is expSlice (cpu_math.go): the in-range lanes take the table
+// path on a clamped argument; a second pass redoes the rare out-of-range
+// and NaN elements in double precision.
+GT_INLINE void expF32(float *restrict d, const float *restrict s, long n) {
+	for (long i = 0; i < n; i++) {
+		float x = s[i];
+		x = x < -87.0f ? -87.0f : x;
+		x = x > 88.0f ? 88.0f : x;
+		float k = (x * (float)92.33248261689366 + 12582912.0f) - 12582912.0f;
+		float r = x - k * (float)0.010833740234375 - k * (float)-3.3155381515825866e-06;
+		float p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6)));
+		int32_t ki = (int32_t)k;
+		uint32_t bits = gtExp2Tab[ki & 63] + ((uint32_t)(ki >> 6) << 23);
+		float sc;
+		memcpy(&sc, &bits, sizeof sc);
+		d[i] = sc * p;
+	}
+	for (long i = 0; i < n; i++) {
+		float x = s[i];
+		if (!(x >= -87.0f && x <= 88.0f)) {
+			d[i] = (float)exp((double)x);
+		}
+	}
+}
+
+// reluF32 is reluSlice: Go's max(x, 0), which keeps NaN and maps -0 to 0.
+GT_INLINE void reluF32(float *restrict d, const float *restrict s, long n) {
+	for (long i = 0; i < n; i++) {
+		float x = s[i];
+		d[i] = (x > 0.0f || x != x) ? x : 0.0f;
+	}
+}
+
+// adamF32 is adamRun (cpu_optim.go) for float32, in vectors of W lanes
+// and a scalar tail. (Written with intrinsics: GCC does not vectorize
+// sqrtf unless errno is off, which cgo's flags cannot say.)
+#define GT_ADAM(V, W, set1, loadu, storeu, add, mul, div, sqrt) \
+	long i = 0; \
+	V vb1 = set1(b1), vb2 = set1(b2), c1 = set1(1 - b1), c2 = set1(1 - b2); \
+	V veps = set1(eps), vwd = set1(wd), vstep = set1(-stepSize), vinv = set1(invBc2s); \
+	for (; i + W <= n; i += W) { \
+		V pi = loadu(p + i), gi = loadu(g + i); \
+		if (l2) { gi = add(gi, mul(pi, vwd)); } \
+		V mi = add(mul(loadu(m + i), vb1), mul(gi, c1)); \
+		V vi = add(mul(loadu(v + i), vb2), mul(mul(gi, gi), c2)); \
+		storeu(m + i, mi); \
+		storeu(v + i, vi); \
+		V denom = add(mul(sqrt(vi), vinv), veps); \
+		storeu(p + i, add(pi, mul(vstep, div(mi, denom)))); \
+	} \
+	for (; i < n; i++) { \
+		float pi = p[i], gi = g[i]; \
+		if (l2) { gi += pi * wd; } \
+		float mi = m[i] * b1 + gi * (1 - b1); \
+		float vi = v[i] * b2 + gi * gi * (1 - b2); \
+		m[i] = mi; \
+		v[i] = vi; \
+		float denom = sqrtf(vi) * invBc2s + eps; \
+		p[i] = pi + -stepSize * (mi / denom); \
+	}
+
+#define GT_ADAM_PARAMS (float *restrict p, const float *restrict g, float *restrict m, float *restrict v, \
+		long n, float b1, float b2, float eps, float wd, int l2, float stepSize, float invBc2s)
+
+GT_AVX2 static void gtAdamF32_avx2 GT_ADAM_PARAMS {
+	GT_ADAM(__m256, 8, _mm256_set1_ps, _mm256_loadu_ps, _mm256_storeu_ps, _mm256_add_ps, _mm256_mul_ps,
+		_mm256_div_ps, _mm256_sqrt_ps)
+}
+
+static void gtAdamF32_base GT_ADAM_PARAMS {
+	GT_ADAM(__m128, 4, _mm_set1_ps, _mm_loadu_ps, _mm_storeu_ps, _mm_add_ps, _mm_mul_ps, _mm_div_ps, _mm_sqrt_ps)
+}
+
+// sumF32 sums x in blocks of 256 elements, each added in 32 float lanes
+// (four AVX2 registers, each a chain of 8 adds) and folded pairwise; the
+// block sums and the tail add up in double. The error stays near
+// NumPy's pairwise sum. (The Go loop in reduceContig uses 8 lanes, so
+// the last bits of a sum differ between cgo and pure-Go builds.)
+GT_INLINE float sumF32(const float *restrict x, long n) {
+	double total = 0;
+	for (; n >= 256; x += 256, n -= 256) {
+		float s[32] = {0};
+		for (int i = 0; i < 256; i += 32) {
+			for (int j = 0; j < 32; j++) {
+				s[j] += x[i + j];
+			}
+		}
+		for (int w = 16; w >= 1; w /= 2) {
+			for (int j = 0; j < w; j++) {
+				s[j] += s[j + w];
+			}
+		}
+		total += (double)s[0];
+	}
+	float r = 0;
+	for (long i = 0; i < n; i++) {
+		r += x[i];
+	}
+	return (float)(total + (double)r);
+}
+
+// gtSel returns a where the mask m is all ones and b where it is zero.
+GT_INLINE float gtSel(int32_t m, float a, float b) {
+	uint32_t ua, ub;
+	memcpy(&ua, &a, 4);
+	memcpy(&ub, &b, 4);
+	uint32_t r = (ua & (uint32_t)m) | (ub & ~(uint32_t)m);
+	float f;
+	memcpy(&f, &r, 4);
+	return f;
+}
+
+// cmpScalarF32 sets d[i] = op(a[i], s) for the comparisons of
+// tensor.CompareOp (Eq, Ne, Lt, Le, Gt, Ge); d holds Go bools (0 or 1).
+GT_INLINE void cmpScalarF32(int op, uint8_t *restrict d, const float *restrict a, float s, long n) {
+	switch (op) {
+	case 0: for (long i = 0; i < n; i++) d[i] = a[i] == s; break;
+	case 1: for (long i = 0; i < n; i++) d[i] = a[i] != s; break;
+	case 2: for (long i = 0; i < n; i++) d[i] = a[i] < s; break;
+	case 3: for (long i = 0; i < n; i++) d[i] = a[i] <= s; break;
+	case 4: for (long i = 0; i < n; i++) d[i] = a[i] > s; break;
+	case 5: for (long i = 0; i < n; i++) d[i] = a[i] >= s; break;
+	}
+}
+
+// whereF32 is whereF32Run (cpu_elementwise.go): d[i] = c[i] ? a[i*sa] :
+// b[i*sb], strides 0 or 1, selecting bits.
+GT_INLINE void whereF32(float *restrict d, const uint8_t *restrict c, const float *restrict a, long sa,
+		const float *restrict b, long sb, long n) {
+	if (sa == 1 && sb == 1) {
+		for (long i = 0; i < n; i++) d[i] = gtSel(-(int32_t)c[i], a[i], b[i]);
+	} else if (sa == 1) {
+		float y = b[0];
+		for (long i = 0; i < n; i++) d[i] = gtSel(-(int32_t)c[i], a[i], y);
+	} else if (sb == 1) {
+		float x = a[0];
+		for (long i = 0; i < n; i++) d[i] = gtSel(-(int32_t)c[i], x, b[i]);
+	} else {
+		float x = a[0], y = b[0];
+		for (long i = 0; i < n; i++) d[i] = gtSel(-(int32_t)c[i], x, y);
+	}
+}
+
+// maxPool2F32 is maxPool2x2F32 (cpu_conv.go) over several planes of
+// h×w inputs and oh×ow outputs: a candidate replaces the best so far when
+// the best is not NaN and the candidate is not <= it.
+GT_INLINE void maxPool2F32(float *restrict out, int64_t *restrict idx, const float *restrict in,
+		long planes, long h, long w, long oh, long ow) {
+	for (long p = 0; p < planes; p++, in += h * w, out += oh * ow, idx += oh * ow) {
+		for (long y = 0; y < oh; y++) {
+			const float *r0 = in + 2 * y * w, *r1 = r0 + w;
+			long h0 = 2 * y * w;
+			for (long x = 0; x < ow; x++) {
+				long c = 2 * x;
+				float v0 = r0[c], v1 = r0[c + 1], v2 = r1[c], v3 = r1[c + 1];
+				// Masks select without branches, so the loop vectorizes.
+				int32_t at = 0;
+				float best = v0;
+				int32_t m;
+				m = -(int32_t)(!(v1 <= best) & (best == best));
+				best = gtSel(m, v1, best); at = (at & ~m) | (1 & m);
+				m = -(int32_t)(!(v2 <= best) & (best == best));
+				best = gtSel(m, v2, best); at = (at & ~m) | (2 & m);
+				m = -(int32_t)(!(v3 <= best) & (best == best));
+				best = gtSel(m, v3, best); at = (at & ~m) | (3 & m);
+				out[y * ow + x] = best;
+				// at is the window position: 0, 1 (same row) or 2, 3 (next row).
+				idx[y * ow + x] = h0 + c + (at & 1) + (at >> 1) * w;
+			}
+		}
+	}
+}
+
+// GT_VARIANTS defines name_avx2 and name_base around the inline body and
+// a dispatching name.
+#define GT_VARIANTS(name, body, params, args) \
+	GT_AVX2 static void name##_avx2 params { body args; } \
+	static void name##_base params { body args; } \
+	static void name params { \
+		if (gtHasAVX2) { name##_avx2 args; } else { name##_base args; } \
+	}
+
+static int gtHasAVX2 = -1;
+
+static void gtInitSIMD(void) {
+	__builtin_cpu_init();
+	gtHasAVX2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+}
+
+GT_VARIANTS(gtBinF32, binF32,
+	(int op, float *d, const float *a, long as, const float *b, long bs, long n),
+	(op, d, a, as, b, bs, n))
+GT_VARIANTS(gtBinF64, binF64,
+	(int op, double *d, const double *a, long as, const double *b, long bs, long n),
+	(op, d, a, as, b, bs, n))
+GT_VARIANTS(gtExpF32, expF32, (float *d, const float *s, long n), (d, s, n))
+GT_VARIANTS(gtReluF32, reluF32, (float *d, const float *s, long n), (d, s, n))
+GT_AVX2 static float gtSumF32_avx2(const float *x, long n) { return sumF32(x, n); }
+static float gtSumF32_base(const float *x, long n) { return sumF32(x, n); }
+static float gtSumF32(const float *x, long n) {
+	return gtHasAVX2 ? gtSumF32_avx2(x, n) : gtSumF32_base(x, n);
+}
+
+GT_VARIANTS(gtMaxPool2F32, maxPool2F32,
+	(float *out, int64_t *idx, const float *in, long planes, long h, long w, long oh, long ow),
+	(out, idx, in, planes, h, w, oh, ow))
+
+GT_VARIANTS(gtCmpScalarF32, cmpScalarF32, (int op, uint8_t *d, const float *a, float s, long n), (op, d, a, s, n))
+GT_VARIANTS(gtWhereF32, whereF32,
+	(float *d, const uint8_t *c, const float *a, long sa, const float *b, long sb, long n),
+	(d, c, a, sa, b, sb, n))
+
+static void gtAdamF32(float *p, const float *g, float *m, float *v, long n, float b1, float b2, float eps,
+		float wd, int l2, float stepSize, float invBc2s) {
+	if (gtHasAVX2) {
+		gtAdamF32_avx2(p, g, m, v, n, b1, b2, eps, wd, l2, stepSize, invBc2s);
+	} else {
+		gtAdamF32_base(p, g, m, v, n, b1, b2, eps, wd, l2, stepSize, invBc2s);
+	}
+}
+*/
+import "C"
+
+import "unsafe"
+
+func init() { C.gtInitSIMD() }
+
+// simdMin is the shortest run worth a cgo call (tens of nanoseconds).
+const simdMin = 256
+
+// simdBinary computes d[i] = op(a[i*as], b[i*bs]) for float32 or float64
+// runs where each stride is 0 or 1 (not both 0), with the vectorized C
+// loops, and reports whether it did: false for other dtypes, ops, strides
+// and short runs, which the caller computes itself.
+func simdBinary[T number](op BinaryOp, d, a []T, as int, b []T, bs int) bool {
+	n := len(d)
+	if n < simdMin || as|bs > 1 || as+bs == 0 || op == OpPow {
+		return false
+	}
+	la, lb := 1, 1
+	if as == 1 {
+		la = n
+	}
+	if bs == 1 {
+		lb = n
+	}
+	switch d := any(d).(type) {
+	case []float32:
+		a, b := any(a).([]float32)[:la], any(b).([]float32)[:lb]
+		C.gtBinF32(C.int(op), (*C.float)(unsafe.Pointer(&d[0])), (*C.float)(unsafe.Pointer(&a[0])), C.long(as),
+			(*C.float)(unsafe.Pointer(&b[0])), C.long(bs), C.long(n))
+		return true
+	case []float64:
+		a, b := any(a).([]float64)[:la], any(b).([]float64)[:lb]
+		C.gtBinF64(C.int(op), (*C.double)(unsafe.Pointer(&d[0])), (*C.double)(unsafe.Pointer(&a[0])), C.long(as),
+			(*C.double)(unsafe.Pointer(&b[0])), C.long(bs), C.long(n))
+		return true
+	}
+	return false
+}
+
+// simdExpF32 sets dst[i] = expf(src[i]) as expSlice does and reports
+// whether it did (false for short slices).
+func simdExpF32(dst, src []float32) bool {
+	if len(src) < simdMin {
+		return false
+	}
+	dst = dst[:len(src)]
+	C.gtExpF32((*C.float)(unsafe.Pointer(&dst[0])), (*C.float)(unsafe.Pointer(&src[0])), C.long(len(src)))
+	return true
+}
+
+// simdReluF32 is reluSlice for float32; it reports whether it ran.
+func simdReluF32(dst, src []float32) bool {
+	if len(src) < simdMin {
+		return false
+	}
+	dst = dst[:len(src)]
+	C.gtReluF32((*C.float)(unsafe.Pointer(&dst[0])), (*C.float)(unsafe.Pointer(&src[0])), C.long(len(src)))
+	return true
+}
+
+// simdAdamF32 is adamRun for float32; it reports whether it ran.
+func simdAdamF32(p, g, m, v []float32, b1, b2, eps, wd float32, l2 bool, stepSize, invBc2s float32) bool {
+	n := len(p)
+	if n < simdMin {
+		return false
+	}
+	g, m, v = g[:n], m[:n], v[:n]
+	il2 := 0
+	if l2 {
+		il2 = 1
+	}
+	C.gtAdamF32((*C.float)(unsafe.Pointer(&p[0])), (*C.float)(unsafe.Pointer(&g[0])),
+		(*C.float)(unsafe.Pointer(&m[0])), (*C.float)(unsafe.Pointer(&v[0])), C.long(n),
+		C.float(b1), C.float(b2), C.float(eps), C.float(wd), C.int(il2), C.float(stepSize), C.float(invBc2s))
+	return true
+}
+
+// simdSumF32 returns the sum of x (see sumF32 in the C code) and true, or
+// false for short slices.
+func simdSumF32(x []float32) (float32, bool) {
+	if len(x) < simdMin {
+		return 0, false
+	}
+	return float32(C.gtSumF32((*C.float)(unsafe.Pointer(&x[0])), C.long(len(x)))), true
+}
+
+// simdMaxPool2F32 runs maxPool2x2F32 over planes [lo, hi) of x into out
+// and idx and reports whether it did.
+func simdMaxPool2F32(out []float32, idx []int64, x []float32, g window, lo, hi int) bool {
+	plane, L := g.h*g.w, g.oh*g.ow
+	if hi <= lo || L == 0 {
+		return false
+	}
+	o, ix, in := out[lo*L:hi*L], idx[lo*L:hi*L], x[lo*plane:hi*plane]
+	C.gtMaxPool2F32((*C.float)(unsafe.Pointer(&o[0])), (*C.int64_t)(unsafe.Pointer(&ix[0])),
+		(*C.float)(unsafe.Pointer(&in[0])), C.long(hi-lo), C.long(g.h), C.long(g.w), C.long(g.oh), C.long(g.ow))
+	return true
+}
+
+// simdCompareScalarF32 is compareScalarRun for float32; it reports
+// whether it ran.
+func simdCompareScalarF32(op CompareOp, d []bool, a []float32, s float32) bool {
+	n := len(d)
+	if n < simdMin {
+		return false
+	}
+	a = a[:n]
+	C.gtCmpScalarF32(C.int(op), (*C.uint8_t)(unsafe.Pointer(&d[0])), (*C.float)(unsafe.Pointer(&a[0])), C.float(s), C.long(n))
+	return true
+}
+
+// simdWhereF32 is whereF32Run; it reports whether it ran.
+func simdWhereF32(d []float32, c []bool, a []float32, sa int, b []float32, sb int) bool {
+	n := len(d)
+	if n < simdMin {
+		return false
+	}
+	c = c[:n]
+	if sa == 1 {
+		a = a[:n]
+	}
+	if sb == 1 {
+		b = b[:n]
+	}
+	C.gtWhereF32((*C.float)(unsafe.Pointer(&d[0])), (*C.uint8_t)(unsafe.Pointer(&c[0])),
+		(*C.float)(unsafe.Pointer(&a[0])), C.long(sa), (*C.float)(unsafe.Pointer(&b[0])), C.long(sb), C.long(n))
+	return true
+}

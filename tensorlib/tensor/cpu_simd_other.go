@@ -1,0 +1,31 @@
+//go:build !cgo || !amd64
+
+// This file must stay in sync with cpu_simd_cgo.go.
+
+package tensor
+
+// Without cgo (or off amd64) there are no vectorized C loops: every
+// simd function reports false and the caller runs its Go loop.
+
+// simdMin is the shortest run the callers hand to the simd functions.
+const simdMin = 256
+
+func simdBinary[T number](op BinaryOp, d, a []T, as int, b []T, bs int) bool { return false }
+
+func simdExpF32(dst, src []float32) bool { return false }
+
+func simdReluF32(dst, src []float32) bool { return false }
+
+func simdAdamF32(p, g, m, v []float32, b1, b2, eps, wd float32, l2 bool, stepSize, invBc2s float32) bool {
+	return false
+}
+
+func simdSumF32(x []float32) (float32, bool) { return 0, false }
+
+func simdMaxPool2F32(out []float32, idx []int64, x []float32, g window, lo, hi int) bool {
+	return false
+}
+
+func simdCompareScalarF32(op CompareOp, d []bool, a []float32, s float32) bool { return false }
+
+func simdWhereF32(d []float32, c []bool, a []float32, sa int, b []float32, sb int) bool { return false }

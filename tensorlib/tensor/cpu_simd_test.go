@@ -1,0 +1,285 @@
+package tensor
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// specialF32 returns n float32 values: mostly uniform in [-3, 3), with
+// NaN, ±Inf, ±0, a subnormal and large values mixed in.
+func specialF32(seed uint64, n int) []float32 {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0,
+		float32(math.Copysign(0, -1)), 1e-40, -3e38, 100, -100, 88.5, -87.5}
+	x := make([]float32, n)
+	for i := range x {
+		if rng.IntN(8) == 0 {
+			x[i] = specials[rng.IntN(len(specials))]
+		} else {
+			x[i] = 6*rng.Float32() - 3
+		}
+	}
+	return x
+}
+
+// sameBits reports whether a and b are the same float32, any NaN
+// matching any NaN.
+func sameBits(a, b float32) bool {
+	if a != a || b != b {
+		return a != a && b != b
+	}
+	return math.Float32bits(a) == math.Float32bits(b)
+}
+
+// The vectorized C loops (cgo builds) must give the Go loops' results bit
+// for bit. Without cgo the simd functions report false and these tests
+// skip.
+
+func TestSimdBinaryMatchesGo(t *testing.T) {
+	const n = 1001
+	a, b := specialF32(1, n), specialF32(2, n)
+	ops := []BinaryOp{OpAdd, OpSub, OpMul, OpDiv, OpMaximum, OpMinimum}
+	for _, op := range ops {
+		for _, st := range [][2]int{{1, 1}, {1, 0}, {0, 1}} {
+			d := make([]float32, n)
+			if !simdBinary(op, d, a, st[0], b, st[1]) {
+				t.Skip("no vectorized loops in this build")
+			}
+			for i := range d {
+				want := binOne(op, a[i*st[0]], b[i*st[1]])
+				if !sameBits(d[i], want) {
+					t.Fatalf("%v strides %v: element %d: %v op %v = %v, want %v", op, st, i, a[i*st[0]], b[i*st[1]], d[i], want)
+				}
+			}
+		}
+	}
+	// float64, one case per op.
+	a64, b64 := make([]float64, n), make([]float64, n)
+	for i := range a64 {
+		a64[i], b64[i] = float64(a[i])*1.1, float64(b[i])
+	}
+	for _, op := range ops {
+		d := make([]float64, n)
+		simdBinary(op, d, a64, 1, b64, 1)
+		for i := range d {
+			want := binOne(op, a64[i], b64[i])
+			if d[i] != want && !(d[i] != d[i] && want != want) {
+				t.Fatalf("float64 %v: element %d = %v, want %v", op, i, d[i], want)
+			}
+		}
+	}
+}
+
+func TestSimdUnaryMatchesGo(t *testing.T) {
+	x := specialF32(3, 777)
+	d := make([]float32, len(x))
+	if !simdExpF32(d, x) {
+		t.Skip("no vectorized loops in this build")
+	}
+	for i, v := range x {
+		if want := expf(v); !sameBits(d[i], want) {
+			t.Fatalf("exp(%v) = %v, want %v (expf)", v, d[i], want)
+		}
+	}
+	simdReluF32(d, x)
+	for i, v := range x {
+		want := v
+		if !(v > 0) && v == v {
+			want = 0 // -0 and negatives give +0; NaN stays NaN
+		}
+		if !sameBits(d[i], want) {
+			t.Fatalf("relu(%v) = %v, want %v", v, d[i], want)
+		}
+	}
+}
+
+func TestSimdCompareWhereMatchesGo(t *testing.T) {
+	x, y := specialF32(4, 600), specialF32(5, 600)
+	c := make([]bool, len(x))
+	for _, op := range []CompareOp{OpEq, OpNe, OpLt, OpLe, OpGt, OpGe} {
+		for _, s := range []float32{0, 0.5, float32(math.NaN())} {
+			if !simdCompareScalarF32(op, c, x, s) {
+				t.Skip("no vectorized loops in this build")
+			}
+			for i, v := range x {
+				want := map[CompareOp]bool{OpEq: v == s, OpNe: v != s, OpLt: v < s, OpLe: v <= s, OpGt: v > s, OpGe: v >= s}[op]
+				if c[i] != want {
+					t.Fatalf("%v(%v, %v) = %v, want %v", op, v, s, c[i], want)
+				}
+			}
+		}
+	}
+	simdCompareScalarF32(OpGt, c, x, 0)
+	for _, st := range [][2]int{{1, 1}, {1, 0}, {0, 1}, {0, 0}} {
+		d := make([]float32, len(x))
+		simdWhereF32(d, c, x, st[0], y, st[1])
+		for i := range d {
+			want := y[i*st[1]]
+			if c[i] {
+				want = x[i*st[0]]
+			}
+			if !sameBits(d[i], want) {
+				t.Fatalf("where strides %v: element %d = %v, want %v", st, i, d[i], want)
+			}
+		}
+	}
+}
+
+func TestSimdAdamMatchesGo(t *testing.T) {
+	const n = 515
+	for _, l2 := range []bool{false, true} {
+		p, g := specialF32(6, n), specialF32(7, n)
+		for i := range p { // finite parameters and gradients
+			if math.IsNaN(float64(p[i])) || math.IsInf(float64(p[i]), 0) {
+				p[i] = 0.25
+			}
+			if math.IsNaN(float64(g[i])) || math.IsInf(float64(g[i]), 0) || math.Abs(float64(g[i])) > 1e3 {
+				g[i] = -0.5
+			}
+		}
+		m, v := make([]float32, n), make([]float32, n)
+		for i := range m {
+			m[i], v[i] = 0.01*float32(i%7), 0.001*float32(i%5)
+		}
+		wp, wm, wv := append([]float32(nil), p...), append([]float32(nil), m...), append([]float32(nil), v...)
+		// Variables, not constants: 1-b1 must round in float32 as in the
+		// kernel, not fold exactly.
+		var b1, b2, eps, wd, step, inv float32 = 0.9, 0.999, 1e-8, 0.01, 1e-3 / 0.19, 1 / 0.0447
+		if !simdAdamF32(p, g, m, v, b1, b2, eps, wd, l2, step, inv) {
+			t.Skip("no vectorized loops in this build")
+		}
+		for i := range wp { // torch.optim.adam's operations, in float32
+			gi := g[i]
+			if l2 {
+				gi += wp[i] * wd
+			}
+			wm[i] = wm[i]*b1 + gi*(1-b1)
+			wv[i] = wv[i]*b2 + gi*gi*(1-b2)
+			denom := float32(math.Sqrt(float64(wv[i])))*inv + eps
+			wp[i] += -step * (wm[i] / denom)
+			if !sameBits(p[i], wp[i]) || !sameBits(m[i], wm[i]) || !sameBits(v[i], wv[i]) {
+				t.Fatalf("l2=%v element %d: p, m, v = %v, %v, %v, want %v, %v, %v", l2, i, p[i], m[i], v[i], wp[i], wm[i], wv[i])
+			}
+		}
+	}
+}
+
+func TestSimdSumF32(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	for _, n := range []int{256, 257, 1000, 1 << 16} {
+		x := make([]float32, n)
+		var want float64
+		for i := range x {
+			x[i] = rng.Float32() - 0.25
+			want += float64(x[i])
+		}
+		got, ok := simdSumF32(x)
+		if !ok {
+			t.Skip("no vectorized loops in this build")
+		}
+		if math.Abs(float64(got)-want) > 1e-6*math.Max(1, math.Abs(want)) {
+			t.Errorf("n=%d: sum = %v, want %v", n, got, want)
+		}
+	}
+}
+
+// TestMaxPool2x2 checks the 2×2, stride 2 fast paths: the first maximum
+// wins ties, NaN wins, and odd sizes drop the last row and column.
+func TestMaxPool2x2(t *testing.T) {
+	nan := math.NaN()
+	for _, dt := range []DType{Float32, Float64} {
+		x := FromFloat64s([]float64{
+			1, 3, 2, 2, 5,
+			3, 0, 2, nan, 9,
+			-1, -1, 7, 7, 0,
+			-1, -1, 7, 8, 0,
+			4, 4, 4, 4, 4,
+		}, 1, 1, 5, 5).AsType(dt).SetRequiresGrad(true)
+		y := x.MaxPool2d([2]int{2, 2}, [2]int{2, 2}, [2]int{0, 0})
+		checkT(t, fmt.Sprint(dt, " MaxPool2d"), y, []int{1, 1, 2, 2}, dt, f64{3, nan, -1, 8})
+		// The gradient marks each window's winner: (0,1), (1,3), (2,0), (3,3).
+		y.Sum().Backward()
+		g := make([]float64, 25)
+		g[1], g[8], g[10], g[18] = 1, 1, 1, 1
+		checkT(t, fmt.Sprint(dt, " MaxPool2d grad"), x.Grad(), []int{1, 1, 5, 5}, dt, g)
+	}
+}
+
+// TestMaxPool2x2Random compares the fast path with a direct search on
+// random planes with repeated values.
+func TestMaxPool2x2Random(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 11))
+	const n, c, h, w = 3, 5, 9, 12
+	data := make([]float32, n*c*h*w)
+	for i := range data {
+		data[i] = float32(rng.IntN(5))
+	}
+	y := FromFloat32s(data, n, c, h, w).MaxPool2d([2]int{2, 2}, [2]int{0, 0}, [2]int{0, 0}).Float32s()
+	oh, ow := h/2, w/2
+	for p := 0; p < n*c; p++ {
+		for i := 0; i < oh; i++ {
+			for j := 0; j < ow; j++ {
+				want := float32(math.Inf(-1))
+				for di := 0; di < 2; di++ {
+					for dj := 0; dj < 2; dj++ {
+						want = max(want, data[p*h*w+(2*i+di)*w+2*j+dj])
+					}
+				}
+				if got := y[p*oh*ow+i*ow+j]; got != want {
+					t.Fatalf("plane %d window (%d,%d) = %v, want %v", p, i, j, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestUnfold2dPadded checks the stride-1 fast path of im2col and col2im
+// with padding and dilation against a direct computation: Unfold2d's
+// element (c*KH*KW + i*KW + j, oh*OW + ow) is x[c, oh-P+i*D, ow-P+j*D] or
+// 0 outside, and Unfold2d's gradient counts how often each input is read.
+func TestUnfold2dPadded(t *testing.T) {
+	const c, h, w, k, p, d = 2, 5, 6, 3, 2, 2
+	x := arange(1, c, h, w).SetRequiresGrad(true)
+	cols := x.Unfold2d([2]int{k, k}, [2]int{1, 1}, [2]int{p, p}, [2]int{d, d})
+	oh, ow := h+2*p-d*(k-1), w+2*p-d*(k-1)
+	got := cols.Float32s()
+	count := make([]float64, c*h*w)
+	for ch := 0; ch < c; ch++ {
+		for i := 0; i < k; i++ {
+			for j := 0; j < k; j++ {
+				for y := 0; y < oh; y++ {
+					for z := 0; z < ow; z++ {
+						hy, wz := y-p+i*d, z-p+j*d
+						want := float32(0)
+						if hy >= 0 && hy < h && wz >= 0 && wz < w {
+							want = float32(ch*h*w + hy*w + wz)
+							count[ch*h*w+hy*w+wz]++
+						}
+						if g := got[((ch*k+i)*k+j)*oh*ow+y*ow+z]; g != want {
+							t.Fatalf("cols[%d,%d,%d][%d,%d] = %v, want %v", ch, i, j, y, z, g, want)
+						}
+					}
+				}
+			}
+		}
+	}
+	cols.Sum().Backward()
+	checkT(t, "Unfold2d grad", x.Grad(), []int{1, c, h, w}, Float32, count)
+}
+
+// TestIndexSelectContiguous checks the block-copy path on a contiguous
+// view with an offset, along the first and a middle dim.
+func TestIndexSelectContiguous(t *testing.T) {
+	x := arange(5, 3, 2).Narrow(0, 1, 4) // rows 1..4 of [5 3 2], contiguous, offset 6
+	idx := FromInt64s([]int64{3, 0, 3})
+	checkT(t, "dim 0", x.IndexSelect(0, idx), []int{3, 3, 2}, Float32,
+		f64{24, 25, 26, 27, 28, 29, 6, 7, 8, 9, 10, 11, 24, 25, 26, 27, 28, 29})
+	checkT(t, "dim 1", x.IndexSelect(1, FromInt64s([]int64{2, 0})), []int{4, 2, 2}, Float32,
+		f64{10, 11, 6, 7, 16, 17, 12, 13, 22, 23, 18, 19, 28, 29, 24, 25})
+	err := mustPanic(t, func() { x.IndexSelect(0, FromInt64s([]int64{4})) })
+	if _, ok := err.(*IndexError); !ok {
+		t.Errorf("out-of-range index: %T %v, want *IndexError", err, err)
+	}
+}
