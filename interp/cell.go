@@ -121,9 +121,19 @@ func (s *Session) runPending(last bool) error {
 	return nil
 }
 
-// lineBase spaces the line numbers of successive cells: line l of the
-// session's n-th cell is line n*lineBase+l of the interpreter's source.
-const lineBase = 1000000
+// Line numbers of the interpreter's source encode the cell: line l of the
+// session's n-th cell is line firstLine + (n mod cellsWrap)*lineBase + l.
+// go/token allows lines up to 1<<30, so the cell number wraps around after
+// cellsWrap cells (a long-lived kernel runs more), and a cell longer than
+// lineBase lines reports positions past that in the next cell's numbers.
+const (
+	lineBase  = 10000
+	firstLine = 100000000
+	cellsWrap = 90000
+)
+
+// cellLine returns the interpreter's line number of line l of cell n.
+func cellLine(n, l int) int { return firstLine + (n%cellsWrap)*lineBase + l }
 
 // source assembles chunks into Go source whose //line comments give every
 // chunk its position in cell number cell (see lineBase). The file name
@@ -133,7 +143,7 @@ func source(prefix string, cell int, code string, chunks []chunk, suffix string)
 	var b strings.Builder
 	b.WriteString(prefix)
 	for _, c := range chunks {
-		fmt.Fprintf(&b, "\n//line %s:%d:%d\n", yaegi.DefaultSourceName, cell*lineBase+c.line, c.col)
+		fmt.Fprintf(&b, "\n//line %s:%d:%d\n", yaegi.DefaultSourceName, cellLine(cell, c.line), c.col)
 		b.WriteString(code[c.start:c.end])
 		b.WriteString("\n")
 	}

@@ -16,9 +16,9 @@ import (
 )
 
 // cellPos matches a position in a cell as the //line comments give it (see
-// lineBase): "_.go:3000002:5" or "3000002:5" is line 2, column 5 of the
+// cellLine): "_.go:100030002:5" or "100030002:5" is line 2, column 5 of the
 // session's third cell.
-var cellPos = regexp.MustCompile(`(?:_\.go:)?\b(\d{7,}):(\d+)\b`)
+var cellPos = regexp.MustCompile(`(?:_\.go:)?\b(\d{9,}):(\d+)\b`)
 
 // cellPositions rewrites the positions in msg in the cell's own terms:
 // "cell line 2:5" for the running cell, "cell #3 line 2:5" for another.
@@ -26,8 +26,8 @@ func (s *Session) cellPositions(msg string) string {
 	return cellPos.ReplaceAllStringFunc(msg, func(m string) string {
 		g := cellPos.FindStringSubmatch(m)
 		l, _ := strconv.Atoi(g[1])
-		cell, line := l/lineBase, l%lineBase
-		if cell == s.cells {
+		cell, line := (l-firstLine)/lineBase, (l-firstLine)%lineBase
+		if cell == s.cells%cellsWrap {
 			return fmt.Sprintf("cell line %d:%s", line, g[2])
 		}
 		return fmt.Sprintf("cell #%d line %d:%s", cell, line, g[2])
