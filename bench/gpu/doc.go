@@ -5,17 +5,17 @@
 //     direct cuBLAS sgemm of the same size (cuBLAS's peak for the card);
 //   - elementwise bandwidth: a.Add(b) on 64M Float32 elements in GB/s,
 //     against a plain device-to-device memcpy of the same buffer and the
-//     card's theoretical bandwidth (memory clock × bus width);
-//   - MNIST: the epoch time of the 784-256-10 MLP (ReLU, Adam 1e-3, batches
-//     of 128, data on the GPU) against PyTorch on the same GPU
-//     (bench/gpu/mnist_torch.py, torch.cuda).
+//     card's theoretical bandwidth (memory clock × bus width).
+//
+// The MNIST epoch against PyTorch on the same GPU is bench/mnist's:
+//
+//	go run -tags cuda ./bench/mnist -device cuda -python ~/venv/bin/python
 //
 // It needs a GPU, the CUDA toolkit (scripts/setup-cuda.sh) and the cuda
 // build tag. Run it from the repository root:
 //
 //	go run -tags cuda ./bench/gpu
 //	go run -tags cuda ./bench/gpu -sizes 4096 -only gemm,bandwidth
-//	go run -tags cuda ./bench/gpu -python ~/venv/bin/python -epochs 3
 //
 // Every timed loop ends with cuda.Synchronize (ops return once their
 // kernels are queued), and runs after warm-up iterations that load the

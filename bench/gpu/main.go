@@ -18,19 +18,15 @@ import (
 func main() {
 	sizes := flag.String("sizes", "1024,2048,4096,8192", "comma-separated n of the n×n SGEMMs")
 	elems := flag.Int("elems", 64<<20, "Float32 elements of the bandwidth test's operands")
-	only := flag.String("only", "gemm,bandwidth,mnist", "comma-separated parts to run: gemm, bandwidth, mnist")
-	dir := flag.String("dir", "", "MNIST directory (default: data.DefaultDir(\"mnist\"))")
-	epochs := flag.Int("epochs", 3, "MNIST epochs each framework trains")
-	python := flag.String("python", "/usr/bin/python3", "Python interpreter with a CUDA build of PyTorch; empty: skip PyTorch")
-	script := flag.String("script", "bench/gpu/mnist_torch.py", "the PyTorch side of the MNIST benchmark")
+	only := flag.String("only", "gemm,bandwidth", "comma-separated parts to run: gemm, bandwidth")
 	flag.Parse()
-	if err := run(*sizes, *elems, *only, *dir, *epochs, *python, *script); err != nil {
+	if err := run(*sizes, *elems, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/gpu:", err)
 		os.Exit(1)
 	}
 }
 
-func run(sizes string, elems int, only, dir string, epochs int, python, script string) error {
+func run(sizes string, elems int, only string) error {
 	devs := cuda.Devices()
 	if len(devs) == 0 {
 		return fmt.Errorf("no CUDA device")
@@ -63,11 +59,6 @@ func run(sizes string, elems int, only, dir string, epochs int, python, script s
 	}
 	if parts["bandwidth"] {
 		if err := benchBandwidth(dev, ref, elems); err != nil {
-			return err
-		}
-	}
-	if parts["mnist"] {
-		if err := benchMNIST(dev, dir, epochs, python, script); err != nil {
 			return err
 		}
 	}

@@ -1,15 +1,19 @@
 // Command mnist measures how fast gotensor trains the MNIST multilayer
 // perceptron of the design's notebook (784-256-10, ReLU, Adam with
-// learning rate 1e-3, batches of 128) on the CPU, against PyTorch with the
-// same model, optimizer, batch size and data in the same run. It trains
-// with gotensor first, then runs bench/mnist/mnist_torch.py with Debian's
-// /usr/bin/python3 once per PyTorch thread count (torch.set_num_threads),
-// and prints the epoch times, the test accuracies and the ratios.
+// learning rate 1e-3, batches of 128), against PyTorch with the same model,
+// optimizer, batch size and data in the same run. It trains with gotensor
+// first, then runs bench/mnist/mnist_torch.py: on the CPU once per PyTorch
+// thread count (torch.set_num_threads), on a GPU once on the same device.
+// It prints the epoch times, the test accuracies and the ratios.
 //
 // Run it from the repository root:
 //
 //	go run ./bench/mnist
 //	go run ./bench/mnist -epochs 3 -threads 1,2 -cpuprofile /tmp/mnist.prof
+//	go run -tags cuda ./bench/mnist -device cuda -python ~/venv/bin/python
+//
+// On a GPU the training and test sets are moved to the device once, as in
+// PyTorch's side, and every epoch's time ends with cuda.Synchronize.
 //
 // An epoch's time covers the training steps only (shuffling, batching,
 // forward, cross-entropy, zero_grad, backward, step), not the test-set
@@ -30,6 +34,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gotensor/gotensor/cuda"
 	"github.com/gotensor/gotensor/tensorlib/data"
 	"github.com/gotensor/gotensor/tensorlib/nn"
 	"github.com/gotensor/gotensor/tensorlib/optim"
@@ -41,6 +46,7 @@ import (
 type result struct {
 	Torch        string    `json:"torch"`
 	Threads      int       `json:"threads"`
+	Device       string    `json:"device"`
 	EpochSeconds []float64 `json:"epoch_seconds"`
 	Accuracy     []float64 `json:"accuracy"`
 }
@@ -66,14 +72,27 @@ func main() {
 	python := flag.String("python", "/usr/bin/python3", "Python interpreter with PyTorch")
 	script := flag.String("script", "bench/mnist/mnist_torch.py", "the PyTorch side of the benchmark")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of gotensor's training to this file")
+	device := flag.String("device", "cpu", "cpu, or cuda for the first GPU (needs a build with -tags cuda)")
 	flag.Parse()
-	if err := run(*dir, *epochs, *threads, *python, *script, *cpuprofile); err != nil {
+	if err := run(*dir, *device, *epochs, *threads, *python, *script, *cpuprofile); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/mnist:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir string, epochs int, threads, python, script, cpuprofile string) error {
+func run(dir, device string, epochs int, threads, python, script, cpuprofile string) error {
+	var dev tensor.Device
+	switch device {
+	case "cpu":
+		dev = tensor.CPU
+	case "cuda":
+		if len(cuda.Devices()) == 0 {
+			return fmt.Errorf("-device cuda: %s", strings.TrimSpace(cuda.Report()))
+		}
+		dev = tensor.CUDA(0)
+	default:
+		return fmt.Errorf("-device %q: use cpu or cuda", device)
+	}
 	if epochs < 1 {
 		return fmt.Errorf("-epochs %d: train at least one epoch", epochs)
 	}
@@ -89,8 +108,11 @@ func run(dir string, epochs int, threads, python, script, cpuprofile string) err
 		return err
 	}
 
-	fmt.Printf("MNIST MLP 784-256-10, ReLU, Adam 1e-3, batch 128, %d epochs, CPU (%d cores, GOMAXPROCS %d)\n",
-		epochs, runtime.NumCPU(), runtime.GOMAXPROCS(0))
+	where := fmt.Sprintf("CPU (%d cores, GOMAXPROCS %d)", runtime.NumCPU(), runtime.GOMAXPROCS(0))
+	if dev != tensor.CPU {
+		where = cuda.Devices()[0].String()
+	}
+	fmt.Printf("MNIST MLP 784-256-10, ReLU, Adam 1e-3, batch 128, %d epochs, %s\n", epochs, where)
 	var prof *os.File
 	if cpuprofile != "" {
 		if prof, err = os.Create(cpuprofile); err != nil {
@@ -98,7 +120,7 @@ func run(dir string, epochs int, threads, python, script, cpuprofile string) err
 		}
 		defer prof.Close()
 	}
-	g, err := trainGo(train, test, epochs, prof)
+	g, err := trainGo(dev, train, test, epochs, prof)
 	if err != nil {
 		return err
 	}
@@ -108,6 +130,17 @@ func run(dir string, epochs int, threads, python, script, cpuprofile string) err
 	}{{"gotensor", g}}
 	report(rows[0].name, g, g)
 
+	if dev != tensor.CPU {
+		if python == "" {
+			return nil
+		}
+		r, err := trainTorch(python, script, dir, "cuda:0", 0, epochs)
+		if err != nil {
+			return err
+		}
+		report(fmt.Sprintf("PyTorch %s, %s", r.Torch, r.Device), r, g)
+		return nil
+	}
 	for _, f := range strings.Split(threads, ",") {
 		if f = strings.TrimSpace(f); f == "" {
 			continue
@@ -116,7 +149,7 @@ func run(dir string, epochs int, threads, python, script, cpuprofile string) err
 		if err != nil || n < 1 {
 			return fmt.Errorf("-threads: %q is not a thread count", f)
 		}
-		r, err := trainTorch(python, script, dir, n, epochs)
+		r, err := trainTorch(python, script, dir, "cpu", n, epochs)
 		if err != nil {
 			return err
 		}
@@ -140,15 +173,19 @@ func report(name string, r, g result) {
 		name, strings.Join(times, " "), r.mean(), 100*r.Accuracy[len(r.Accuracy)-1], g.mean()/r.mean())
 }
 
-// trainGo trains the model with gotensor and times each epoch; prof, when
-// not nil, receives a CPU profile of the training steps.
-func trainGo(train, test *data.Dataset, epochs int, prof *os.File) (result, error) {
+// trainGo trains the model with gotensor on dev and times each epoch; prof,
+// when not nil, receives a CPU profile of the training steps.
+func trainGo(dev tensor.Device, train, test *data.Dataset, epochs int, prof *os.File) (result, error) {
 	tensor.ManualSeed(0)
 	model := nn.NewSequential(
 		nn.NewFlatten(),
 		nn.NewLinear(784, 256), nn.NewReLU(),
 		nn.NewLinear(256, 10),
-	)
+	).To(dev)
+	if dev != tensor.CPU {
+		train = data.NewTensorDataset(train.Images.To(dev), train.Labels.To(dev))
+		test = data.NewTensorDataset(test.Images.To(dev), test.Labels.To(dev))
+	}
 	opt := optim.NewAdam(model.Parameters(), 1e-3)
 	loader := data.NewLoader(train, 128, data.Shuffle(0))
 	r := result{Threads: runtime.GOMAXPROCS(0)}
@@ -166,6 +203,7 @@ func trainGo(train, test *data.Dataset, epochs int, prof *os.File) (result, erro
 			loss.Backward()
 			opt.Step()
 		}
+		cuda.Synchronize() // GPU ops return once queued
 		r.EpochSeconds = append(r.EpochSeconds, time.Since(start).Seconds())
 		if prof != nil {
 			pprof.StopCPUProfile()
@@ -189,10 +227,15 @@ func accuracy(m nn.Module, ds *data.Dataset) float64 {
 	return correct / float64(n)
 }
 
-// trainTorch runs the PyTorch side with the given thread count.
-func trainTorch(python, script, dir string, threads, epochs int) (result, error) {
+// trainTorch runs the PyTorch side on device ("cpu" with the given thread
+// count, or "cuda:0").
+func trainTorch(python, script, dir, device string, threads, epochs int) (result, error) {
 	var r result
-	cmd := exec.Command(python, script, "--dir", dir, "--threads", strconv.Itoa(threads), "--epochs", strconv.Itoa(epochs))
+	args := []string{script, "--dir", dir, "--device", device, "--epochs", strconv.Itoa(epochs)}
+	if threads > 0 {
+		args = append(args, "--threads", strconv.Itoa(threads))
+	}
+	cmd := exec.Command(python, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -1,10 +1,12 @@
 #!/usr/bin/python3
 """mnist_torch: the PyTorch side of bench/mnist.
 
-Trains the bench's MNIST model on the CPU with PyTorch (Debian's
-python3-torch) and prints one JSON object with the time of each epoch and
-the test accuracy after each. bench/mnist (Go) runs it once per thread
-count; it can also be run alone:
+Trains the bench's MNIST model with PyTorch (Debian's python3-torch on the
+CPU, or a CUDA build of PyTorch with --device cuda:0, the data held on the
+device and each epoch ending with torch.cuda.synchronize) and prints one
+JSON object with the time of each epoch and the test accuracy after each.
+bench/mnist (Go) runs it once per CPU thread count, or once on the GPU; it
+can also be run alone:
 
     /usr/bin/python3 bench/mnist/mnist_torch.py --dir ~/.cache/gotensor/mnist --threads 1
 
@@ -41,11 +43,11 @@ def read_idx(dir, name):
     sys.exit("mnist_torch: %s not found in %s; fetch MNIST with `go run ./cmd/gotensor data mnist`" % (name, dir))
 
 
-def load(dir, split):
+def load(dir, split, device):
     x = read_idx(dir, split + "-images-idx3-ubyte")
     y = read_idx(dir, split + "-labels-idx1-ubyte")
     x = torch.from_numpy(x.astype(np.float32) / 255.0).reshape(-1, 1, 28, 28)
-    return x, torch.from_numpy(y.astype(np.int64))
+    return x.to(device), torch.from_numpy(y.astype(np.int64)).to(device)
 
 
 def mlp():
@@ -64,35 +66,41 @@ def accuracy(m, x, y):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", default=os.path.expanduser("~/.cache/gotensor/mnist"))
-    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=1, help="CPU threads (torch.set_num_threads)")
+    ap.add_argument("--device", default="cpu", help="cpu, or cuda:N with a CUDA build of PyTorch")
     ap.add_argument("--epochs", type=int, default=2)
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--seed", type=int, default=0)
     a = ap.parse_args()
 
+    if a.device.startswith("cuda") and not torch.cuda.is_available():
+        sys.exit("mnist_torch: this PyTorch (%s) sees no CUDA device" % torch.__version__)
+    dev = torch.device(a.device)
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
-    xtr, ytr = load(a.dir, "train")
-    xte, yte = load(a.dir, "t10k")
-    m = mlp()
+    xtr, ytr = load(a.dir, "train", dev)
+    xte, yte = load(a.dir, "t10k", dev)
+    m = mlp().to(dev)
     opt = torch.optim.Adam(m.parameters(), lr=a.lr)
     loss_fn = nn.CrossEntropyLoss()
     n = len(xtr)
     epoch_s, acc = [], []
     for _ in range(a.epochs):
         t0 = time.perf_counter()
-        perm = torch.randperm(n)
+        perm = torch.randperm(n, device=dev)
         for i in range(0, n, a.batch):
             idx = perm[i:i + a.batch]
             loss = loss_fn(m(xtr[idx]), ytr[idx])
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
+        if dev.type == "cuda":
+            torch.cuda.synchronize(dev)
         epoch_s.append(time.perf_counter() - t0)
         acc.append(accuracy(m, xte, yte))
     print(json.dumps(dict(
-        torch=torch.__version__, threads=torch.get_num_threads(), model="mlp",
+        torch=torch.__version__, threads=torch.get_num_threads(), device=str(dev), model="mlp",
         epoch_seconds=epoch_s, accuracy=acc)))
 
 
