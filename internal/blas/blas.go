@@ -82,19 +82,8 @@ func Use(name string) error {
 // ignored. Sgemm panics when a size is negative, a stride is shorter than its
 // row, or a slice is too short for the matrix it holds.
 func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	checkGemm("Sgemm", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc)
-	if m == 0 || n == 0 {
-		return
-	}
-	if k == 0 || alpha == 0 {
-		scale(m, n, beta, c, ldc)
-		return
-	}
 	im := active()
-	if im.split && splitGemm(im.sgemm, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) {
-		return
-	}
-	im.sgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	gemm("Sgemm", im.sgemm, im.split, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // SgemmSerial is Sgemm computed on the calling goroutine (OpenBLAS) or
@@ -102,33 +91,25 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 // large products): for callers that already run several products in
 // parallel, such as a batched matrix multiply.
 func SgemmSerial(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	checkGemm("Sgemm", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc)
-	if m == 0 || n == 0 {
-		return
-	}
-	if k == 0 || alpha == 0 {
-		scale(m, n, beta, c, ldc)
-		return
-	}
-	active().sgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-}
-
-// DgemmSerial is SgemmSerial for float64 matrices.
-func DgemmSerial(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	checkGemm("Dgemm", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc)
-	if m == 0 || n == 0 {
-		return
-	}
-	if k == 0 || alpha == 0 {
-		scale(m, n, beta, c, ldc)
-		return
-	}
-	active().dgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	gemm("Sgemm", active().sgemm, false, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Dgemm is Sgemm for float64 matrices.
 func Dgemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	checkGemm("Dgemm", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc)
+	im := active()
+	gemm("Dgemm", im.dgemm, im.split, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// DgemmSerial is SgemmSerial for float64 matrices.
+func DgemmSerial(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	gemm("Dgemm", active().dgemm, false, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// gemm checks the arguments, handles the products that need no
+// multiplication, and runs impl, split over the cores when split is set and
+// the product is large enough.
+func gemm[T float32 | float64](op string, impl gemmFn[T], split, transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+	checkGemm(op, transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc)
 	if m == 0 || n == 0 {
 		return
 	}
@@ -136,11 +117,10 @@ func Dgemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int
 		scale(m, n, beta, c, ldc)
 		return
 	}
-	im := active()
-	if im.split && splitGemm(im.dgemm, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) {
+	if split && splitGemm(impl, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) {
 		return
 	}
-	im.dgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	impl(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // checkGemm panics unless the arguments describe matrices that fit in their
