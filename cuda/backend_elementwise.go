@@ -25,21 +25,27 @@ func (b *backend) Unary(op tensor.UnaryOp, s tensor.Storage, l tensor.Layout) te
 
 // Binary returns op(a, b) elementwise over la's (broadcast) shape.
 func (b *backend) Binary(op tensor.BinaryOp, x tensor.Storage, la tensor.Layout, y tensor.Storage, lb tensor.Layout) tensor.Storage {
+	return b.binary(b.store(x).dt, op.String(), x, la, y, lb)
+}
+
+// binary launches the kernel "<name>_<dtype of x>" on x and y with la's
+// (broadcast) shape and returns its output, of dtype out.
+func (b *backend) binary(out tensor.DType, name string, x tensor.Storage, la tensor.Layout, y tensor.Storage, lb tensor.Layout) tensor.Storage {
 	xs, ys := b.store(x), b.store(y)
 	n := la.Numel()
-	var out *storage
+	var res *storage
 	d := b.dev
 	d.do(func() {
-		out = d.newStorage(xs.dt, n)
+		res = d.newStorage(out, n)
 		shape, st := coalesce(la.Shape, la, lb)
 		a := d.newArgs()
-		a.I64(int64(n)).Ptr(out.ptr).Ptr(xs.ptr)
+		a.I64(int64(n)).Ptr(res.ptr).Ptr(xs.ptr)
 		packLayout(a, shape, st[0], la.Offset)
 		a.Ptr(ys.ptr)
 		packLayout(a, shape, st[1], lb.Offset)
-		d.elementwise(strings.ToLower(op.String())+"_"+suffix(xs.dt), int64(n), a)
+		d.elementwise(strings.ToLower(name)+"_"+suffix(xs.dt), int64(n), a)
 	})
-	return out
+	return res
 }
 
 // BinaryScalar returns op(a, s), or op(s, a) when reversed.
@@ -70,21 +76,7 @@ func (b *backend) BinaryScalar(op tensor.BinaryOp, x tensor.Storage, la tensor.L
 
 // Compare returns op(a, b) elementwise as Bool.
 func (b *backend) Compare(op tensor.CompareOp, x tensor.Storage, la tensor.Layout, y tensor.Storage, lb tensor.Layout) tensor.Storage {
-	xs, ys := b.store(x), b.store(y)
-	n := la.Numel()
-	var out *storage
-	d := b.dev
-	d.do(func() {
-		out = d.newStorage(tensor.Bool, n)
-		shape, st := coalesce(la.Shape, la, lb)
-		a := d.newArgs()
-		a.I64(int64(n)).Ptr(out.ptr).Ptr(xs.ptr)
-		packLayout(a, shape, st[0], la.Offset)
-		a.Ptr(ys.ptr)
-		packLayout(a, shape, st[1], lb.Offset)
-		d.elementwise(strings.ToLower(op.String())+"_"+suffix(xs.dt), int64(n), a)
-	})
-	return out
+	return b.binary(tensor.Bool, op.String(), x, la, y, lb)
 }
 
 // Where returns a where cond is true and b elsewhere.

@@ -50,6 +50,21 @@ func (s *cpuStorage) at(i int) float64 {
 	return 0
 }
 
+// set stores v as element i, converted to the storage's dtype (for Bool,
+// v != 0).
+func (s *cpuStorage) set(i int, v float64) {
+	switch s.dtype {
+	case Float32:
+		s.f32[i] = float32(v)
+	case Float64:
+		s.f64[i] = v
+	case Int64:
+		s.i64[i] = int64(v)
+	case Bool:
+		s.b[i] = v != 0
+	}
+}
+
 func newCPUStorage(dt DType, n int) *cpuStorage {
 	s := &cpuStorage{dtype: dt}
 	switch dt {
@@ -322,17 +337,7 @@ func fillStrided[T any](dst []T, dl Layout, v T) {
 func (cpuBackend) Arange(dt DType, n int, start, step float64) Storage {
 	s := newCPUStorage(dt, n)
 	for i := 0; i < n; i++ {
-		v := start + float64(i)*step
-		switch dt {
-		case Float32:
-			s.f32[i] = float32(v)
-		case Float64:
-			s.f64[i] = v
-		case Int64:
-			s.i64[i] = int64(v)
-		case Bool:
-			s.b[i] = v != 0
-		}
+		s.set(i, start+float64(i)*step)
 	}
 	return s
 }
@@ -363,16 +368,7 @@ func (cpuBackend) Random(dist Distribution, dt DType, n int, a, b float64, seed 
 			}
 			v = float64(k)
 		}
-		switch dt {
-		case Float32:
-			s.f32[i] = float32(v)
-		case Float64:
-			s.f64[i] = v
-		case Int64:
-			s.i64[i] = int64(v)
-		case Bool:
-			s.b[i] = v != 0
-		}
+		s.set(i, v)
 	}
 	return s
 }
