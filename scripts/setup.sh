@@ -15,7 +15,7 @@ packages=(
 	python3-jupyter-kernel-test python3-ipykernel python3-zmq python3-pytest
 	python3-pytest-subtests
 	python3-numpy python3-torch libopenblas-dev libopenblas0-pthread
-	chromium libjs-mathjax
+	chromium libjs-mathjax dataset-fashion-mnist
 	gcc g++ make git ca-certificates curl unzip
 )
 
