@@ -16,7 +16,7 @@ import (
 // their size for reuse instead of going back to the driver, whose
 // allocations synchronize the device and are slow.
 //
-// malloc and emptyCache call the driver and run on the device goroutine;
+// malloc and emptyCache call the driver and run inside device.do;
 // release may run anywhere (finalizers run on their own goroutine), so the
 // lists and counters sit behind a mutex.
 type allocator struct {
@@ -29,10 +29,21 @@ type allocator struct {
 	cached    int64 // bytes in free lists
 	peak      int64 // highest allocated
 	total     int64 // bytes held from the driver (allocated + cached)
+	// limit is the soft cap on total: past it, malloc collects garbage
+	// before asking the driver for more (see malloc).
+	limit int64
 }
 
 func newAllocator(dev int, drv driver.Driver) *allocator {
-	return &allocator{dev: dev, drv: drv, free: map[int][]driver.DevicePtr{}}
+	a := &allocator{dev: dev, drv: drv, free: map[int][]driver.DevicePtr{}}
+	a.limit = a.minLimit()
+	return a
+}
+
+// minLimit is the smallest soft cap: 1 GiB, or a quarter of a smaller
+// device's memory.
+func (a *allocator) minLimit() int64 {
+	return min(1<<30, a.drv.Props().TotalMem/4)
 }
 
 // Bucket sizes: multiples of 512 bytes below 1 MiB, of 2 MiB above.
@@ -55,6 +66,25 @@ func (a *allocator) malloc(n int) (driver.DevicePtr, int) {
 	size := roundSize(n)
 	if p, ok := a.reuse(size); ok {
 		return p, size
+	}
+	a.mu.Lock()
+	over := a.total+int64(size) > a.limit
+	a.mu.Unlock()
+	if over {
+		// Tensors give their memory back through finalizers, which run
+		// only after a garbage collection, and the Go heap (which paces
+		// collections) does not see device memory. So device memory
+		// paces them too, as GOGC does the heap: past twice what was in
+		// use after the last collection, collect before growing, and
+		// keep the device from filling up with dead tensors.
+		collectGarbage()
+		if p, ok := a.reuse(size); ok {
+			return p, size
+		}
+		a.emptyCache() // blocks of other sizes
+		a.mu.Lock()
+		a.limit = max(a.minLimit(), 2*(a.allocated+int64(size)))
+		a.mu.Unlock()
 	}
 	p, err := a.drv.Alloc(size)
 	if errors.Is(err, driver.ErrOutOfMemory) {

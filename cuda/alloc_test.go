@@ -4,6 +4,7 @@ package cuda
 
 import (
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -129,8 +130,12 @@ func TestCrossGoroutine(t *testing.T) {
 
 func TestDevicesAndStats(t *testing.T) {
 	ds := Devices()
-	if len(ds) != 1 || !ds[0].Emulated || ds[0].Major != 7 || ds[0].Memory != emu.DefaultMemory {
+	if len(ds) < 1 || ds[0].Major < 7 || ds[0].Memory <= 0 {
 		t.Fatalf("Devices() = %v", ds)
+	}
+	emulated := ds[0].Emulated
+	if emulated && (len(ds) != 1 || ds[0].Major != 7 || ds[0].Memory != emu.DefaultMemory) {
+		t.Fatalf("Devices() = %v, want one emulated device of compute 7.x and the default memory", ds)
 	}
 	x := tensor.Zeros(1000).To(tensor.CUDA(0))
 	var st Stats
@@ -139,7 +144,7 @@ func TestDevicesAndStats(t *testing.T) {
 			st = s
 		}
 	}
-	if st.Allocated < 4000 || st.Peak < st.Allocated || st.Total != emu.DefaultMemory {
+	if st.Allocated < 4000 || st.Peak < st.Allocated || (emulated && st.Total != emu.DefaultMemory) || st.Total != ds[0].Memory {
 		t.Errorf("MemoryStats = %+v with a 4000-byte tensor alive", st)
 	}
 	runtime.KeepAlive(x)
@@ -149,8 +154,8 @@ func TestDevicesAndStats(t *testing.T) {
 			t.Errorf("cuda:%d: %d bytes cached after EmptyCache", s.Device, s.Cached)
 		}
 	}
-	if err := tensor.Try(func() { tensor.CUDA(3) }); err == nil || !strings.Contains(err.Error(), "no device 3") {
-		t.Errorf("CUDA(3) with one device: %v", err)
+	if err := tensor.Try(func() { tensor.CUDA(len(ds)) }); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("no device %d", len(ds))) {
+		t.Errorf("CUDA(%d) with %d devices: %v", len(ds), len(ds), err)
 	}
 }
 
@@ -159,4 +164,40 @@ func catch(f func()) (r any) {
 	defer func() { r = recover() }()
 	f()
 	return nil
+}
+
+// TestDeadTensorsDoNotFillTheDevice checks that device memory paces the
+// garbage collector: tensors dropped without Free come back before the
+// device fills, so what the allocator holds stays near its soft cap
+// instead of growing to the whole device.
+func TestDeadTensorsDoNotFillTheDevice(t *testing.T) {
+	d, err := getDevice(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := Devices()[0].Memory
+	const size = 64 << 20 // bytes per tensor
+	n := int(total/size) + 8
+	if n > 200 {
+		n = 200 // a big GPU: 12.5 GiB of garbage is enough to show it
+	}
+	var peakHeld int64
+	for i := 0; i < n; i++ {
+		// Device storage as a tensor holds it, dropped at once; no host
+		// memory, so only device memory can pace the collector.
+		d.do(func() { d.newStorage(tensor.Float32, size/4) })
+		for _, s := range MemoryStats() {
+			if s.Device == 0 {
+				peakHeld = max(peakHeld, s.Allocated+s.Cached)
+			}
+		}
+	}
+	// The cap is 1 GiB (or a quarter of a small device), doubled at most
+	// to twice what is live: one tensor here.
+	if limit := int64(1<<30) + 2*size; peakHeld > limit {
+		t.Errorf("the allocator held up to %d MiB for %d dead tensors of %d MiB; want at most %d MiB",
+			peakHeld>>20, n, size>>20, limit>>20)
+	}
+	runtime.GC()
+	EmptyCache()
 }

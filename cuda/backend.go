@@ -8,7 +8,7 @@ import (
 )
 
 // backend implements tensor.Backend for one device. Each method does its
-// work in one call to the device goroutine.
+// work in one call of device.do.
 type backend struct {
 	dev *device
 }
@@ -159,7 +159,7 @@ func (d *device) contiguous(s *storage, l tensor.Layout) *storage {
 	return out
 }
 
-// copy writes src under sl into dst under dl. Device goroutine only.
+// copy writes src under sl into dst under dl. Inside do only.
 func (d *device) copy(src *storage, sl tensor.Layout, dst *storage, dl tensor.Layout) {
 	n := dl.Numel()
 	if n == 0 {

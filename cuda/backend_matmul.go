@@ -22,7 +22,7 @@ type gemmOperand struct {
 // matrixOperand maps the view l, shaped [batch..., rows, cols], onto
 // cuBLAS's arguments, copying it to contiguous memory when its strides
 // cannot be expressed (inner stride not 1 in either dim, or batch dims that
-// do not merge into one stride). Device goroutine only.
+// do not merge into one stride). Inside do only.
 func (d *device) matrixOperand(s *storage, l tensor.Layout) gemmOperand {
 	nd := len(l.Shape)
 	rows, cols := l.Shape[nd-2], l.Shape[nd-1]

@@ -63,7 +63,7 @@ func (d *device) newStorage(dt tensor.DType, n int) *storage {
 	return s
 }
 
-// zeroStorage allocates n zero elements of dt. Device goroutine only.
+// zeroStorage allocates n zero elements of dt. Inside do only.
 func (d *device) zeroStorage(dt tensor.DType, n int) *storage {
 	s := d.newStorage(dt, n)
 	if n > 0 {

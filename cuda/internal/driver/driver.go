@@ -95,6 +95,11 @@ type Driver interface {
 	// Props returns the device's properties.
 	Props() Props
 
+	// Bind makes the device current on the calling OS thread (for a GPU,
+	// its primary context); the caller has locked the goroutine to the
+	// thread. Every other method runs after a Bind on the same thread.
+	Bind() error
+
 	// Alloc returns n bytes of device memory, or an error wrapping
 	// ErrOutOfMemory when the device has not that much free.
 	Alloc(n int) (DevicePtr, error)

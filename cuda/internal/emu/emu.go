@@ -83,6 +83,9 @@ func New(o Options) *Driver {
 // two multiprocessors.
 func (d *Driver) Props() driver.Props { return d.props }
 
+// Bind does nothing: the emulator runs on any thread.
+func (d *Driver) Bind() error { return nil }
+
 // Used returns the bytes allocated and not freed.
 func (d *Driver) Used() int64 {
 	d.mu.Lock()

@@ -3,16 +3,15 @@
 // Package gpu implements driver.Driver on an NVIDIA GPU: the CUDA driver
 // API through gorgonia.org/cu (memory, context, device queries) and a few
 // direct calls (module loading, and kernel launches with a packed
-// parameter buffer, which cu's Launch cannot pass), and cuBLAS through
-// gorgonia.org/cu/blas.
+// parameter buffer, which cu's Launch cannot pass), and cuBLAS, opened with
+// dlopen (cublas.go) so that one binary runs with cuBLAS 11, 12 or 13.
 //
 // It is built only with -tags cuda: gorgonia.org/cu's package init calls
 // cuInit and exits the process when no GPU driver is present.
 //
-// On Debian, nvidia-cuda-toolkit (scripts/setup-cuda.sh) puts cuda.h and
-// cublas_v2.h in /usr/include and libcuda.so (a stub when no driver is
-// installed) and libcublas.so in /usr/lib/x86_64-linux-gnu, where cgo finds
-// them. With NVIDIA's own installer, set CGO_CFLAGS=-I/usr/local/cuda/include
+// On Debian, nvidia-cuda-toolkit (scripts/setup-cuda.sh) puts cuda.h in
+// /usr/include and libcuda.so (a stub when no driver is installed) in
+// /usr/lib/x86_64-linux-gnu, where cgo finds them. With NVIDIA's own installer, set CGO_CFLAGS=-I/usr/local/cuda/include
 // and CGO_LDFLAGS=-L/usr/local/cuda/lib64 (gorgonia/cu's own #cgo lines
 // already search there).
 package gpu
@@ -57,7 +56,6 @@ import (
 	"unsafe"
 
 	"gorgonia.org/cu"
-	cublas "gorgonia.org/cu/blas"
 
 	"github.com/gotensor/gotensor/cuda/internal/driver"
 )
@@ -94,13 +92,16 @@ func Properties(i int) (driver.Props, error) {
 	return p, nil
 }
 
-// Driver is an open GPU. Its methods must run on the OS thread that
-// called Open, where its context is current.
+// Driver is an open GPU. Its methods run on an OS thread where Open or
+// Bind made its context current.
 type Driver struct {
 	dev   cu.Device
 	ctx   cu.CUContext
 	props driver.Props
-	blas  *cublas.Standard
+	blas  *cublasHandle
+
+	params   unsafe.Pointer // C memory for launch parameters
+	paramCap int
 }
 
 var _ driver.Driver = (*Driver)(nil)
@@ -124,12 +125,23 @@ func Open(i int) (*Driver, error) {
 		return nil, fmt.Errorf("gpu: device %d: making its context current: %v", i, err)
 	}
 	d := &Driver{dev: dev, ctx: ctx, props: props}
-	d.blas = cublas.New()
+	if d.blas, err = newCublas(); err != nil {
+		dev.ReleasePrimaryCtx()
+		return nil, err
+	}
 	return d, nil
 }
 
 // Props returns the device's properties.
 func (d *Driver) Props() driver.Props { return d.props }
+
+// Bind makes the device's primary context current on the calling thread.
+func (d *Driver) Bind() error {
+	if err := cu.SetCurrentContext(d.ctx); err != nil {
+		return fmt.Errorf("gpu: %s: making its context current: %v", d.props.Name, err)
+	}
+	return nil
+}
 
 func cuPtr(p driver.DevicePtr) cu.DevicePtr { return cu.DevicePtr(p) }
 
@@ -216,83 +228,37 @@ func (d *Driver) Launch(f driver.Function, grid, block driver.Dim3, sharedBytes 
 	}
 	buf := args.Bytes()
 	size := len(buf)
-	// The driver copies the parameters at launch; a C copy keeps Go
-	// memory out of it.
-	p := C.malloc(C.size_t(max(size, 8)))
-	defer C.free(p)
+	// The driver copies the parameters at launch; a C buffer, reused from
+	// launch to launch, keeps Go memory out of it.
+	if size > d.paramCap {
+		C.free(d.params)
+		d.paramCap = max(size, 256)
+		d.params = C.malloc(C.size_t(d.paramCap))
+	}
 	if size > 0 {
-		copy(unsafe.Slice((*byte)(p), size), buf)
+		copy(unsafe.Slice((*byte)(d.params), size), buf)
 	}
 	return check(C.gpu_launch(fn.fn, C.uint(grid[0]), C.uint(grid[1]), C.uint(grid[2]),
-		C.uint(block[0]), C.uint(block[1]), C.uint(block[2]), C.uint(sharedBytes), p, C.size_t(size)))
+		C.uint(block[0]), C.uint(block[1]), C.uint(block[2]), C.uint(sharedBytes), d.params, C.size_t(size)))
 }
 
 // Synchronize waits for the device to finish its work.
 func (d *Driver) Synchronize() error { return cu.Synchronize() }
 
-// Gemm runs a strided batched GEMM through cuBLAS, one sgemm or dgemm per
-// batch (gorgonia.org/cu/blas has no strided batched call).
+// Gemm runs a strided batched sgemm or dgemm through cuBLAS.
 func (d *Driver) Gemm(g driver.GemmArgs) error {
 	if g.M == 0 || g.N == 0 || g.Batch == 0 {
 		return nil
 	}
-	tr := func(t driver.Transpose) blasTranspose {
-		if t {
-			return blasTrans
-		}
-		return blasNoTrans
-	}
-	size := 4
-	if g.Double {
-		size = 8
-	}
-	ar, ac := g.M, g.K
-	if g.TransA {
-		ar, ac = g.K, g.M
-	}
-	br, bc := g.K, g.N
-	if g.TransB {
-		br, bc = g.N, g.K
-	}
-	na, nb, nc := extent(ar, ac, g.LDA), extent(br, bc, g.LDB), extent(g.M, g.N, g.LDC)
-	for b := 0; b < g.Batch; b++ {
-		pa := g.A.Add(int(int64(b) * g.StrideA * int64(size)))
-		pb := g.B.Add(int(int64(b) * g.StrideB * int64(size)))
-		pc := g.C.Add(int(int64(b) * g.StrideC * int64(size)))
-		if g.Double {
-			d.blas.Dgemm(tr(g.TransA), tr(g.TransB), g.M, g.N, g.K, g.Alpha,
-				devSlice[float64](pa, na), g.LDA, devSlice[float64](pb, nb), g.LDB,
-				g.Beta, devSlice[float64](pc, nc), g.LDC)
-		} else {
-			d.blas.Sgemm(tr(g.TransA), tr(g.TransB), g.M, g.N, g.K, float32(g.Alpha),
-				devSlice[float32](pa, na), g.LDA, devSlice[float32](pb, nb), g.LDB,
-				float32(g.Beta), devSlice[float32](pc, nc), g.LDC)
-		}
-		if err := d.blas.Err(); err != nil {
-			return fmt.Errorf("gpu: cuBLAS gemm: %v", err)
-		}
-	}
-	return nil
-}
-
-func extent(rows, cols, ld int) int {
-	if rows == 0 || cols == 0 {
-		return 1
-	}
-	return (cols-1)*ld + rows
-}
-
-// devSlice dresses a device address as a Go slice, which is how
-// gorgonia.org/cu/blas takes its operands: cuBLAS receives &s[0]. Go never
-// reads through it.
-func devSlice[T any](p driver.DevicePtr, n int) []T {
-	return unsafe.Slice((*T)(*(*unsafe.Pointer)(unsafe.Pointer(&p))), n)
+	return d.blas.gemm(g)
 }
 
 // Close releases the cuBLAS handle and the device's primary context.
 func (d *Driver) Close() error {
 	if d.blas != nil {
-		d.blas.Close()
+		d.blas.close()
 	}
+	C.free(d.params)
+	d.params, d.paramCap = nil, 0
 	return d.dev.ReleasePrimaryCtx()
 }
