@@ -19,14 +19,16 @@ func main() {
 	sizes := flag.String("sizes", "1024,2048,4096,8192", "comma-separated n of the n×n SGEMMs")
 	elems := flag.Int("elems", 64<<20, "Float32 elements of the bandwidth test's operands")
 	only := flag.String("only", "gemm,bandwidth", "comma-separated parts to run: gemm, bandwidth")
+	python := flag.String("python", "python3", "Python interpreter with a CUDA build of PyTorch")
+	script := flag.String("script", "bench/gpu/reference_torch.py", "the PyTorch side of the benchmark")
 	flag.Parse()
-	if err := run(*sizes, *elems, *only); err != nil {
+	if err := run(*sizes, *elems, *only, *python, *script); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/gpu:", err)
 		os.Exit(1)
 	}
 }
 
-func run(sizes string, elems int, only string) error {
+func run(sizes string, elems int, only, python, script string) error {
 	devs := cuda.Devices()
 	if len(devs) == 0 {
 		return fmt.Errorf("no CUDA device")
@@ -36,23 +38,21 @@ func run(sizes string, elems int, only string) error {
 		parts[strings.TrimSpace(p)] = true
 	}
 	dev := tensor.CUDA(0)
-	ref, err := openReference(0)
+	var ns []int
+	for _, f := range strings.Split(sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return fmt.Errorf("-sizes: %q is not a size", f)
+		}
+		ns = append(ns, n)
+	}
+	ref, err := runReference(python, script, ns, elems)
 	if err != nil {
 		return err
 	}
-	defer ref.close()
-	fmt.Printf("%v, %d SMs, memory %d-bit at %d MHz; %s %s/%s\n", devs[0], ref.sms, ref.busBits, ref.memClockKHz/1000,
-		runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Printf("%v; %s %s/%s; PyTorch %s\n", devs[0], runtime.Version(), runtime.GOOS, runtime.GOARCH, ref.Torch)
 
 	if parts["gemm"] {
-		var ns []int
-		for _, f := range strings.Split(sizes, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || n < 1 {
-				return fmt.Errorf("-sizes: %q is not a size", f)
-			}
-			ns = append(ns, n)
-		}
 		if err := benchGemm(dev, ref, ns); err != nil {
 			return err
 		}

@@ -1,7 +1,14 @@
-// Command mnist measures how fast gotensor trains the MNIST multilayer
-// perceptron of the design's notebook (784-256-10, ReLU, Adam with
-// learning rate 1e-3, batches of 128), against PyTorch with the same model,
-// optimizer, batch size and data in the same run. It trains with gotensor
+// Command mnist measures how fast gotensor trains MNIST models, against
+// PyTorch with the same model, optimizer (Adam, learning rate 1e-3), batch
+// size (128) and data in the same run. -model picks the models:
+//
+//   - mlp: the design's multilayer perceptron, 784-256-10 with ReLU;
+//   - cnn: 5×5 convolutions 1→16 and 16→32, each with ReLU and 2×2
+//     max-pooling, then 512-128-10;
+//   - cnn-bn: notebooks/mnist.ipynb's CNN, convolutions 1→8 and 8→16 with
+//     batch norm, then 256-64-10.
+//
+// It trains with gotensor
 // first, then runs bench/mnist/mnist_torch.py: on the CPU once per PyTorch
 // thread count (torch.set_num_threads), on a GPU once on the same device.
 // It prints the epoch times, the test accuracies and the ratios.
@@ -10,6 +17,7 @@
 //
 //	go run ./bench/mnist
 //	go run ./bench/mnist -epochs 3 -threads 1,2 -cpuprofile /tmp/mnist.prof
+//	go run ./bench/mnist -model mlp,cnn,cnn-bn
 //	go run -tags cuda ./bench/mnist -device cuda -python ~/venv/bin/python
 //
 // On a GPU the training and test sets are moved to the device once, as in
@@ -73,14 +81,49 @@ func main() {
 	script := flag.String("script", "bench/mnist/mnist_torch.py", "the PyTorch side of the benchmark")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of gotensor's training to this file")
 	device := flag.String("device", "cpu", "cpu, or cuda for the first GPU (needs a build with -tags cuda)")
+	modelList := flag.String("model", "mlp", "comma-separated models: mlp, cnn, cnn-bn")
 	flag.Parse()
-	if err := run(*dir, *device, *epochs, *threads, *python, *script, *cpuprofile); err != nil {
-		fmt.Fprintln(os.Stderr, "bench/mnist:", err)
-		os.Exit(1)
+	for _, m := range strings.Split(*modelList, ",") {
+		m = strings.TrimSpace(m)
+		if models[m] == nil {
+			fmt.Fprintf(os.Stderr, "bench/mnist: -model %q: use mlp, cnn or cnn-bn\n", m)
+			os.Exit(2)
+		}
+		if err := run(m, *dir, *device, *epochs, *threads, *python, *script, *cpuprofile); err != nil {
+			fmt.Fprintln(os.Stderr, "bench/mnist:", err)
+			os.Exit(1)
+		}
+		*cpuprofile = "" // one profile: the first model's
 	}
 }
 
-func run(dir, device string, epochs int, threads, python, script, cpuprofile string) error {
+// models builds each benchmark model, as mnist_torch.py's functions of the
+// same names do.
+var models = map[string]func() *nn.Sequential{
+	"mlp": func() *nn.Sequential {
+		return nn.NewSequential(nn.NewFlatten(), nn.NewLinear(784, 256), nn.NewReLU(), nn.NewLinear(256, 10))
+	},
+	"cnn": func() *nn.Sequential {
+		return nn.NewSequential(
+			nn.NewConv2d(1, 16, 5), nn.NewReLU(), nn.NewMaxPool2d(2),
+			nn.NewConv2d(16, 32, 5), nn.NewReLU(), nn.NewMaxPool2d(2),
+			nn.NewFlatten(), nn.NewLinear(512, 128), nn.NewReLU(), nn.NewLinear(128, 10))
+	},
+	"cnn-bn": func() *nn.Sequential {
+		return nn.NewSequential(
+			nn.NewConv2d(1, 8, 5), nn.NewBatchNorm2d(8), nn.NewReLU(), nn.NewMaxPool2d(2),
+			nn.NewConv2d(8, 16, 5), nn.NewBatchNorm2d(16), nn.NewReLU(), nn.NewMaxPool2d(2),
+			nn.NewFlatten(), nn.NewLinear(256, 64), nn.NewReLU(), nn.NewLinear(64, 10))
+	},
+}
+
+var modelNames = map[string]string{
+	"mlp":    "MLP 784-256-10, ReLU",
+	"cnn":    "CNN conv 1→16 5×5, ReLU, pool, conv 16→32 5×5, ReLU, pool, 512-128-10",
+	"cnn-bn": "the notebook's CNN (conv 1→8, 8→16 with batch norm, 256-64-10)",
+}
+
+func run(model, dir, device string, epochs int, threads, python, script, cpuprofile string) error {
 	var dev tensor.Device
 	switch device {
 	case "cpu":
@@ -112,7 +155,7 @@ func run(dir, device string, epochs int, threads, python, script, cpuprofile str
 	if dev != tensor.CPU {
 		where = cuda.Devices()[0].String()
 	}
-	fmt.Printf("MNIST MLP 784-256-10, ReLU, Adam 1e-3, batch 128, %d epochs, %s\n", epochs, where)
+	fmt.Printf("MNIST %s, Adam 1e-3, batch 128, %d epochs, %s\n", modelNames[model], epochs, where)
 	var prof *os.File
 	if cpuprofile != "" {
 		if prof, err = os.Create(cpuprofile); err != nil {
@@ -120,7 +163,7 @@ func run(dir, device string, epochs int, threads, python, script, cpuprofile str
 		}
 		defer prof.Close()
 	}
-	g, err := trainGo(dev, train, test, epochs, prof)
+	g, err := trainGo(models[model](), dev, train, test, epochs, prof)
 	if err != nil {
 		return err
 	}
@@ -134,7 +177,10 @@ func run(dir, device string, epochs int, threads, python, script, cpuprofile str
 		if python == "" {
 			return nil
 		}
-		r, err := trainTorch(python, script, dir, "cuda:0", 0, epochs)
+		// Give the device memory back before PyTorch runs beside us.
+		runtime.GC()
+		cuda.EmptyCache()
+		r, err := trainTorch(python, script, model, dir, "cuda:0", 0, epochs)
 		if err != nil {
 			return err
 		}
@@ -149,7 +195,7 @@ func run(dir, device string, epochs int, threads, python, script, cpuprofile str
 		if err != nil || n < 1 {
 			return fmt.Errorf("-threads: %q is not a thread count", f)
 		}
-		r, err := trainTorch(python, script, dir, "cpu", n, epochs)
+		r, err := trainTorch(python, script, model, dir, "cpu", n, epochs)
 		if err != nil {
 			return err
 		}
@@ -175,13 +221,9 @@ func report(name string, r, g result) {
 
 // trainGo trains the model with gotensor on dev and times each epoch; prof,
 // when not nil, receives a CPU profile of the training steps.
-func trainGo(dev tensor.Device, train, test *data.Dataset, epochs int, prof *os.File) (result, error) {
+func trainGo(model *nn.Sequential, dev tensor.Device, train, test *data.Dataset, epochs int, prof *os.File) (result, error) {
 	tensor.ManualSeed(0)
-	model := nn.NewSequential(
-		nn.NewFlatten(),
-		nn.NewLinear(784, 256), nn.NewReLU(),
-		nn.NewLinear(256, 10),
-	).To(dev)
+	model.To(dev)
 	if dev != tensor.CPU {
 		train = data.NewTensorDataset(train.Images.To(dev), train.Labels.To(dev))
 		test = data.NewTensorDataset(test.Images.To(dev), test.Labels.To(dev))
@@ -217,6 +259,8 @@ func trainGo(dev tensor.Device, train, test *data.Dataset, epochs int, prof *os.
 // accuracy returns the fraction of ds that m classifies correctly.
 func accuracy(m nn.Module, ds *data.Dataset) float64 {
 	n, correct := ds.Len(), 0.0
+	nn.SetTraining(m, false)
+	defer nn.SetTraining(m, true)
 	tensor.NoGrad(func() {
 		for lo := 0; lo < n; lo += 1000 {
 			k := min(1000, n-lo)
@@ -229,9 +273,9 @@ func accuracy(m nn.Module, ds *data.Dataset) float64 {
 
 // trainTorch runs the PyTorch side on device ("cpu" with the given thread
 // count, or "cuda:0").
-func trainTorch(python, script, dir, device string, threads, epochs int) (result, error) {
+func trainTorch(python, script, model, dir, device string, threads, epochs int) (result, error) {
 	var r result
-	args := []string{script, "--dir", dir, "--device", device, "--epochs", strconv.Itoa(epochs)}
+	args := []string{script, "--model", model, "--dir", dir, "--device", device, "--epochs", strconv.Itoa(epochs)}
 	if threads > 0 {
 		args = append(args, "--threads", strconv.Itoa(threads))
 	}

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """mnist_torch: the PyTorch side of bench/mnist.
 
-Trains the bench's MNIST model with PyTorch (Debian's python3-torch on the
+Trains one of the bench's MNIST models (--model) with PyTorch (Debian's python3-torch on the
 CPU, or a CUDA build of PyTorch with --device cuda:0, the data held on the
 device and each epoch ending with torch.cuda.synchronize) and prints one
 JSON object with the time of each epoch and the test accuracy after each.
@@ -51,15 +51,36 @@ def load(dir, split, device):
 
 
 def mlp():
-    """The bench's model: 784-256-10 with ReLU, PyTorch's default init."""
+    """784-256-10 with ReLU, PyTorch's default init."""
     return nn.Sequential(nn.Flatten(), nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 10))
 
 
+def cnn():
+    """Two 5×5 convolutions (1→16, 16→32) with ReLU and 2×2 max-pooling, then 512-128-10."""
+    return nn.Sequential(
+        nn.Conv2d(1, 16, 5), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(16, 32, 5), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Flatten(), nn.Linear(512, 128), nn.ReLU(), nn.Linear(128, 10))
+
+
+def cnn_bn():
+    """notebooks/mnist.ipynb's CNN: convolutions 1→8 and 8→16 with batch norm, then 256-64-10."""
+    return nn.Sequential(
+        nn.Conv2d(1, 8, 5), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(8, 16, 5), nn.BatchNorm2d(16), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Flatten(), nn.Linear(256, 64), nn.ReLU(), nn.Linear(64, 10))
+
+
+MODELS = {"mlp": mlp, "cnn": cnn, "cnn-bn": cnn_bn}
+
+
 def accuracy(m, x, y):
+    m.eval()
     with torch.no_grad():
         correct = 0
         for i in range(0, len(x), 1000):
             correct += (m(x[i:i + 1000]).argmax(1) == y[i:i + 1000]).sum().item()
+    m.train()
     return correct / len(x)
 
 
@@ -72,6 +93,7 @@ def main():
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--model", default="mlp", choices=sorted(MODELS))
     a = ap.parse_args()
 
     if a.device.startswith("cuda") and not torch.cuda.is_available():
@@ -81,7 +103,7 @@ def main():
     torch.manual_seed(a.seed)
     xtr, ytr = load(a.dir, "train", dev)
     xte, yte = load(a.dir, "t10k", dev)
-    m = mlp().to(dev)
+    m = MODELS[a.model]().to(dev)
     opt = torch.optim.Adam(m.parameters(), lr=a.lr)
     loss_fn = nn.CrossEntropyLoss()
     n = len(xtr)
@@ -100,7 +122,7 @@ def main():
         epoch_s.append(time.perf_counter() - t0)
         acc.append(accuracy(m, xte, yte))
     print(json.dumps(dict(
-        torch=torch.__version__, threads=torch.get_num_threads(), device=str(dev), model="mlp",
+        torch=torch.__version__, threads=torch.get_num_threads(), device=str(dev), model=a.model,
         epoch_seconds=epoch_s, accuracy=acc)))
 
 
