@@ -1,7 +1,7 @@
 package interp
 
 import (
-	"github.com/gotensor/gotensor/internal/symbols"
+	"github.com/gotensor/gotensor/interp/internal/symbols"
 
 	"fmt"
 	"go/ast"

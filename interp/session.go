@@ -18,7 +18,7 @@ import (
 
 	"github.com/gotensor/gotensor/display"
 	"github.com/gotensor/gotensor/internal/parallel"
-	"github.com/gotensor/gotensor/internal/symbols"
+	"github.com/gotensor/gotensor/interp/internal/symbols"
 )
 
 // DefaultPreimport lists the packages every session imports before its first

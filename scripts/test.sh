@@ -39,13 +39,13 @@ gofmt_check() {
 
 step "gofmt" gofmt_check
 step "go vet" go vet ./...
-# The yaegi symbol tables and docs are generated from the library's source:
+# The yaegi symbol tables and docs (interp/internal/symbols) are generated from the library's source:
 # a stale table would hide a new name from notebooks.
 symbols_current() {
-	go generate ./internal/symbols || return 1
-	if ! git diff --quiet -- internal/symbols; then
-		echo "internal/symbols is stale: run 'go generate ./internal/symbols' and commit the result"
-		git diff --stat -- internal/symbols
+	go generate ./interp/internal/symbols || return 1
+	if ! git diff --quiet -- interp/internal/symbols; then
+		echo "interp/internal/symbols is stale: run 'go generate ./interp/internal/symbols' and commit the result"
+		git diff --stat -- interp/internal/symbols
 		return 1
 	fi
 }

@@ -4,7 +4,7 @@
 //
 // Regenerate after changing an exported API:
 //
-//	go generate ./internal/symbols
+//	go generate ./interp/internal/symbols
 //
 // A test fails when a generated table is missing an exported name, so a stale
 // table cannot go unnoticed.
