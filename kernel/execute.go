@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
-
-	"github.com/gotensor/gotensor/display"
-	"github.com/gotensor/gotensor/interp"
 )
 
 // executeRequest is the content of an execute_request.
@@ -57,7 +54,7 @@ func (k *kernel) execute(r *request) {
 		k.hist = append(k.hist, historyEntry{line: n, input: c.Code, output: plainText(bundle)})
 	}
 	if err != nil {
-		e := asInterpError(err, interrupted)
+		e := asCellError(err, interrupted)
 		content := errorContent(e.Name, e.Value, e.Traceback)
 		if !c.Silent {
 			k.publish(r.msg, "error", map[string]any{"ename": content["ename"], "evalue": content["evalue"], "traceback": content["traceback"]})
@@ -89,12 +86,12 @@ func (k *kernel) execute(r *request) {
 }
 
 // runCell calls the interpreter, turning a panic into an error.
-func (k *kernel) runCell(ctx context.Context, code string, out *cellOutput) (b *display.Bundle, err error) {
+func (k *kernel) runCell(ctx context.Context, code string, out *cellOutput) (b *Bundle, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			stack := string(debug.Stack())
 			k.log.Error("kernel: the interpreter panicked", "panic", p, "stack", stack)
-			b, err = nil, &interp.Error{
+			b, err = nil, &Error{
 				Name:      "InternalError",
 				Value:     fmt.Sprintf("the interpreter panicked: %v", p),
 				Traceback: append([]string{fmt.Sprintf("panic: %v", p)}, strings.Split(stack, "\n")...),
@@ -112,20 +109,20 @@ func (k *kernel) abort(r *request) {
 	k.publish(r.msg, "status", map[string]string{"execution_state": "idle"})
 }
 
-// asInterpError shapes err as a Jupyter error.
-func asInterpError(err error, interrupted bool) *interp.Error {
-	var e *interp.Error
+// asCellError shapes err as a Jupyter error.
+func asCellError(err error, interrupted bool) *Error {
+	var e *Error
 	if errors.As(err, &e) {
 		return e
 	}
 	if interrupted || errors.Is(err, context.Canceled) {
-		return &interp.Error{Name: "Interrupted", Value: "the cell was interrupted", Traceback: []string{"Interrupted: the cell was interrupted"}}
+		return &Error{Name: "Interrupted", Value: "the cell was interrupted", Traceback: []string{"Interrupted: the cell was interrupted"}}
 	}
-	return &interp.Error{Name: "Error", Value: err.Error(), Traceback: []string{err.Error()}}
+	return &Error{Name: "Error", Value: err.Error(), Traceback: []string{err.Error()}}
 }
 
 // plainText returns b's text/plain representation, or nil.
-func plainText(b *display.Bundle) any {
+func plainText(b *Bundle) any {
 	if b == nil {
 		return nil
 	}

@@ -5,9 +5,6 @@ import (
 	"errors"
 	"strings"
 	"time"
-
-	"github.com/gotensor/gotensor/display"
-	"github.com/gotensor/gotensor/interp"
 )
 
 // fakeInterp is an Interpreter whose cells are lines of commands:
@@ -25,8 +22,8 @@ import (
 //	input PROMPT   the cell's value is the line read from the front end
 type fakeInterp struct{}
 
-func (fakeInterp) Execute(ctx context.Context, code string, out interp.Output) (*display.Bundle, error) {
-	var result *display.Bundle
+func (fakeInterp) Execute(ctx context.Context, code string, out Output) (*Bundle, error) {
+	var result *Bundle
 	for _, line := range strings.Split(code, "\n") {
 		cmd, arg, _ := strings.Cut(line, " ")
 		switch cmd {
@@ -35,12 +32,12 @@ func (fakeInterp) Execute(ctx context.Context, code string, out interp.Output) (
 		case "eprint":
 			out.Stream("stderr", arg+"\n")
 		case "value":
-			b := display.Text(arg)
+			b := text(arg)
 			b.Data["text/html"] = "<b>" + arg + "</b>"
 			b.Metadata = map[string]any{"text/html": map[string]any{"isolated": true}}
 			result = &b
 		case "fail":
-			return nil, &interp.Error{Name: "FakeError", Value: arg, Traceback: []string{"cell line 1", "FakeError: " + arg}}
+			return nil, &Error{Name: "FakeError", Value: arg, Traceback: []string{"cell line 1", "FakeError: " + arg}}
 		case "goerror":
 			return nil, errors.New(arg)
 		case "panic":
@@ -48,7 +45,7 @@ func (fakeInterp) Execute(ctx context.Context, code string, out interp.Output) (
 		case "block":
 			select {
 			case <-ctx.Done():
-				return nil, &interp.Error{Name: "Interrupted", Value: "interrupted by the user"}
+				return nil, &Error{Name: "Interrupted", Value: "interrupted by the user"}
 			case <-time.After(5 * time.Second):
 				return nil, errors.New("block: never interrupted")
 			}
@@ -59,47 +56,50 @@ func (fakeInterp) Execute(ctx context.Context, code string, out interp.Output) (
 			if id == "-" {
 				id = ""
 			}
-			out.Display(display.Text("shown"), id, false)
-			out.Display(display.Text("updated"), id, true)
+			out.Display(text("shown"), id, false)
+			out.Display(text("updated"), id, true)
 		case "clear":
 			out.ClearOutput(true)
 		case "input":
 			v, err := out.Input(arg, false)
 			if err != nil {
-				return nil, &interp.Error{Name: "InputError", Value: err.Error()}
+				return nil, &Error{Name: "InputError", Value: err.Error()}
 			}
-			b := display.Text(v)
+			b := text(v)
 			result = &b
 		case "":
 		default:
-			return nil, &interp.Error{Name: "CompileError", Value: "unknown command " + cmd}
+			return nil, &Error{Name: "CompileError", Value: "unknown command " + cmd}
 		}
 	}
 	return result, nil
 }
 
-func (fakeInterp) Complete(code string, cursor int) interp.Completion {
+func (fakeInterp) Complete(code string, cursor int) Completion {
 	if !strings.HasSuffix(code[:cursor], "fmt.Pr") {
-		return interp.Completion{Start: cursor, End: cursor}
+		return Completion{Start: cursor, End: cursor}
 	}
-	return interp.Completion{Matches: []string{"Printf", "Println"}, Start: cursor - 2, End: cursor}
+	return Completion{Matches: []string{"Printf", "Println"}, Start: cursor - 2, End: cursor}
 }
 
-func (fakeInterp) Inspect(code string, cursor, detail int) interp.Inspection {
+func (fakeInterp) Inspect(code string, cursor, detail int) Inspection {
 	if !strings.Contains(code, "Println") {
-		return interp.Inspection{}
+		return Inspection{}
 	}
-	return interp.Inspection{Found: true, Data: display.Text("func Println(a ...any) (n int, err error)")}
+	return Inspection{Found: true, Data: text("func Println(a ...any) (n int, err error)")}
 }
 
-func (fakeInterp) IsComplete(code string) interp.Completeness {
+func (fakeInterp) IsComplete(code string) Completeness {
 	switch {
 	case strings.HasSuffix(code, "{"):
-		return interp.Completeness{Status: "incomplete", Indent: "\t"}
+		return Completeness{Status: "incomplete", Indent: "\t"}
 	case strings.HasSuffix(code, ")"):
-		return interp.Completeness{Status: "invalid"}
+		return Completeness{Status: "invalid"}
 	case code == "":
-		return interp.Completeness{}
+		return Completeness{}
 	}
-	return interp.Completeness{Status: "complete"}
+	return Completeness{Status: "complete"}
 }
+
+// text returns a bundle holding only plain text.
+func text(s string) Bundle { return Bundle{Data: map[string]any{"text/plain": s}} }

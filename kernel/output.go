@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 
-	"github.com/gotensor/gotensor/display"
-	"github.com/gotensor/gotensor/interp"
 	"github.com/gotensor/gotensor/protocol"
 )
 
 // cellOutput publishes what one cell produces on iopub, with the cell's
-// execute_request as the parent. It implements interp.Output and is safe
+// execute_request as the parent. It implements Output and is safe
 // for concurrent use: goroutines a cell starts may print too.
 type cellOutput struct {
 	k          *kernel
@@ -20,7 +18,7 @@ type cellOutput struct {
 	allowStdin bool
 }
 
-var _ interp.Output = (*cellOutput)(nil)
+var _ Output = (*cellOutput)(nil)
 
 // Stream publishes text on the "stdout" or "stderr" stream.
 func (o *cellOutput) Stream(name, text string) {
@@ -32,7 +30,7 @@ func (o *cellOutput) Stream(name, text string) {
 
 // Display publishes b as display_data, or as update_display_data when update
 // is set and id names an earlier output.
-func (o *cellOutput) Display(b display.Bundle, id string, update bool) {
+func (o *cellOutput) Display(b Bundle, id string, update bool) {
 	if o.silent {
 		return
 	}

@@ -51,7 +51,7 @@ func runKernel(args []string, stdout, stderr io.Writer) int {
 	logger.Info("gotensor kernel starting", "version", Version(), "connection_file", *connFile)
 	restart, err := kernel.Run(ctx, kernel.Config{
 		Conn:                  conn,
-		Interp:                sess,
+		Interp:                goLanguage{sess},
 		Logger:                logger,
 		Implementation:        "gotensor",
 		ImplementationVersion: Version(),

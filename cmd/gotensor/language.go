@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"errors"
+
+	"github.com/gotensor/gotensor/display"
+	"github.com/gotensor/gotensor/interp"
+	"github.com/gotensor/gotensor/kernel"
+)
+
+// goLanguage adapts a Go notebook session to the kernel's Interpreter: the
+// kernel speaks its own small types and knows nothing about Go, the session
+// knows nothing about Jupyter's sockets, and this file is where they meet.
+type goLanguage struct{ s *interp.Session }
+
+var _ kernel.Interpreter = goLanguage{}
+
+func (g goLanguage) Execute(ctx context.Context, code string, out kernel.Output) (*kernel.Bundle, error) {
+	b, err := g.s.Execute(ctx, code, cellOutput{out})
+	if err != nil {
+		var e *interp.Error
+		if errors.As(err, &e) {
+			return nil, &kernel.Error{Name: e.Name, Value: e.Value, Traceback: e.Traceback}
+		}
+		return nil, err
+	}
+	if b == nil {
+		return nil, nil
+	}
+	kb := toKernel(*b)
+	return &kb, nil
+}
+
+func (g goLanguage) Complete(code string, cursor int) kernel.Completion {
+	c := g.s.Complete(code, cursor)
+	return kernel.Completion{Matches: c.Matches, Start: c.Start, End: c.End, Metadata: c.Metadata}
+}
+
+func (g goLanguage) Inspect(code string, cursor, detail int) kernel.Inspection {
+	i := g.s.Inspect(code, cursor, detail)
+	return kernel.Inspection{Found: i.Found, Data: toKernel(i.Data)}
+}
+
+func (g goLanguage) IsComplete(code string) kernel.Completeness {
+	c := g.s.IsComplete(code)
+	return kernel.Completeness{Status: c.Status, Indent: c.Indent}
+}
+
+func toKernel(b display.Bundle) kernel.Bundle {
+	return kernel.Bundle{Data: b.Data, Metadata: b.Metadata}
+}
+
+// cellOutput hands what a cell produces to the kernel.
+type cellOutput struct{ out kernel.Output }
+
+var _ interp.Output = cellOutput{}
+
+func (c cellOutput) Stream(name, text string) { c.out.Stream(name, text) }
+
+func (c cellOutput) Display(b display.Bundle, id string, update bool) {
+	c.out.Display(toKernel(b), id, update)
+}
+
+func (c cellOutput) ClearOutput(wait bool) { c.out.ClearOutput(wait) }
+
+func (c cellOutput) Input(prompt string, password bool) (string, error) {
+	return c.out.Input(prompt, password)
+}
