@@ -4,63 +4,92 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"sync"
 	"syscall"
 	"time"
 )
 
-// fdCapture redirects the process's file descriptors 1 and 2 into pipes
-// whose readers forward to the session's streams, so that what compiled code
-// writes to os.Stdout and os.Stderr reaches the running cell.
-type fdCapture struct {
-	saved  [2]*os.File // the original stdout and stderr, dup'ed
-	wg     sync.WaitGroup
-	synced [2]chan struct{} // a forwarder got past the sync marker
+// stdioCapture sends what the process writes to standard output and error
+// into the running cell's streams, whoever writes it: interpreted fmt,
+// compiled code writing to os.Stdout or os.Stderr, the log package, a
+// goroutine.
+//
+// Standard output is file descriptor 1 itself, pointed at a pipe (dup2), and
+// the interpreter writes there too: one pipe keeps everything in the order
+// it was written (interpreted fmt and compiled code writing to os.Stdout
+// would otherwise reach the notebook by two paths and overtake each other).
+//
+// Standard error is a pipe as well, but file descriptor 2 keeps pointing at
+// the kernel's own standard error (its log): os.Stderr, the log package's
+// output and the interpreter's standard error are pointed at the pipe
+// instead. A Go runtime fatal error, which ends the process before any of
+// our code can forward anything, then reaches the log whole, its reason and
+// its stacks, rather than dying in a pipe.
+type stdioCapture struct {
+	stdout, stderr *os.File // the pipes' write ends: what cells write to
+	savedStdout    *os.File // a duplicate of the original fd 1
+	savedStderr    *os.File // the original os.Stderr (fd 2)
+	wg             sync.WaitGroup
+	synced         [2]chan struct{} // a forwarder got past the sync marker
 }
 
-// syncMarker is written to a captured fd to learn when everything written
-// before it has been forwarded.
+// syncMarker is written to a captured stream to learn when everything
+// written before it has been forwarded.
 var syncMarker = []byte("\x00gotensor:sync\x00")
 
-// captureFDs starts the redirection of fds 1 and 2 to out and errOut.
-func captureFDs(out, errOut io.Writer) (*fdCapture, error) {
-	c := &fdCapture{synced: [2]chan struct{}{make(chan struct{}, 1), make(chan struct{}, 1)}}
-	for i, w := range []io.Writer{out, errOut} {
-		fd := i + 1
-		saved, err := syscall.Dup(fd)
-		if err != nil {
-			c.restore()
-			return nil, fmt.Errorf("interp: capturing fd %d: %w", fd, err)
-		}
-		syscall.CloseOnExec(saved)
-		r, pw, err := os.Pipe()
-		if err != nil {
-			syscall.Close(saved)
-			c.restore()
-			return nil, fmt.Errorf("interp: capturing fd %d: %w", fd, err)
-		}
-		if err := syscall.Dup3(int(pw.Fd()), fd, 0); err != nil {
-			syscall.Close(saved)
-			r.Close()
-			pw.Close()
-			c.restore()
-			return nil, fmt.Errorf("interp: capturing fd %d: %w", fd, err)
-		}
-		pw.Close() // fd now holds the only write end
-		c.saved[i] = os.NewFile(uintptr(saved), []string{"/dev/stdout", "/dev/stderr"}[i])
+// captureStdio starts forwarding standard output to out and standard error
+// to errOut.
+func captureStdio(out, errOut io.Writer) (*stdioCapture, error) {
+	c := &stdioCapture{synced: [2]chan struct{}{make(chan struct{}, 1), make(chan struct{}, 1)}}
+	saved, err := syscall.Dup(1)
+	if err != nil {
+		return nil, fmt.Errorf("interp: capturing standard output: %w", err)
+	}
+	syscall.CloseOnExec(saved)
+	c.savedStdout = os.NewFile(uintptr(saved), "/dev/stdout")
+
+	rOut, wOut, err := os.Pipe()
+	if err != nil {
+		c.savedStdout.Close()
+		return nil, fmt.Errorf("interp: capturing standard output: %w", err)
+	}
+	if err := syscall.Dup3(int(wOut.Fd()), 1, 0); err != nil {
+		c.savedStdout.Close()
+		rOut.Close()
+		wOut.Close()
+		return nil, fmt.Errorf("interp: capturing standard output: %w", err)
+	}
+	wOut.Close() // fd 1 now holds the write end
+	c.stdout = os.NewFile(1, "/dev/stdout")
+
+	rErr, wErr, err := os.Pipe()
+	if err != nil {
+		c.restore()
+		return nil, fmt.Errorf("interp: capturing standard error: %w", err)
+	}
+	c.stderr = wErr
+	c.savedStderr = os.Stderr
+	os.Stderr = wErr
+	log.SetOutput(wErr)
+
+	for i, p := range []struct {
+		r *os.File
+		w io.Writer
+	}{{rOut, out}, {rErr, errOut}} {
 		c.wg.Add(1)
 		go func() {
 			defer c.wg.Done()
-			defer r.Close()
-			c.forward(w, r, c.synced[i])
+			defer p.r.Close()
+			c.forward(p.w, p.r, c.synced[i])
 		}()
 	}
 	return c, nil
 }
 
 // forward copies r to w, dropping sync markers and signalling each one.
-func (c *fdCapture) forward(w io.Writer, r io.Reader, synced chan struct{}) {
+func (c *stdioCapture) forward(w io.Writer, r io.Reader, synced chan struct{}) {
 	buf := make([]byte, 32<<10)
 	var pending []byte
 	for {
@@ -97,16 +126,16 @@ func (c *fdCapture) forward(w io.Writer, r io.Reader, synced chan struct{}) {
 	}
 }
 
-// sync waits until what was written to fds 1 and 2 so far has been
-// forwarded, or for at most a tenth of a second.
-func (c *fdCapture) sync() {
+// sync waits until what was written to standard output and error so far
+// has been forwarded, or for at most a tenth of a second.
+func (c *stdioCapture) sync() {
 	timeout := time.After(100 * time.Millisecond)
-	for i := range 2 {
+	for i, f := range []*os.File{c.stdout, c.stderr} {
 		select {
 		case <-c.synced[i]: // drop a stale signal
 		default:
 		}
-		syscall.Write(i+1, syncMarker)
+		f.Write(syncMarker)
 		select {
 		case <-c.synced[i]:
 		case <-timeout:
@@ -115,13 +144,19 @@ func (c *fdCapture) sync() {
 	}
 }
 
-// restore points fds 1 and 2 back at the original files and waits until the
-// forwarders have sent what was left in the pipes.
-func (c *fdCapture) restore() {
-	for i, f := range c.saved {
-		if f != nil {
-			syscall.Dup3(int(f.Fd()), i+1, 0)
-		}
+// restore points standard output and error back at the original files and
+// waits until the forwarders have sent what was left in the pipes.
+func (c *stdioCapture) restore() {
+	if c.savedStdout != nil {
+		syscall.Dup3(int(c.savedStdout.Fd()), 1, 0) // closes the pipe's last write end
+		c.savedStdout.Close()
+		c.savedStdout = nil
+	}
+	if c.savedStderr != nil {
+		os.Stderr = c.savedStderr
+		log.SetOutput(c.savedStderr)
+		c.stderr.Close()
+		c.savedStderr = nil
 	}
 	c.wg.Wait()
 }

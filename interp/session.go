@@ -38,10 +38,13 @@ type Options struct {
 	// the standard library.
 	Preimport []string
 
-	// CaptureStdio redirects the process's file descriptors 1 and 2 into
-	// the running cell's streams while the session lives, so that what
-	// compiled code writes to os.Stdout and os.Stderr reaches the notebook.
-	// Session.Stderr then returns the original standard error, for logs.
+	// CaptureStdio sends the process's standard output (file descriptor
+	// 1) and os.Stderr into the running cell's streams while the session
+	// lives, so that what compiled code writes to os.Stdout and os.Stderr
+	// reaches the notebook, in the order it was written. File descriptor
+	// 2 keeps pointing at the original standard error, so a Go runtime
+	// fatal error reaches the log. Session.Stderr returns the original
+	// standard error, for logs.
 	CaptureStdio bool
 
 	// Docs holds doc comments that Inspect shows, keyed by import path and
@@ -66,8 +69,12 @@ type Session struct {
 	temps int    // fresh variables made by defineViaTemps
 
 	stdout, stderr *stream
-	capture        *fdCapture
-	flushMu        sync.Mutex // one flushStreams at a time (live outputs redraw from timers)
+	capture        *stdioCapture
+	// cellStdout and cellStderr are where the interpreter writes: the
+	// streams, or the captured standard output and error (see
+	// stdioCapture).
+	cellStdout, cellStderr io.Writer
+	flushMu                sync.Mutex // one flushStreams at a time (live outputs redraw from timers)
 
 	outMu sync.RWMutex
 	out   Output // the running cell's output, nil between cells
@@ -105,15 +112,18 @@ func New(opts Options) (*Session, error) {
 	parallel.SetInterruptHook(Interrupted)
 	s.stdout = &stream{name: "stdout", out: s.output}
 	s.stderr = &stream{name: "stderr", out: s.output}
-	if err := s.start(); err != nil {
-		return nil, err
-	}
+	s.cellStdout, s.cellStderr = s.stdout, s.stderr
 	if opts.CaptureStdio {
-		c, err := captureFDs(s.stdout, s.stderr)
+		c, err := captureStdio(s.stdout, s.stderr)
 		if err != nil {
 			return nil, err
 		}
 		s.capture = c
+		s.cellStdout, s.cellStderr = c.stdout, c.stderr
+	}
+	if err := s.start(); err != nil {
+		s.Close()
+		return nil, err
 	}
 	return s, nil
 }
@@ -130,8 +140,8 @@ func (s *Session) start() error {
 	stdin := io.Reader(&stdinReader{s: s})
 	s.yi = yaegi.New(yaegi.Options{
 		Stdin:        stdin,
-		Stdout:       s.stdout,
-		Stderr:       &traceFilter{s: s, w: s.stderr},
+		Stdout:       s.cellStdout,
+		Stderr:       &traceFilter{s: s, w: s.cellStderr},
 		Unrestricted: true,
 	})
 	uses := []yaegi.Exports{
@@ -183,11 +193,10 @@ func (s *Session) Close() error {
 }
 
 // Stderr returns the process's original standard error: with CaptureStdio,
-// file descriptor 2 feeds the running cell, so the kernel's logger must write
-// here instead of os.Stderr.
+// os.Stderr feeds the running cell, so logs must write here instead.
 func (s *Session) Stderr() *os.File {
 	if s.capture != nil {
-		return s.capture.saved[1]
+		return s.capture.savedStderr
 	}
 	return os.Stderr
 }

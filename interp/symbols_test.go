@@ -53,26 +53,38 @@ func TestSymbols(t *testing.T) {
 }
 
 // TestCaptureStdio checks that compiled code's writes to os.Stdout and
-// os.Stderr reach the running cell.
+// os.Stderr reach the running cell, in the order written, and that fd 2
+// stays the process's own standard error (where fatal errors go).
 func TestCaptureStdio(t *testing.T) {
+	orig := os.Stderr
 	s, err := New(Options{Symbols: demoSymbols, CaptureStdio: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var r recorder
-	_, err = s.Execute(context.Background(), "import \"example.com/demo\"\nimport \"os\"\ndemo.Print(\"hello\")\nos.Stdout.WriteString(\"direct\\n\")", &r)
+	_, err = s.Execute(context.Background(), `import "example.com/demo"
+import "os"
+import "encoding/json"
+demo.Print("hello")
+os.Stdout.WriteString("direct\n")
+fmt.Println("interpreted")
+json.NewEncoder(os.Stdout).Encode(map[string]int{"a": 1})
+fmt.Println("last")`, &r)
 	logTo := s.Stderr()
 	s.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := r.text("stdout"); got != "hello\ndirect\n" {
-		t.Errorf("stdout %q, want %q", got, "hello\ndirect\n")
+	if want := "hello\ndirect\ninterpreted\n{\"a\":1}\nlast\n"; r.text("stdout") != want {
+		t.Errorf("stdout %q, want %q", r.text("stdout"), want)
 	}
 	if got := r.text("stderr"); got != "err:hello\n" {
 		t.Errorf("stderr %q, want %q", got, "err:hello\n")
 	}
-	if logTo == os.Stderr {
-		t.Error("Stderr() should be the saved original stderr while capturing")
+	if logTo != orig {
+		t.Error("Stderr() should be the original standard error while capturing")
+	}
+	if os.Stderr != orig {
+		t.Error("Close did not give os.Stderr back")
 	}
 }

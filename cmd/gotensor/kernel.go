@@ -17,8 +17,10 @@ import (
 )
 
 func runKernel(args []string, stdout, stderr io.Writer) int {
-	// The session may point fds 1 and 2 at the notebook to catch what
-	// compiled code writes there; the log keeps the terminal's stderr.
+	// The session points fd 1 and os.Stderr at the notebook to catch what
+	// compiled code writes there; the log keeps the terminal's stderr, and
+	// fd 2 stays there too, so that a Go runtime fatal error (which ends
+	// the process) writes its reason and stacks to the log.
 	logFile := dupStderr()
 	logger := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: logLevel()})).With("pid", os.Getpid())
 
