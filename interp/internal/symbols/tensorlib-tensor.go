@@ -12,6 +12,7 @@ func init() {
 		// function, constant and variable definitions
 		"AdamStep":        reflect.ValueOf(tensor.AdamStep),
 		"Arange":          reflect.ValueOf(tensor.Arange),
+		"BLAS":            reflect.ValueOf(tensor.BLAS),
 		"Backends":        reflect.ValueOf(tensor.Backends),
 		"Bool":            reflect.ValueOf(tensor.Bool),
 		"CPU":             reflect.ValueOf(&tensor.CPU).Elem(),
