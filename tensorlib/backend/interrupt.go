@@ -7,7 +7,7 @@ import (
 
 // ErrInterrupted is the value long native work panics with when the
 // interrupt hook asks it to stop. The notebook session reports it as an
-// interrupted cell; tensor.Try returns it as an error.
+// interrupted cell; tensor.Try lets it pass, so that the cell does stop.
 var ErrInterrupted = errors.New("backend: interrupted")
 
 var interruptHook atomic.Pointer[func() bool]
