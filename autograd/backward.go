@@ -1,12 +1,17 @@
 package autograd
 
+import "slices"
+
 // Backward propagates seed, the gradient of root's value, through the
 // graph that ends at root, and adds each leaf's share to its gradient.
 // Closures run with recording off. Unless retain is true, the graph is
-// released as it is walked; walking a released graph panics with an
-// *Error.
-func Backward(root *Node, seed Value, retain bool) {
-	order := topoSort(root)
+// released as it is walked. Backward returns ErrFreed, and does nothing,
+// when the graph was released by an earlier Backward.
+func Backward(root *Node, seed Value, retain bool) error {
+	order, ok := topoSort(root)
+	if !ok {
+		return ErrFreed
+	}
 	noGrad.Add(1)
 	defer noGrad.Add(-1)
 	defer func() {
@@ -36,7 +41,7 @@ func Backward(root *Node, seed Value, retain bool) {
 				continue
 			}
 			gj := gs[j]
-			if !equalShape(gj.Shape(), in.shape) {
+			if !slices.Equal(gj.Shape(), in.shape) {
 				gj = gj.SumTo(in.shape)
 			}
 			if in.pending == nil {
@@ -49,11 +54,13 @@ func Backward(root *Node, seed Value, retain bool) {
 			n.release()
 		}
 	}
+	return nil
 }
 
 // topoSort returns the nodes reachable from root, each after all nodes it
-// depends on (inputs first), without recursion so deep graphs are fine.
-func topoSort(root *Node) []*Node {
+// depends on (inputs first), without recursion so deep graphs are fine. It
+// reports false when it meets a released node.
+func topoSort(root *Node) ([]*Node, bool) {
 	pass := passes.Add(1)
 	var order []*Node
 	type frame struct {
@@ -61,7 +68,7 @@ func topoSort(root *Node) []*Node {
 		i int
 	}
 	if root.freed {
-		panic(&Error{Msg: errFreed})
+		return nil, false
 	}
 	root.visit = pass
 	stack := []frame{{root, 0}}
@@ -74,7 +81,7 @@ func topoSort(root *Node) []*Node {
 				continue
 			}
 			if in.freed {
-				panic(&Error{Msg: errFreed})
+				return nil, false
 			}
 			in.visit = pass
 			stack = append(stack, frame{in, 0})
@@ -83,17 +90,5 @@ func topoSort(root *Node) []*Node {
 		order = append(order, top.n)
 		stack = stack[:len(stack)-1]
 	}
-	return order
-}
-
-func equalShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return order, true
 }

@@ -14,5 +14,7 @@
 //
 // After Backward the graph is freed (closures and input links are dropped,
 // so the memory they hold is reclaimed); a second Backward through it
-// panics with an *Error that says so. NoGrad scopes turn recording off.
+// returns ErrFreed. The engine never panics on misuse: it reports errors,
+// and the library on top decides what users see. NoGrad scopes turn
+// recording off.
 package autograd

@@ -1,14 +1,8 @@
 package autograd
 
-// An Error reports misuse of the autograd engine, such as Backward through
-// a graph that was already freed. The engine panics with an *Error.
-type Error struct {
-	Msg string // what went wrong and how to fix it
-}
+import "errors"
 
-func (e *Error) Error() string { return "autograd: " + e.Msg }
-
-// errFreed is the message of a Backward through a released graph.
-const errFreed = "Backward through a graph that was already freed; the first Backward releases the graph " +
-	"(its saved inputs and closures) to reclaim memory. Run the forward pass again to build a new graph " +
-	"before calling Backward, or pass retain to keep the graph for a second Backward"
+// ErrFreed is what Backward returns for a graph that an earlier Backward
+// released (its saved inputs and closures are gone). The library on top
+// (package tensor) turns it into its own error, in its own terms.
+var ErrFreed = errors.New("autograd: Backward through a graph that was already freed")

@@ -12,17 +12,19 @@ import (
 	"github.com/gotensor/gotensor/cuda/internal/driver"
 	"github.com/gotensor/gotensor/cuda/internal/emu"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // smallDevice opens a private emulated device with mem bytes of memory.
-func smallDevice(t *testing.T, mem int64) (*backend, *emu.Driver) {
+func smallDevice(t *testing.T, mem int64) (*deviceBackend, *emu.Driver) {
 	t.Helper()
 	drv := emu.New(emu.Options{Memory: mem})
 	d, err := openDevice(90, func() (driver.Driver, error) { return drv, nil })
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &backend{dev: d}, drv
+	return &deviceBackend{dev: d}, drv
 }
 
 func TestRoundSize(t *testing.T) {
@@ -57,7 +59,7 @@ func TestAllocatorReuseAndStats(t *testing.T) {
 		t.Errorf("driver holds %d bytes, want 4608 (no new allocation)", drv.Used())
 	}
 	// Reused memory is zeroed by Alloc.
-	if v := b.ToHost(s3, contiguousLayout([]int{500})).([]int64); v[0] != 0 || v[499] != 0 {
+	if v := b.ToHost(s3, backend.Contiguous([]int{500})).([]int64); v[0] != 0 || v[499] != 0 {
 		t.Error("Alloc did not zero a reused block")
 	}
 	s3.Free()
@@ -73,7 +75,7 @@ func TestAllocatorReuseAndStats(t *testing.T) {
 
 func TestUseAfterFree(t *testing.T) {
 	x := tensor.Ones(4).To(tensor.CUDA(0))
-	x.Storage().(*storage).Free()
+	x.Detach().Free() // a view frees the storage it shares with x
 	err := tensor.Try(func() { x.Float32s() })
 	var de *tensor.DeviceError
 	if !errors.As(err, &de) || !strings.Contains(err.Error(), "freed") {
@@ -87,7 +89,7 @@ func TestUseAfterFree(t *testing.T) {
 func TestOutOfMemory(t *testing.T) {
 	b, _ := smallDevice(t, 1<<20)
 	const quarter = 256 << 10 / 4 // float32 elements in 256 KiB
-	keep := []tensor.Storage{b.Alloc(tensor.Float32, quarter), b.Alloc(tensor.Float32, quarter)}
+	keep := []backend.Storage{b.Alloc(tensor.Float32, quarter), b.Alloc(tensor.Float32, quarter)}
 	func() {
 		// Unreachable after this function: only the GC can free them.
 		b.Alloc(tensor.Float32, quarter)

@@ -5,21 +5,23 @@ import (
 	"unsafe"
 
 	"github.com/gotensor/gotensor/tensorlib/tensor"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
-// backend implements tensor.Backend for one device. Each method does its
+// backend implements backend.Backend for one device. Each method does its
 // work in one call of device.do.
-type backend struct {
+type deviceBackend struct {
 	dev *device
 }
 
-var _ tensor.Backend = (*backend)(nil)
+var _ backend.Backend = (*deviceBackend)(nil)
 
 // Device returns CUDA(i).
-func (b *backend) Device() tensor.Device { return tensor.CUDA(b.dev.index) }
+func (b *deviceBackend) Device() tensor.Device { return tensor.CUDA(b.dev.index) }
 
 // store returns s as this device's storage, or panics.
-func (b *backend) store(s tensor.Storage) *storage {
+func (b *deviceBackend) store(s backend.Storage) *storage {
 	cs, ok := s.(*storage)
 	if !ok {
 		panic(fmt.Sprintf("cuda: cuda:%d backend got storage of another backend (%T)", b.dev.index, s))
@@ -36,14 +38,14 @@ func (b *backend) store(s tensor.Storage) *storage {
 }
 
 // Alloc returns n zero elements.
-func (b *backend) Alloc(dt tensor.DType, n int) tensor.Storage {
+func (b *deviceBackend) Alloc(dt tensor.DType, n int) backend.Storage {
 	var s *storage
 	b.dev.do(func() { s = b.dev.zeroStorage(dt, n) })
 	return s
 }
 
 // FromHost copies a host slice to the device.
-func (b *backend) FromHost(data any) tensor.Storage {
+func (b *deviceBackend) FromHost(data any) backend.Storage {
 	var (
 		dt  tensor.DType
 		n   int
@@ -92,7 +94,7 @@ func (b *backend) FromHost(data any) tensor.Storage {
 }
 
 // ToHost copies the elements of s under l to a new host slice.
-func (b *backend) ToHost(s tensor.Storage, l tensor.Layout) any {
+func (b *deviceBackend) ToHost(s backend.Storage, l backend.Layout) any {
 	src := b.store(s)
 	n := l.Numel()
 	var (
@@ -153,19 +155,19 @@ func (b *backend) ToHost(s tensor.Storage, l tensor.Layout) any {
 
 // contiguous returns a new contiguous copy of s under l. Device goroutine
 // only.
-func (d *device) contiguous(s *storage, l tensor.Layout) *storage {
+func (d *device) contiguous(s *storage, l backend.Layout) *storage {
 	out := d.newStorage(s.dt, l.Numel())
-	d.copy(s, l, out, contiguousLayout(l.Shape))
+	d.copy(s, l, out, backend.Contiguous(l.Shape))
 	return out
 }
 
 // copy writes src under sl into dst under dl. Inside do only.
-func (d *device) copy(src *storage, sl tensor.Layout, dst *storage, dl tensor.Layout) {
+func (d *device) copy(src *storage, sl backend.Layout, dst *storage, dl backend.Layout) {
 	n := dl.Numel()
 	if n == 0 {
 		return
 	}
-	shape, st := coalesce(dl.Shape, dl, sl)
+	shape, st := backend.Coalesce(dl.Shape, dl, sl)
 	if len(shape) <= 1 && (len(shape) == 0 || (st[0][0] == 1 && st[1][0] == 1)) {
 		if err := d.drv.MemcpyDtoD(dst.at(dl.Offset), src.at(sl.Offset), n*elemSize(src.dt)); err != nil {
 			panic(fmt.Sprintf("cuda: copy on cuda:%d: %v", d.index, err))
@@ -181,13 +183,13 @@ func (d *device) copy(src *storage, sl tensor.Layout, dst *storage, dl tensor.La
 }
 
 // Copy writes the elements of src under sl into dst under dl.
-func (b *backend) Copy(src tensor.Storage, sl tensor.Layout, dst tensor.Storage, dl tensor.Layout) {
+func (b *deviceBackend) Copy(src backend.Storage, sl backend.Layout, dst backend.Storage, dl backend.Layout) {
 	s, t := b.store(src), b.store(dst)
 	b.dev.do(func() { b.dev.copy(s, sl, t, dl) })
 }
 
 // Cast converts the elements of s under l to dt.
-func (b *backend) Cast(s tensor.Storage, l tensor.Layout, dt tensor.DType) tensor.Storage {
+func (b *deviceBackend) Cast(s backend.Storage, l backend.Layout, dt tensor.DType) backend.Storage {
 	src := b.store(s)
 	n := l.Numel()
 	var out *storage
@@ -198,7 +200,7 @@ func (b *backend) Cast(s tensor.Storage, l tensor.Layout, dt tensor.DType) tenso
 			return
 		}
 		out = d.newStorage(dt, n)
-		shape, st := coalesce(l.Shape, l)
+		shape, st := backend.Coalesce(l.Shape, l)
 		a := d.newArgs()
 		a.I64(int64(n)).Ptr(out.ptr).Ptr(src.ptr)
 		packLayout(a, shape, st[0], l.Offset)
@@ -208,12 +210,12 @@ func (b *backend) Cast(s tensor.Storage, l tensor.Layout, dt tensor.DType) tenso
 }
 
 // Fill sets every element of dst under dl to v.
-func (b *backend) Fill(dst tensor.Storage, dl tensor.Layout, v float64) {
+func (b *deviceBackend) Fill(dst backend.Storage, dl backend.Layout, v float64) {
 	t := b.store(dst)
 	n := dl.Numel()
 	d := b.dev
 	d.do(func() {
-		shape, st := coalesce(dl.Shape, dl)
+		shape, st := backend.Coalesce(dl.Shape, dl)
 		a := d.newArgs()
 		a.I64(int64(n)).Ptr(t.ptr)
 		packLayout(a, shape, st[0], dl.Offset)
@@ -223,7 +225,7 @@ func (b *backend) Fill(dst tensor.Storage, dl tensor.Layout, v float64) {
 }
 
 // Arange returns start, start+step, ... (n elements).
-func (b *backend) Arange(dt tensor.DType, n int, start, step float64) tensor.Storage {
+func (b *deviceBackend) Arange(dt tensor.DType, n int, start, step float64) backend.Storage {
 	var out *storage
 	d := b.dev
 	d.do(func() {
@@ -238,16 +240,16 @@ func (b *backend) Arange(dt tensor.DType, n int, start, step float64) tensor.Sto
 // Random returns n elements drawn from dist, a function of seed and each
 // element's position only (Philox, kernels/random.cu): equal seeds give
 // equal tensors on every CUDA device, though not the CPU's numbers.
-func (b *backend) Random(dist tensor.Distribution, dt tensor.DType, n int, a, bb float64, seed uint64) tensor.Storage {
+func (b *deviceBackend) Random(dist backend.Distribution, dt tensor.DType, n int, a, bb float64, seed uint64) backend.Storage {
 	var out *storage
 	d := b.dev
 	d.do(func() {
 		var kernel string
 		gen := dt // the dtype the kernel makes
 		switch dist {
-		case tensor.Uniform, tensor.Normal:
+		case backend.Uniform, backend.Normal:
 			name := "uniform_"
-			if dist == tensor.Normal {
+			if dist == backend.Normal {
 				name = "normal_"
 			}
 			if dt != tensor.Float64 {
@@ -257,7 +259,7 @@ func (b *backend) Random(dist tensor.Distribution, dt tensor.DType, n int, a, bb
 				}
 			}
 			kernel = name + suffix(gen)
-		case tensor.IntUniform:
+		case backend.IntUniform:
 			gen = tensor.Int64
 			kernel = "randint_i64"
 		default:
@@ -266,7 +268,7 @@ func (b *backend) Random(dist tensor.Distribution, dt tensor.DType, n int, a, bb
 		r := d.newStorage(gen, n)
 		args := d.newArgs()
 		args.I64(int64(n)).Ptr(r.ptr).U64(seed)
-		if dist == tensor.IntUniform {
+		if dist == backend.IntUniform {
 			args.I64(int64(a)).I64(int64(bb))
 		} else {
 			args.F64(a).F64(bb)

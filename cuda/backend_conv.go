@@ -1,13 +1,17 @@
 package cuda
 
-import "github.com/gotensor/gotensor/tensorlib/tensor"
+import (
+	"github.com/gotensor/gotensor/tensorlib/tensor"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
+)
 
 // Im2Col returns the sliding windows of s [N, C, H, W] as columns
 // [N, C*KH*KW, OH*OW].
-func (b *backend) Im2Col(s tensor.Storage, l tensor.Layout, kernel, stride, padding, dilation [2]int) tensor.Storage {
+func (b *deviceBackend) Im2Col(s backend.Storage, l backend.Layout, kernel, stride, padding, dilation [2]int) backend.Storage {
 	src := b.store(s)
-	g := newWindow(l.Shape, kernel, stride, padding, dilation)
-	total := g.n * g.c * g.kh * g.kw * g.oh * g.ow
+	g := backend.NewWindow(l.Shape, kernel, stride, padding, dilation)
+	total := g.N * g.C * g.KH * g.KW * g.OH * g.OW
 	var out *storage
 	d := b.dev
 	d.do(func() {
@@ -22,10 +26,10 @@ func (b *backend) Im2Col(s tensor.Storage, l tensor.Layout, kernel, stride, padd
 }
 
 // Col2Im sums the columns c [N, C*KH*KW, OH*OW] back into [N, C, H, W].
-func (b *backend) Col2Im(c tensor.Storage, cl tensor.Layout, shape []int, kernel, stride, padding, dilation [2]int) tensor.Storage {
+func (b *deviceBackend) Col2Im(c backend.Storage, cl backend.Layout, shape []int, kernel, stride, padding, dilation [2]int) backend.Storage {
 	src := b.store(c)
-	g := newWindow(shape, kernel, stride, padding, dilation)
-	total := numel(shape)
+	g := backend.NewWindow(shape, kernel, stride, padding, dilation)
+	total := backend.Numel(shape)
 	var out *storage
 	d := b.dev
 	d.do(func() {
@@ -41,10 +45,10 @@ func (b *backend) Col2Im(c tensor.Storage, cl tensor.Layout, shape []int, kernel
 
 // MaxPool2d returns the window maxima of s [N, C, H, W] and their
 // positions.
-func (b *backend) MaxPool2d(s tensor.Storage, l tensor.Layout, kernel, stride, padding [2]int) (out, idx tensor.Storage) {
+func (b *deviceBackend) MaxPool2d(s backend.Storage, l backend.Layout, kernel, stride, padding [2]int) (out, idx backend.Storage) {
 	src := b.store(s)
-	g := newWindow(l.Shape, kernel, stride, padding, [2]int{1, 1})
-	total := g.n * g.c * g.oh * g.ow
+	g := backend.NewWindow(l.Shape, kernel, stride, padding, [2]int{1, 1})
+	total := g.N * g.C * g.OH * g.OW
 	var o, ix *storage
 	d := b.dev
 	d.do(func() {

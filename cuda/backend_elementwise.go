@@ -1,62 +1,74 @@
 package cuda
 
 import (
-	"strings"
-
+	"github.com/gotensor/gotensor/tensorlib/backend"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
+// The kernels of each op, by the prefix of their names in kernels/*.cu
+// ("<prefix>_<dtype>"); an op missing here has no kernel.
+var (
+	unaryKernels = [...]string{backend.OpNeg: "neg", backend.OpAbs: "abs", backend.OpReLU: "relu",
+		backend.OpSqrt: "sqrt", backend.OpExp: "exp", backend.OpLog: "log", backend.OpSin: "sin",
+		backend.OpCos: "cos", backend.OpTanh: "tanh", backend.OpSigmoid: "sigmoid",
+		backend.OpGELU: "gelu", backend.OpErf: "erf"}
+	binaryKernels = [...]string{backend.OpAdd: "add", backend.OpSub: "sub", backend.OpMul: "mul",
+		backend.OpDiv: "div", backend.OpPow: "pow", backend.OpMaximum: "maximum", backend.OpMinimum: "minimum"}
+	compareKernels = [...]string{backend.OpEq: "eq", backend.OpNe: "ne", backend.OpLt: "lt",
+		backend.OpLe: "le", backend.OpGt: "gt", backend.OpGe: "ge"}
+)
+
 // Unary applies op to each element.
-func (b *backend) Unary(op tensor.UnaryOp, s tensor.Storage, l tensor.Layout) tensor.Storage {
+func (b *deviceBackend) Unary(op backend.UnaryOp, s backend.Storage, l backend.Layout) backend.Storage {
 	src := b.store(s)
 	n := l.Numel()
 	var out *storage
 	d := b.dev
 	d.do(func() {
 		out = d.newStorage(src.dt, n)
-		shape, st := coalesce(l.Shape, l)
+		shape, st := backend.Coalesce(l.Shape, l)
 		a := d.newArgs()
 		a.I64(int64(n)).Ptr(out.ptr).Ptr(src.ptr)
 		packLayout(a, shape, st[0], l.Offset)
-		d.elementwise(strings.ToLower(op.String())+"_"+suffix(src.dt), int64(n), a)
+		d.elementwise(unaryKernels[op]+"_"+suffix(src.dt), int64(n), a)
 	})
 	return out
 }
 
 // Binary returns op(a, b) elementwise over la's (broadcast) shape.
-func (b *backend) Binary(op tensor.BinaryOp, x tensor.Storage, la tensor.Layout, y tensor.Storage, lb tensor.Layout) tensor.Storage {
-	return b.binary(b.store(x).dt, op.String(), x, la, y, lb)
+func (b *deviceBackend) Binary(op backend.BinaryOp, x backend.Storage, la backend.Layout, y backend.Storage, lb backend.Layout) backend.Storage {
+	return b.binary(b.store(x).dt, binaryKernels[op], x, la, y, lb)
 }
 
-// binary launches the kernel "<name>_<dtype of x>" on x and y with la's
+// binary launches the kernel "<prefix>_<dtype of x>" on x and y with la's
 // (broadcast) shape and returns its output, of dtype out.
-func (b *backend) binary(out tensor.DType, name string, x tensor.Storage, la tensor.Layout, y tensor.Storage, lb tensor.Layout) tensor.Storage {
+func (b *deviceBackend) binary(out tensor.DType, prefix string, x backend.Storage, la backend.Layout, y backend.Storage, lb backend.Layout) backend.Storage {
 	xs, ys := b.store(x), b.store(y)
 	n := la.Numel()
 	var res *storage
 	d := b.dev
 	d.do(func() {
 		res = d.newStorage(out, n)
-		shape, st := coalesce(la.Shape, la, lb)
+		shape, st := backend.Coalesce(la.Shape, la, lb)
 		a := d.newArgs()
 		a.I64(int64(n)).Ptr(res.ptr).Ptr(xs.ptr)
 		packLayout(a, shape, st[0], la.Offset)
 		a.Ptr(ys.ptr)
 		packLayout(a, shape, st[1], lb.Offset)
-		d.elementwise(strings.ToLower(name)+"_"+suffix(xs.dt), int64(n), a)
+		d.elementwise(prefix+"_"+suffix(xs.dt), int64(n), a)
 	})
 	return res
 }
 
 // BinaryScalar returns op(a, s), or op(s, a) when reversed.
-func (b *backend) BinaryScalar(op tensor.BinaryOp, x tensor.Storage, la tensor.Layout, s float64, reversed bool) tensor.Storage {
+func (b *deviceBackend) BinaryScalar(op backend.BinaryOp, x backend.Storage, la backend.Layout, s float64, reversed bool) backend.Storage {
 	xs := b.store(x)
 	n := la.Numel()
 	var out *storage
 	d := b.dev
 	d.do(func() {
 		out = d.newStorage(xs.dt, n)
-		shape, st := coalesce(la.Shape, la)
+		shape, st := backend.Coalesce(la.Shape, la)
 		a := d.newArgs()
 		a.I64(int64(n)).Ptr(out.ptr).Ptr(xs.ptr)
 		packLayout(a, shape, st[0], la.Offset)
@@ -69,25 +81,25 @@ func (b *backend) BinaryScalar(op tensor.BinaryOp, x tensor.Storage, la tensor.L
 			a.I64(int64(s))
 		}
 		a.I32(b2i(reversed))
-		d.elementwise(strings.ToLower(op.String())+"_scalar_"+suffix(xs.dt), int64(n), a)
+		d.elementwise(binaryKernels[op]+"_scalar_"+suffix(xs.dt), int64(n), a)
 	})
 	return out
 }
 
 // Compare returns op(a, b) elementwise as Bool.
-func (b *backend) Compare(op tensor.CompareOp, x tensor.Storage, la tensor.Layout, y tensor.Storage, lb tensor.Layout) tensor.Storage {
-	return b.binary(tensor.Bool, op.String(), x, la, y, lb)
+func (b *deviceBackend) Compare(op backend.CompareOp, x backend.Storage, la backend.Layout, y backend.Storage, lb backend.Layout) backend.Storage {
+	return b.binary(tensor.Bool, compareKernels[op], x, la, y, lb)
 }
 
 // Where returns a where cond is true and b elsewhere.
-func (b *backend) Where(cond tensor.Storage, lc tensor.Layout, x tensor.Storage, la tensor.Layout, y tensor.Storage, lb tensor.Layout) tensor.Storage {
+func (b *deviceBackend) Where(cond backend.Storage, lc backend.Layout, x backend.Storage, la backend.Layout, y backend.Storage, lb backend.Layout) backend.Storage {
 	cs, xs, ys := b.store(cond), b.store(x), b.store(y)
 	n := la.Numel()
 	var out *storage
 	d := b.dev
 	d.do(func() {
 		out = d.newStorage(xs.dt, n)
-		shape, st := coalesce(la.Shape, lc, la, lb)
+		shape, st := backend.Coalesce(la.Shape, lc, la, lb)
 		a := d.newArgs()
 		a.I64(int64(n)).Ptr(out.ptr).Ptr(cs.ptr)
 		packLayout(a, shape, st[0], lc.Offset)

@@ -6,6 +6,8 @@ import (
 	"unsafe"
 
 	"github.com/gotensor/gotensor/tensorlib/tensor"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // errWords is the size of the index-error record of report_index
@@ -44,14 +46,14 @@ func (d *device) checkIndex(op string, dim int) {
 
 // gather runs gather_<dt>: out (shaped as il) = src[... idx ...] along dim,
 // where sl is src's layout in il's shape with stride 0 along dim.
-func (d *device) gather(op string, src *storage, sl tensor.Layout, dim, size, stride int, idx *storage, il tensor.Layout) *storage {
+func (d *device) gather(op string, src *storage, sl backend.Layout, dim, size, stride int, idx *storage, il backend.Layout) *storage {
 	n := il.Numel()
 	out := d.newStorage(src.dt, n)
 	if n == 0 {
 		return out
 	}
 	rec := d.errorRecord()
-	shape, st := coalesce(il.Shape, sl, il)
+	shape, st := backend.Coalesce(il.Shape, sl, il)
 	a := d.newArgs()
 	a.I64(int64(n)).Ptr(out.ptr).Ptr(src.ptr)
 	packLayout(a, shape, st[0], sl.Offset)
@@ -64,9 +66,9 @@ func (d *device) gather(op string, src *storage, sl tensor.Layout, dim, size, st
 }
 
 // Gather returns out[..., i, ...] = s[..., idx[..., i, ...], ...] along dim.
-func (b *backend) Gather(s tensor.Storage, l tensor.Layout, dim int, idx tensor.Storage, il tensor.Layout) tensor.Storage {
+func (b *deviceBackend) Gather(s backend.Storage, l backend.Layout, dim int, idx backend.Storage, il backend.Layout) backend.Storage {
 	src, ix := b.store(s), b.store(idx)
-	sl := tensor.Layout{Shape: il.Shape, Strides: append([]int(nil), l.Strides...), Offset: l.Offset}
+	sl := backend.Layout{Shape: il.Shape, Strides: append([]int(nil), l.Strides...), Offset: l.Offset}
 	sl.Strides[dim] = 0
 	var out *storage
 	b.dev.do(func() { out = b.dev.gather("Gather", src, sl, dim, l.Shape[dim], l.Strides[dim], ix, il) })
@@ -75,13 +77,13 @@ func (b *backend) Gather(s tensor.Storage, l tensor.Layout, dim int, idx tensor.
 
 // IndexSelect returns the slices of s along dim listed in the 1-D idx: a
 // gather whose index is broadcast across the other dims.
-func (b *backend) IndexSelect(s tensor.Storage, l tensor.Layout, dim int, idx tensor.Storage, il tensor.Layout) tensor.Storage {
+func (b *deviceBackend) IndexSelect(s backend.Storage, l backend.Layout, dim int, idx backend.Storage, il backend.Layout) backend.Storage {
 	src, ix := b.store(s), b.store(idx)
 	shape := append([]int(nil), l.Shape...)
 	shape[dim] = il.Shape[0]
-	sl := tensor.Layout{Shape: shape, Strides: append([]int(nil), l.Strides...), Offset: l.Offset}
+	sl := backend.Layout{Shape: shape, Strides: append([]int(nil), l.Strides...), Offset: l.Offset}
 	sl.Strides[dim] = 0
-	bl := tensor.Layout{Shape: shape, Strides: make([]int, len(shape)), Offset: il.Offset}
+	bl := backend.Layout{Shape: shape, Strides: make([]int, len(shape)), Offset: il.Offset}
 	bl.Strides[dim] = il.Strides[0]
 	var out *storage
 	b.dev.do(func() { out = b.dev.gather("IndexSelect", src, sl, dim, l.Shape[dim], l.Strides[dim], ix, bl) })
@@ -90,13 +92,13 @@ func (b *backend) IndexSelect(s tensor.Storage, l tensor.Layout, dim int, idx te
 
 // scatterAdd runs scatter_add_<dt>: dst[dl + idx*stride] += src over sl's
 // shape, where dl is dst's layout in that shape with stride 0 along dim.
-func (d *device) scatterAdd(op string, dst *storage, dl tensor.Layout, dim, size, stride int, idx *storage, il tensor.Layout, src *storage, sl tensor.Layout) {
+func (d *device) scatterAdd(op string, dst *storage, dl backend.Layout, dim, size, stride int, idx *storage, il backend.Layout, src *storage, sl backend.Layout) {
 	n := sl.Numel()
 	if n == 0 {
 		return
 	}
 	rec := d.errorRecord()
-	shape, st := coalesce(sl.Shape, dl, il, sl)
+	shape, st := backend.Coalesce(sl.Shape, dl, il, sl)
 	a := d.newArgs()
 	a.I64(int64(n)).Ptr(dst.ptr)
 	packLayout(a, shape, st[0], dl.Offset)
@@ -110,19 +112,19 @@ func (d *device) scatterAdd(op string, dst *storage, dl tensor.Layout, dim, size
 }
 
 // ScatterAdd adds src into dst along dim at the positions idx holds.
-func (b *backend) ScatterAdd(dst tensor.Storage, dl tensor.Layout, dim int, idx tensor.Storage, il tensor.Layout, src tensor.Storage, sl tensor.Layout) {
+func (b *deviceBackend) ScatterAdd(dst backend.Storage, dl backend.Layout, dim int, idx backend.Storage, il backend.Layout, src backend.Storage, sl backend.Layout) {
 	ds, ix, ss := b.store(dst), b.store(idx), b.store(src)
-	tl := tensor.Layout{Shape: sl.Shape, Strides: append([]int(nil), dl.Strides...), Offset: dl.Offset}
+	tl := backend.Layout{Shape: sl.Shape, Strides: append([]int(nil), dl.Strides...), Offset: dl.Offset}
 	tl.Strides[dim] = 0
 	b.dev.do(func() { b.dev.scatterAdd("ScatterAdd", ds, tl, dim, dl.Shape[dim], dl.Strides[dim], ix, il, ss, sl) })
 }
 
 // IndexAdd adds slice j of src into slice idx[j] of dst along dim.
-func (b *backend) IndexAdd(dst tensor.Storage, dl tensor.Layout, dim int, idx tensor.Storage, il tensor.Layout, src tensor.Storage, sl tensor.Layout) {
+func (b *deviceBackend) IndexAdd(dst backend.Storage, dl backend.Layout, dim int, idx backend.Storage, il backend.Layout, src backend.Storage, sl backend.Layout) {
 	ds, ix, ss := b.store(dst), b.store(idx), b.store(src)
-	tl := tensor.Layout{Shape: sl.Shape, Strides: append([]int(nil), dl.Strides...), Offset: dl.Offset}
+	tl := backend.Layout{Shape: sl.Shape, Strides: append([]int(nil), dl.Strides...), Offset: dl.Offset}
 	tl.Strides[dim] = 0
-	bl := tensor.Layout{Shape: sl.Shape, Strides: make([]int, len(sl.Shape)), Offset: il.Offset}
+	bl := backend.Layout{Shape: sl.Shape, Strides: make([]int, len(sl.Shape)), Offset: il.Offset}
 	bl.Strides[dim] = il.Strides[0]
 	b.dev.do(func() { b.dev.scatterAdd("IndexAdd", ds, tl, dim, dl.Shape[dim], dl.Strides[dim], ix, bl, ss, sl) })
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/gotensor/gotensor/cuda/internal/driver"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // gemmOperand is a row-major matrix operand [batch, rows, cols] as cuBLAS
@@ -20,37 +22,23 @@ type gemmOperand struct {
 }
 
 // matrixOperand maps the view l, shaped [batch..., rows, cols], onto
-// cuBLAS's arguments, copying it to contiguous memory when its strides
-// cannot be expressed (inner stride not 1 in either dim, or batch dims that
-// do not merge into one stride). Inside do only.
-func (d *device) matrixOperand(s *storage, l tensor.Layout) gemmOperand {
+// cuBLAS's arguments (see backend.MatrixOperand), copying it to contiguous
+// memory when its strides cannot be expressed (inner stride not 1 in
+// either dim, or batch dims that do not merge into one stride). Inside do
+// only.
+func (d *device) matrixOperand(s *storage, l backend.Layout) gemmOperand {
 	nd := len(l.Shape)
 	rows, cols := l.Shape[nd-2], l.Shape[nd-1]
 	rs, cs := l.Strides[nd-2], l.Strides[nd-1]
 	// The batch dims must merge into one (count, stride).
-	bshape, bst := coalesce(l.Shape[:nd-2], tensor.Layout{Shape: l.Shape[:nd-2], Strides: l.Strides[:nd-2]})
+	bshape, bst := backend.Coalesce(l.Shape[:nd-2], backend.Layout{Shape: l.Shape[:nd-2], Strides: l.Strides[:nd-2]})
 	stride, batchOK := 0, len(bshape) <= 1
 	if len(bshape) == 1 {
 		stride = bst[0][0]
 	}
 	if batchOK {
-		switch {
-		case cs == 1 || cols == 1:
-			ld := rs
-			if rows == 1 {
-				ld = max(1, cols)
-			}
-			if ld >= max(1, cols) {
-				return gemmOperand{s: s, offset: l.Offset, ld: ld, stride: stride}
-			}
-		case rs == 1 || rows == 1:
-			ld := cs
-			if cols == 1 {
-				ld = max(1, rows)
-			}
-			if ld >= max(1, rows) {
-				return gemmOperand{s: s, offset: l.Offset, trans: true, ld: ld, stride: stride}
-			}
+		if trans, ld, ok := backend.MatrixOperand(rows, cols, rs, cs); ok {
+			return gemmOperand{s: s, offset: l.Offset, trans: trans, ld: ld, stride: stride}
 		}
 	}
 	c := d.contiguous(s, l)
@@ -64,11 +52,11 @@ func (d *device) matrixOperand(s *storage, l tensor.Layout) gemmOperand {
 // each operand's memory, read column-major, is already its transpose
 // (or, for a transposed view, the matrix itself with trans set). Int64
 // uses a plain kernel.
-func (b *backend) MatMul(x tensor.Storage, la tensor.Layout, y tensor.Storage, lb tensor.Layout) tensor.Storage {
+func (b *deviceBackend) MatMul(x backend.Storage, la backend.Layout, y backend.Storage, lb backend.Layout) backend.Storage {
 	xs, ys := b.store(x), b.store(y)
 	nd := len(la.Shape)
 	m, k, n := la.Shape[nd-2], la.Shape[nd-1], lb.Shape[nd-1]
-	batch := numel(la.Shape[:nd-2])
+	batch := backend.Numel(la.Shape[:nd-2])
 	var out *storage
 	d := b.dev
 	d.do(func() {
@@ -110,20 +98,20 @@ func (b *backend) MatMul(x tensor.Storage, la tensor.Layout, y tensor.Storage, l
 }
 
 // matmulInt multiplies Int64 matrices with the matmul_i64 kernel.
-func (d *device) matmulInt(out, xs *storage, la tensor.Layout, ys *storage, lb tensor.Layout, batch, m, n, k int) {
-	flat := func(s *storage, l tensor.Layout) (*storage, tensor.Layout) {
+func (d *device) matmulInt(out, xs *storage, la backend.Layout, ys *storage, lb backend.Layout, batch, m, n, k int) {
+	flat := func(s *storage, l backend.Layout) (*storage, backend.Layout) {
 		nd := len(l.Shape)
-		bshape, bst := coalesce(l.Shape[:nd-2], tensor.Layout{Shape: l.Shape[:nd-2], Strides: l.Strides[:nd-2]})
+		bshape, bst := backend.Coalesce(l.Shape[:nd-2], backend.Layout{Shape: l.Shape[:nd-2], Strides: l.Strides[:nd-2]})
 		if len(bshape) > 1 {
 			s = d.contiguous(s, l)
-			l = contiguousLayout(l.Shape)
+			l = backend.Contiguous(l.Shape)
 			return flatLayout(s, l, batch)
 		}
 		stride := 0
 		if len(bshape) == 1 {
 			stride = bst[0][0]
 		}
-		return s, tensor.Layout{Shape: []int{batch, l.Shape[nd-2], l.Shape[nd-1]},
+		return s, backend.Layout{Shape: []int{batch, l.Shape[nd-2], l.Shape[nd-1]},
 			Strides: []int{stride, l.Strides[nd-2], l.Strides[nd-1]}, Offset: l.Offset}
 	}
 	xs, la = flat(xs, la)
@@ -139,8 +127,8 @@ func (d *device) matmulInt(out, xs *storage, la tensor.Layout, ys *storage, lb t
 }
 
 // flatLayout views contiguous [batch..., r, c] storage as [batch, r, c].
-func flatLayout(s *storage, l tensor.Layout, batch int) (*storage, tensor.Layout) {
+func flatLayout(s *storage, l backend.Layout, batch int) (*storage, backend.Layout) {
 	nd := len(l.Shape)
 	r, c := l.Shape[nd-2], l.Shape[nd-1]
-	return s, tensor.Layout{Shape: []int{batch, r, c}, Strides: []int{r * c, c, 1}}
+	return s, backend.Layout{Shape: []int{batch, r, c}, Strides: []int{r * c, c, 1}}
 }

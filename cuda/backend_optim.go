@@ -3,11 +3,11 @@ package cuda
 import (
 	"math"
 
-	"github.com/gotensor/gotensor/tensorlib/tensor"
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // AdamStep updates p, m and v in place with one Adam (or AdamW) step.
-func (b *backend) AdamStep(p tensor.Storage, pl tensor.Layout, g tensor.Storage, gl tensor.Layout, m tensor.Storage, ml tensor.Layout, v tensor.Storage, vl tensor.Layout, h tensor.AdamParams) {
+func (b *deviceBackend) AdamStep(p backend.Storage, pl backend.Layout, g backend.Storage, gl backend.Layout, m backend.Storage, ml backend.Layout, v backend.Storage, vl backend.Layout, h backend.AdamParams) {
 	ps, gs, ms, vs := b.store(p), b.store(g), b.store(m), b.store(v)
 	n := pl.Numel()
 	// The AdamArgs struct of kernels/optim.cu; bias corrections in float64
@@ -24,7 +24,7 @@ func (b *backend) AdamStep(p tensor.Storage, pl tensor.Layout, g tensor.Storage,
 	sb.i32(b2i(h.WeightDecay != 0))
 	d := b.dev
 	d.do(func() {
-		shape, st := coalesce(gl.Shape, gl)
+		shape, st := backend.Coalesce(gl.Shape, gl)
 		a := d.newArgs()
 		a.I64(int64(n)).Ptr(ps.at(pl.Offset)).Ptr(gs.ptr)
 		packLayout(a, shape, st[0], gl.Offset)
@@ -35,7 +35,7 @@ func (b *backend) AdamStep(p tensor.Storage, pl tensor.Layout, g tensor.Storage,
 }
 
 // SGDStep updates p (and the momentum buffer) in place with one SGD step.
-func (b *backend) SGDStep(p tensor.Storage, pl tensor.Layout, g tensor.Storage, gl tensor.Layout, buf tensor.Storage, bl tensor.Layout, h tensor.SGDParams) {
+func (b *deviceBackend) SGDStep(p backend.Storage, pl backend.Layout, g backend.Storage, gl backend.Layout, buf backend.Storage, bl backend.Layout, h backend.SGDParams) {
 	ps, gs := b.store(p), b.store(g)
 	var bs *storage
 	if buf != nil {
@@ -53,7 +53,7 @@ func (b *backend) SGDStep(p tensor.Storage, pl tensor.Layout, g tensor.Storage, 
 	sb.i32(b2i(h.WeightDecay != 0))
 	d := b.dev
 	d.do(func() {
-		shape, st := coalesce(gl.Shape, gl)
+		shape, st := backend.Coalesce(gl.Shape, gl)
 		a := d.newArgs()
 		a.I64(int64(n)).Ptr(ps.at(pl.Offset)).Ptr(gs.ptr)
 		packLayout(a, shape, st[0], gl.Offset)

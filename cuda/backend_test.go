@@ -4,19 +4,24 @@ package cuda
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
 	"github.com/gotensor/gotensor/tensorlib/tensor"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
+
+	"github.com/gotensor/gotensor/tensorlib/optim"
 )
 
-func cudaBackend(t *testing.T) *backend {
+func cudaBackend(t *testing.T) *deviceBackend {
 	t.Helper()
 	d, err := getDevice(0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &backend{dev: d}
+	return &deviceBackend{dev: d}
 }
 
 // TestPhiloxKnownAnswer checks the generator against the Random123
@@ -24,11 +29,11 @@ func cudaBackend(t *testing.T) *backend {
 // 6627e8d5 e169c58d bc57ac4c 9b00dbd8.
 func TestPhiloxKnownAnswer(t *testing.T) {
 	b := cudaBackend(t)
-	u := b.ToHost(b.Random(tensor.Uniform, tensor.Float32, 1, 0, 1, 0), contiguousLayout([]int{1})).([]float32)
+	u := b.ToHost(b.Random(backend.Uniform, tensor.Float32, 1, 0, 1, 0), backend.Contiguous([]int{1})).([]float32)
 	if want := float32(0x6627e8) / (1 << 24); u[0] != want {
 		t.Errorf("uniform f32 from the zero counter = %v, want %v", u[0], want)
 	}
-	d := b.ToHost(b.Random(tensor.Uniform, tensor.Float64, 1, 0, 1, 0), contiguousLayout([]int{1})).([]float64)
+	d := b.ToHost(b.Random(backend.Uniform, tensor.Float64, 1, 0, 1, 0), backend.Contiguous([]int{1})).([]float64)
 	if want := float64((uint64(0x6627e8d5)<<32|0xe169c58d)>>11) / (1 << 53); d[0] != want {
 		t.Errorf("uniform f64 from the zero counter = %v, want %v", d[0], want)
 	}
@@ -37,8 +42,8 @@ func TestPhiloxKnownAnswer(t *testing.T) {
 func TestRandom(t *testing.T) {
 	b := cudaBackend(t)
 	const n = 20000
-	l := contiguousLayout([]int{n})
-	f64 := func(s tensor.Storage) []float64 {
+	l := backend.Contiguous([]int{n})
+	f64 := func(s backend.Storage) []float64 {
 		switch v := b.ToHost(b.Cast(s, l, tensor.Float64), l).(type) {
 		case []float64:
 			return v
@@ -57,17 +62,17 @@ func TestRandom(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name      string
-		dist      tensor.Distribution
+		dist      backend.Distribution
 		dt        tensor.DType
 		a, b      float64
 		mean, std float64
 	}{
-		{"uniform f32", tensor.Uniform, tensor.Float32, -1, 2, 0.5, 3 / math.Sqrt(12)},
-		{"uniform f64", tensor.Uniform, tensor.Float64, 0, 1, 0.5, 1 / math.Sqrt(12)},
-		{"normal f32", tensor.Normal, tensor.Float32, 1, 2, 1, 2},
-		{"normal f64", tensor.Normal, tensor.Float64, 0, 1, 0, 1},
-		{"int i64", tensor.IntUniform, tensor.Int64, -3, 5, 0.5, math.Sqrt((64 - 1) / 12.0)},
-		{"int f32", tensor.IntUniform, tensor.Float32, 0, 10, 4.5, math.Sqrt(99 / 12.0)},
+		{"uniform f32", backend.Uniform, tensor.Float32, -1, 2, 0.5, 3 / math.Sqrt(12)},
+		{"uniform f64", backend.Uniform, tensor.Float64, 0, 1, 0.5, 1 / math.Sqrt(12)},
+		{"normal f32", backend.Normal, tensor.Float32, 1, 2, 1, 2},
+		{"normal f64", backend.Normal, tensor.Float64, 0, 1, 0, 1},
+		{"int i64", backend.IntUniform, tensor.Int64, -3, 5, 0.5, math.Sqrt((64 - 1) / 12.0)},
+		{"int f32", backend.IntUniform, tensor.Float32, 0, 10, 4.5, math.Sqrt(99 / 12.0)},
 	} {
 		v := f64(b.Random(c.dist, c.dt, n, c.a, c.b, 7))
 		again := f64(b.Random(c.dist, c.dt, n, c.a, c.b, 7))
@@ -78,10 +83,10 @@ func TestRandom(t *testing.T) {
 			if v[i] != other[i] {
 				diff++
 			}
-			if c.dist != tensor.Normal && (v[i] < c.a || v[i] >= c.b) {
+			if c.dist != backend.Normal && (v[i] < c.a || v[i] >= c.b) {
 				t.Fatalf("%s: element %d = %v outside [%v, %v)", c.name, i, v[i], c.a, c.b)
 			}
-			if c.dist == tensor.IntUniform && v[i] != math.Trunc(v[i]) {
+			if c.dist == backend.IntUniform && v[i] != math.Trunc(v[i]) {
 				t.Fatalf("%s: element %d = %v is not an integer", c.name, i, v[i])
 			}
 		}
@@ -128,11 +133,11 @@ func TestIndexErrors(t *testing.T) {
 func TestScatterAddReference(t *testing.T) {
 	b := cudaBackend(t)
 	// dst is a [3, 4] view (transpose of [4, 3] storage); scatter along dim 1.
-	dl := tensor.Layout{Shape: []int{3, 4}, Strides: []int{1, 3}}
+	dl := backend.Layout{Shape: []int{3, 4}, Strides: []int{1, 3}}
 	dst := b.FromHost(make([]float64, 12))
 	idx := []int64{3, 3, 0, 1, 1, 1}         // [3, 2]
 	src := []float64{1, 2, 10, 20, 100, 200} // [3, 2]
-	il, sl := contiguousLayout([]int{3, 2}), contiguousLayout([]int{3, 2})
+	il, sl := backend.Contiguous([]int{3, 2}), backend.Contiguous([]int{3, 2})
 	b.ScatterAdd(dst, dl, 1, b.FromHost(idx), il, b.FromHost(src), sl)
 	want := make([]float64, 12) // storage order: [4, 3]
 	for i := 0; i < 3; i++ {
@@ -140,15 +145,15 @@ func TestScatterAddReference(t *testing.T) {
 			want[int(idx[i*2+j])*3+i] += src[i*2+j]
 		}
 	}
-	if got := b.ToHost(dst, contiguousLayout([]int{12})).([]float64); !equalF64(got, want) {
+	if got := b.ToHost(dst, backend.Contiguous([]int{12})).([]float64); !equalF64(got, want) {
 		t.Errorf("ScatterAdd: storage %v, want %v", got, want)
 	}
 
 	// IndexAdd along dim 0 of [4, 2] with index [2, 0, 2] and src [3, 2].
 	dst = b.FromHost(make([]float32, 8))
-	b.IndexAdd(dst, contiguousLayout([]int{4, 2}), 0, b.FromHost([]int64{2, 0, 2}), contiguousLayout([]int{3}),
-		b.FromHost([]float32{1, 2, 3, 4, 5, 6}), contiguousLayout([]int{3, 2}))
-	got := b.ToHost(dst, contiguousLayout([]int{8})).([]float32)
+	b.IndexAdd(dst, backend.Contiguous([]int{4, 2}), 0, b.FromHost([]int64{2, 0, 2}), backend.Contiguous([]int{3}),
+		b.FromHost([]float32{1, 2, 3, 4, 5, 6}), backend.Contiguous([]int{3, 2}))
+	got := b.ToHost(dst, backend.Contiguous([]int{8})).([]float32)
 	if w := []float32{3, 4, 0, 0, 6, 8, 0, 0}; !equalF32(got, w) {
 		t.Errorf("IndexAdd = %v, want %v", got, w)
 	}
@@ -163,10 +168,10 @@ func TestSumReference(t *testing.T) {
 	for i := range data {
 		data[i] = float32(math.Sin(float64(i)))
 	}
-	l := tensor.Layout{Shape: []int{C, A, B}, Strides: []int{1, B * C, C}, Offset: 5}
+	l := backend.Layout{Shape: []int{C, A, B}, Strides: []int{1, B * C, C}, Offset: 5}
 	s := b.FromHost(data)
 	for _, dims := range [][]int{{2}, {0, 2}, {1, 2}, {0, 1, 2}} {
-		out := b.ToHost(b.Reduce(tensor.OpSum, s, l, dims), contiguousLayout([]int{numelKept(l.Shape, dims)})).([]float32)
+		out := b.ToHost(b.Reduce(backend.OpSum, s, l, dims), backend.Contiguous([]int{numelKept(l.Shape, dims)})).([]float32)
 		want := make([]float64, len(out))
 		for c := 0; c < C; c++ {
 			for a := 0; a < A; a++ {
@@ -221,12 +226,12 @@ func TestIm2ColReference(t *testing.T) {
 	for i := range data {
 		data[i] = float64(i%17) - 8
 	}
-	l := tensor.Layout{Shape: []int{N, C, H, W}, Strides: []int{C * H * W, H * W, 1, H}}
+	l := backend.Layout{Shape: []int{N, C, H, W}, Strides: []int{C * H * W, H * W, 1, H}}
 	x := func(n, c, h, w int) float64 { return data[n*C*H*W+c*H*W+w*H+h] }
 	OH := (H+2*p[0]-dl[0]*(k[0]-1)-1)/st[0] + 1
 	OW := (W+2*p[1]-dl[1]*(k[1]-1)-1)/st[1] + 1
 	rows, L := C*k[0]*k[1], OH*OW
-	got := b.ToHost(b.Im2Col(b.FromHost(data), l, k, st, p, dl), contiguousLayout([]int{N * rows * L})).([]float64)
+	got := b.ToHost(b.Im2Col(b.FromHost(data), l, k, st, p, dl), backend.Contiguous([]int{N * rows * L})).([]float64)
 	for n := 0; n < N; n++ {
 		for c := 0; c < C; c++ {
 			for i := 0; i < k[0]; i++ {
@@ -254,8 +259,8 @@ func TestIm2ColReference(t *testing.T) {
 		cols[i] = float64(i%5) - 2
 		dot1 += cols[i] * got[i]
 	}
-	back := b.ToHost(b.Col2Im(b.FromHost(cols), contiguousLayout([]int{N, rows, L}), []int{N, C, H, W}, k, st, p, dl),
-		contiguousLayout([]int{N * C * H * W})).([]float64)
+	back := b.ToHost(b.Col2Im(b.FromHost(cols), backend.Contiguous([]int{N, rows, L}), []int{N, C, H, W}, k, st, p, dl),
+		backend.Contiguous([]int{N * C * H * W})).([]float64)
 	dot2 := 0.0
 	for n := 0; n < N; n++ {
 		for c := 0; c < C; c++ {
@@ -272,51 +277,48 @@ func TestIm2ColReference(t *testing.T) {
 }
 
 // TestOptimParity runs a few Adam, AdamW and SGD steps on both devices,
-// with a transposed gradient.
+// with a transposed gradient, through package optim (which calls the
+// backends' fused AdamStep and SGDStep).
 func TestOptimParity(t *testing.T) {
 	tensor.ManualSeed(3)
 	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
 		p0 := tensor.Randn(5, 4).AsType(dt)
 		grads := []*tensor.Tensor{tensor.Randn(4, 5).AsType(dt), tensor.Randn(4, 5).AsType(dt), tensor.Randn(4, 5).AsType(dt)}
+		optimizers := []func(p *tensor.Tensor) optim.Optimizer{
+			func(p *tensor.Tensor) optim.Optimizer { return optim.NewAdam([]*tensor.Tensor{p}, 0.01) },
+			func(p *tensor.Tensor) optim.Optimizer {
+				return optim.NewAdam([]*tensor.Tensor{p}, 0.1, optim.Betas(0.8, 0.99), optim.Eps(1e-6), optim.WeightDecay(0.1))
+			},
+			func(p *tensor.Tensor) optim.Optimizer {
+				return optim.NewAdamW([]*tensor.Tensor{p}, 0.1, optim.Betas(0.8, 0.99), optim.Eps(1e-6), optim.WeightDecay(0.1))
+			},
+			func(p *tensor.Tensor) optim.Optimizer { return optim.NewSGD([]*tensor.Tensor{p}, 0.1) },
+			func(p *tensor.Tensor) optim.Optimizer {
+				return optim.NewSGD([]*tensor.Tensor{p}, 0.1, optim.Momentum(0.9), optim.WeightDecay(0.01))
+			},
+			func(p *tensor.Tensor) optim.Optimizer {
+				return optim.NewSGD([]*tensor.Tensor{p}, 0.1, optim.Momentum(0.9), optim.Dampening(0.1))
+			},
+			func(p *tensor.Tensor) optim.Optimizer {
+				return optim.NewSGD([]*tensor.Tensor{p}, 0.1, optim.Momentum(0.9), optim.Nesterov())
+			},
+		}
 		run := func(dev tensor.Device) []*tensor.Tensor {
 			var out []*tensor.Tensor
-			for _, h := range []tensor.AdamParams{
-				{LR: 0.01, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8},
-				{LR: 0.1, Beta1: 0.8, Beta2: 0.99, Eps: 1e-6, WeightDecay: 0.1},
-				{LR: 0.1, Beta1: 0.8, Beta2: 0.99, Eps: 1e-6, WeightDecay: 0.1, Decoupled: true},
-			} {
-				p := p0.Clone().To(dev)
-				m, v := tensor.ZerosLike(p), tensor.ZerosLike(p)
-				for i, g := range grads {
-					h.Step = i + 1
-					tensor.AdamStep(p, g.To(dev).T(), m, v, h)
-				}
-				out = append(out, p.To(tensor.CPU), m.To(tensor.CPU), v.To(tensor.CPU))
-			}
-			for _, h := range []tensor.SGDParams{
-				{LR: 0.1},
-				{LR: 0.1, Momentum: 0.9, WeightDecay: 0.01},
-				{LR: 0.1, Momentum: 0.9, Dampening: 0.1, Nesterov: true},
-			} {
-				p := p0.Clone().To(dev)
-				var buf *tensor.Tensor
-				if h.Momentum != 0 {
-					buf = tensor.ZerosLike(p)
-				}
-				for i, g := range grads {
-					h.First = i == 0
-					tensor.SGDStep(p, g.To(dev).T(), buf, h)
+			for _, newOpt := range optimizers {
+				p := p0.Clone().To(dev).SetRequiresGrad(true)
+				opt := newOpt(p)
+				for _, g := range grads {
+					p.SetGrad(g.To(dev).T())
+					opt.Step()
 				}
 				out = append(out, p.To(tensor.CPU))
-				if buf != nil {
-					out = append(out, buf.To(tensor.CPU))
-				}
 			}
 			return out
 		}
 		want, got := run(tensor.CPU), run(tensor.CUDA(0))
 		for i := range want {
-			assertClose(t, dt.String()+" optimizer state", got[i], want[i])
+			assertClose(t, fmt.Sprintf("%v optimizer %d", dt, i), got[i], want[i])
 		}
 	}
 }

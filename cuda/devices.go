@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/gotensor/gotensor/tensorlib/tensor"
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // DeviceInfo describes a CUDA device.
@@ -97,12 +97,12 @@ var registerOnce sync.Once
 // register makes tensor.CUDA(i) use this package's backend.
 func register() {
 	registerOnce.Do(func() {
-		tensor.RegisterBackend("cuda", func(i int) (tensor.Backend, error) {
+		backend.Register("cuda", func(i int) (backend.Backend, error) {
 			d, err := getDevice(i)
 			if err != nil {
 				return nil, err
 			}
-			return &backend{dev: d}, nil
+			return &deviceBackend{dev: d}, nil
 		})
 	})
 }

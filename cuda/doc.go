@@ -16,9 +16,10 @@
 // kernels compiled for the CPU: tests use it, and so can anyone without a
 // GPU who wants to check code meant for one.
 //
-// One goroutine at a time drives a device, locked to its OS thread with the
-// device's primary context made current there, so tensors made in one
-// notebook cell work from any later cell and from any goroutine. Device memory is cached: freed blocks (x.Free, or the garbage
+// Ops drive the device from the calling goroutine, one at a time under
+// the device's lock, locked to its OS thread with the device's primary
+// context made current there, so tensors made in one notebook cell work
+// from any later cell and from any goroutine. Device memory is cached: freed blocks (x.Free, or the garbage
 // collector's finalizer) go to size-bucketed free lists and are reused;
 // EmptyCache returns them to the driver. When the device is full the
 // allocator empties the cache, runs the Go garbage collector and retries

@@ -6,7 +6,8 @@ import (
 	"math"
 
 	"github.com/gotensor/gotensor/cuda/internal/driver"
-	"github.com/gotensor/gotensor/tensorlib/tensor"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // maxDims is MAXDIMS of kernels/common.cuh.
@@ -15,41 +16,6 @@ const maxDims = 8
 // layoutBytes is sizeof(Layout) in kernels/common.cuh: int ndim, int
 // contig, long long offset, long long shape[8], long long strides[8].
 const layoutBytes = 8 + 8 + 8*maxDims + 8*maxDims
-
-// coalesce merges the dims of shape that are contiguous in every layout
-// (each of shape) and drops dims of size 1, so kernels index fewer dims;
-// it returns the merged shape and each layout's strides. A 0-d result
-// means one element.
-func coalesce(shape []int, ls ...tensor.Layout) ([]int, [][]int) {
-	var ms []int
-	mst := make([][]int, len(ls))
-	for d, s := range shape {
-		if s == 1 {
-			continue
-		}
-		if n := len(ms); n > 0 {
-			merge := true
-			for j, l := range ls {
-				if mst[j][n-1] != l.Strides[d]*s {
-					merge = false
-					break
-				}
-			}
-			if merge {
-				ms[n-1] *= s
-				for j, l := range ls {
-					mst[j][n-1] = l.Strides[d]
-				}
-				continue
-			}
-		}
-		ms = append(ms, s)
-		for j, l := range ls {
-			mst[j] = append(mst[j], l.Strides[d])
-		}
-	}
-	return ms, mst
-}
 
 // packLayout appends a kernel Layout to a.
 func packLayout(a *driver.Args, shape, strides []int, offset int) {
@@ -73,7 +39,7 @@ func packLayout(a *driver.Args, shape, strides []int, offset int) {
 
 // packRaw appends l as is, without merging (kernels that index dims
 // themselves, such as im2col, read its strides).
-func packRaw(a *driver.Args, l tensor.Layout) {
+func packRaw(a *driver.Args, l backend.Layout) {
 	var b [layoutBytes]byte
 	binary.LittleEndian.PutUint32(b[0:], uint32(len(l.Shape)))
 	binary.LittleEndian.PutUint64(b[8:], uint64(l.Offset))
@@ -88,8 +54,8 @@ func packRaw(a *driver.Args, l tensor.Layout) {
 }
 
 // packConv appends the Conv struct of kernels/conv.cu.
-func packConv(a *driver.Args, g window) {
-	vals := [...]int{g.n, g.c, g.h, g.w, g.kh, g.kw, g.sh, g.sw, g.ph, g.pw, g.dh, g.dw, g.oh, g.ow}
+func packConv(a *driver.Args, g backend.Window) {
+	vals := [...]int{g.N, g.C, g.H, g.W, g.KH, g.KW, g.SH, g.SW, g.PH, g.PW, g.DH, g.DW, g.OH, g.OW}
 	var b [4 * len(vals)]byte
 	for i, v := range vals {
 		binary.LittleEndian.PutUint32(b[4*i:], uint32(int32(v)))
@@ -111,39 +77,4 @@ func b2i(b bool) int32 {
 		return 1
 	}
 	return 0
-}
-
-// window is the geometry of Im2Col, Col2Im and MaxPool2d.
-type window struct {
-	n, c, h, w     int
-	kh, kw, sh, sw int
-	ph, pw, dh, dw int
-	oh, ow         int
-}
-
-func newWindow(shape []int, kernel, stride, padding, dilation [2]int) window {
-	g := window{n: shape[0], c: shape[1], h: shape[2], w: shape[3],
-		kh: kernel[0], kw: kernel[1], sh: stride[0], sw: stride[1],
-		ph: padding[0], pw: padding[1], dh: dilation[0], dw: dilation[1]}
-	g.oh = (g.h+2*g.ph-g.dh*(g.kh-1)-1)/g.sh + 1
-	g.ow = (g.w+2*g.pw-g.dw*(g.kw-1)-1)/g.sw + 1
-	return g
-}
-
-func contiguousLayout(shape []int) tensor.Layout {
-	st := make([]int, len(shape))
-	s := 1
-	for i := len(shape) - 1; i >= 0; i-- {
-		st[i] = s
-		s *= shape[i]
-	}
-	return tensor.Layout{Shape: shape, Strides: st}
-}
-
-func numel(shape []int) int {
-	n := 1
-	for _, s := range shape {
-		n *= s
-	}
-	return n
 }

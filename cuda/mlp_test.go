@@ -26,11 +26,10 @@ func TestMLPTraining(t *testing.T) {
 	xb, yb := tensor.Rand(batch, in), tensor.RandInt(0, classes, batch)
 	train := func(dev tensor.Device) []float64 {
 		params := []*tensor.Tensor{w1.Clone().To(dev), b1.Clone().To(dev), w2.Clone().To(dev), b2.Clone().To(dev)}
-		var ms, vs []*tensor.Tensor
 		for _, p := range params {
 			p.SetRequiresGrad(true)
-			ms, vs = append(ms, tensor.ZerosLike(p)), append(vs, tensor.ZerosLike(p))
 		}
+		opt := optim.NewAdam(params, 3e-3)
 		var losses []float64
 		for s := 0; s < steps; s++ {
 			x, y := xb.To(dev), yb.To(dev)
@@ -38,10 +37,8 @@ func TestMLPTraining(t *testing.T) {
 			loss := tensor.CrossEntropy(h.MatMul(params[2]).Add(params[3]), y)
 			loss.Backward()
 			losses = append(losses, loss.Item())
-			for i, p := range params {
-				tensor.AdamStep(p, p.Grad(), ms[i], vs[i], tensor.AdamParams{LR: 3e-3, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, Step: s + 1})
-				p.ZeroGrad()
-			}
+			opt.Step()
+			opt.ZeroGrad()
 		}
 		return losses
 	}

@@ -7,9 +7,11 @@ import (
 
 	"github.com/gotensor/gotensor/cuda/internal/driver"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
-// storage is the CUDA backend's tensor.Storage: n elements of dtype dt in
+// storage is the CUDA backend's backend.Storage: n elements of dtype dt in
 // one allocator block on dev. A finalizer returns the block to the
 // allocator when the storage becomes unreachable; Free does it at once.
 type storage struct {
@@ -21,7 +23,7 @@ type storage struct {
 	freed atomic.Bool
 }
 
-var _ tensor.Freer = (*storage)(nil)
+var _ backend.Freer = (*storage)(nil)
 
 // DType returns the element type.
 func (s *storage) DType() tensor.DType { return s.dt }

@@ -11,7 +11,7 @@ import (
 
 	yaegi "github.com/traefik/yaegi/interp"
 
-	"github.com/gotensor/gotensor/internal/parallel"
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // TestInterrupt checks that cancelling Execute stops interpreted loops and
@@ -53,8 +53,8 @@ func TestInterrupt(t *testing.T) {
 	}
 }
 
-// TestInterruptCompiled checks that compiled code polling CheckInterrupt
-// stops the cell.
+// TestInterruptCompiled checks that a loop around compiled code
+// (time.Sleep) stops the cell.
 func TestInterruptCompiled(t *testing.T) {
 	s := newSession(t)
 	// time.Sleep in a loop: the loop check stops it between sleeps.
@@ -103,12 +103,16 @@ func TestInterruptCost(t *testing.T) {
 }
 
 // spinSymbols has a compiled function that never returns on its own: it
-// runs parallel.For forever, as a long tensor op runs its chunks.
+// works in chunks forever and checks the interrupt hook between them, as a
+// backend's long native work does.
 var spinSymbols = yaegi.Exports{
 	"example.com/spin/spin": {
 		"Forever": reflect.ValueOf(func() {
 			for {
-				parallel.For(64, 1, func(lo, hi int) { time.Sleep(time.Millisecond) })
+				if backend.Interrupted() {
+					panic(backend.ErrInterrupted)
+				}
+				time.Sleep(time.Millisecond)
 			}
 		}),
 	},

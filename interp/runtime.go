@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gotensor/gotensor/internal/parallel"
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // rtPath is the import path, as yaegi sees it, of the compiled helpers that
@@ -59,25 +59,16 @@ func sleep(d time.Duration) {
 	}
 }
 
-// Interrupted reports whether the running cell has been asked to stop.
-// Long-running compiled code called from a cell (tensor ops, data loading)
-// polls it between chunks of work and, when it is set, returns early or calls
-// CheckInterrupt. The kernel installs it as the tensor library's
-// cancellation hook.
+// Interrupted reports whether the running cell has been asked to stop. New
+// installs it as the tensor library's cancellation hook
+// (backend.SetInterruptHook): the CPU backend's parallel loops poll it
+// between chunks and stop the op with backend.ErrInterrupted, which ends
+// the cell as interrupted.
 func Interrupted() bool { return interrupting.Load() }
-
-// CheckInterrupt panics when the running cell has been asked to stop, which
-// ends the cell with an "Interrupted" error. It is safe to call from any
-// goroutine; it costs one atomic load when there is nothing to do.
-func CheckInterrupt() {
-	if interrupting.Load() {
-		panic(interruptSignal{})
-	}
-}
 
 // isInterrupt reports whether a recovered panic value is the end of an
 // interrupted cell: the session's own signal, or the tensor library's
-// parallel.ErrInterrupted (yaegi may hand either over as a reflect.Value).
+// backend.ErrInterrupted (yaegi may hand either over as a reflect.Value).
 func isInterrupt(r any) bool {
 	if v, ok := r.(reflect.Value); ok && v.IsValid() && v.CanInterface() {
 		r = v.Interface()
@@ -86,7 +77,7 @@ func isInterrupt(r any) bool {
 	case interruptSignal:
 		return true
 	case error:
-		return errors.Is(r, parallel.ErrInterrupted)
+		return errors.Is(r, backend.ErrInterrupted)
 	}
 	return false
 }

@@ -17,8 +17,8 @@ import (
 	"github.com/traefik/yaegi/stdlib/unrestricted"
 
 	"github.com/gotensor/gotensor/display"
-	"github.com/gotensor/gotensor/internal/parallel"
 	"github.com/gotensor/gotensor/interp/internal/symbols"
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // DefaultPreimport lists the packages every session imports before its first
@@ -109,7 +109,7 @@ type Session struct {
 func New(opts Options) (*Session, error) {
 	s := &Session{opts: opts}
 	// Long tensor ops stop between chunks once the cell is interrupted.
-	parallel.SetInterruptHook(Interrupted)
+	backend.SetInterruptHook(Interrupted)
 	s.stdout = &stream{name: "stdout", out: s.output}
 	s.stderr = &stream{name: "stderr", out: s.output}
 	s.cellStdout, s.cellStderr = s.stdout, s.stderr

@@ -1,7 +1,8 @@
 // Command tensor measures gotensor's CPU speed against NumPy in one run:
-// SGEMM through internal/blas (OpenBLAS and gonum), and elementwise and
-// reduction ops on large tensors of tensorlib/tensor. It
-// runs bench/tensor_numpy.py with /usr/bin/python3 for NumPy's figures and
+// SGEMM as x.MatMul(y) on the BLAS tensor.BLAS reports (OpenBLAS when
+// installed), and again in a child process with GOTENSOR_BLAS=gonum, and
+// elementwise and reduction ops on large tensors. It runs
+// bench/tensor_numpy.py with /usr/bin/python3 for NumPy's figures and
 // prints the ratios.
 //
 // Run it from the repository root:
@@ -24,7 +25,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gotensor/gotensor/internal/blas"
+	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
 // numpyResult is the JSON object bench/tensor_numpy.py prints.
@@ -53,11 +54,6 @@ type tensorOp struct {
 	run   func()
 }
 
-// tensorOps returns the timed tensor ops on n×n float32 inputs. It is set
-// by ops.go, the only file that imports tensorlib/tensor: without that file
-// the benchmark still measures SGEMM.
-var tensorOps func(n int) []tensorOp
-
 func main() {
 	gemmN := flag.Int("gemm", 1024, "SGEMM size n: an n×n by n×n float32 product")
 	gemmReps := flag.Int("gemm-reps", 10, "timed SGEMM runs per implementation (gonum runs a third as many)")
@@ -66,12 +62,17 @@ func main() {
 	python := flag.String("python", "/usr/bin/python3", "Python interpreter with NumPy")
 	script := flag.String("numpy", "bench/tensor_numpy.py", "the NumPy side of the benchmark")
 	native := flag.Bool("native", false, "unset OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE for both sides")
+	gemmOnly := flag.Bool("gemm-only", false, "print the SGEMM figure of the BLAS in use as JSON and exit (how the gonum figure is taken)")
 	flag.Parse()
 
 	if *native {
 		// Before OpenBLAS loads: it reads the variables when it opens.
 		os.Unsetenv("OPENBLAS_CORETYPE")
 		os.Unsetenv("OPENBLAS_L2_SIZE")
+	}
+	if *gemmOnly {
+		json.NewEncoder(os.Stdout).Encode(gemmResult{tensor.BLAS(), sgemmGFLOPS(*gemmN, *gemmReps)})
+		return
 	}
 	if err := run(*gemmN, *gemmReps, *opsN, *opsReps, *python, *script); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/tensor:", err)
@@ -81,26 +82,22 @@ func main() {
 
 func run(gemmN, gemmReps, opsN, opsReps int, python, script string) error {
 	// The Go side runs first, while NumPy's process does not yet exist.
-	gemm := map[string]float64{}
-	for _, impl := range []string{blas.OpenBLAS, blas.Gonum} {
-		if err := blas.Use(impl); err != nil {
-			fmt.Fprintf(os.Stderr, "bench/tensor: skipping %s: %v\n", impl, err)
-			continue
+	// The BLAS is chosen once per process, so gonum's figure comes from a
+	// child process.
+	gemm := []gemmResult{{tensor.BLAS(), sgemmGFLOPS(gemmN, gemmReps)}}
+	if !strings.HasPrefix(gemm[0].BLAS, "gonum") {
+		g, err := gonumGemm(gemmN, max(1, gemmReps/3))
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "bench/tensor: skipping gonum: %v\n", err)
+		} else {
+			gemm = append(gemm, g)
 		}
-		reps := gemmReps
-		if impl == blas.Gonum {
-			reps = max(1, gemmReps/3)
-		}
-		gemm[impl] = sgemmGFLOPS(gemmN, reps)
 	}
 
-	var ops []tensorOp
+	ops := tensorOps(opsN)
 	opTimes := map[string]float64{}
-	if tensorOps != nil {
-		ops = tensorOps(opsN)
-		for _, op := range ops {
-			opTimes[op.name] = bestOf(op.run, opsReps, 2)
-		}
+	for _, op := range ops {
+		opTimes[op.name] = bestOf(op.run, opsReps, 2)
 	}
 
 	np, err := runNumPy(python, script, gemmN, gemmReps, opsN, opsReps)
@@ -111,23 +108,17 @@ func run(gemmN, gemmReps, opsN, opsReps int, python, script string) error {
 	fmt.Printf("gotensor CPU benchmark: %d CPUs, GOMAXPROCS=%d, %s %s/%s\n",
 		runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	fmt.Printf("environment: %s\n", openblasEnv())
-	fmt.Printf("gotensor: OpenBLAS kernel %q\n", blas.OpenBLASCore())
+	fmt.Printf("gotensor: %s\n", tensor.BLAS())
 	fmt.Printf("numpy %s (Python %s): %s, OpenBLAS kernel %q, %d threads (from %s)\n\n",
 		np.NumPy, np.Python, np.BLAS.Library, np.BLAS.Corename, np.BLAS.Threads, np.BLAS.Source)
 
 	fmt.Printf("SGEMM %d×%d float32, best of %d after warm-up\n", gemmN, gemmN, gemmReps)
-	fmt.Printf("  %-10s %10s %16s\n", "", "GFLOP/s", "ratio to numpy")
-	for _, impl := range []string{blas.OpenBLAS, blas.Gonum} {
-		if g, ok := gemm[impl]; ok {
-			fmt.Printf("  %-10s %10.1f %16.2f\n", impl, g, g/np.SGEMM.GFLOPS)
-		}
+	fmt.Printf("  %-20s %10s %16s\n", "", "GFLOP/s", "ratio to numpy")
+	for _, g := range gemm {
+		fmt.Printf("  %-20s %10.1f %16.2f\n", g.BLAS, g.GFLOPS, g.GFLOPS/np.SGEMM.GFLOPS)
 	}
-	fmt.Printf("  %-10s %10.1f %16.2f\n\n", "numpy", np.SGEMM.GFLOPS, 1.0)
+	fmt.Printf("  %-20s %10.1f %16.2f\n\n", "numpy", np.SGEMM.GFLOPS, 1.0)
 
-	if ops == nil {
-		fmt.Println("tensor ops: skipped (ops.go, which imports tensorlib/tensor, is not built in)")
-		return nil
-	}
 	fmt.Printf("Tensor ops on %d×%d float32, best of %d after warm-up\n", opsN, opsN, opsReps)
 	fmt.Printf("  %-34s %12s %10s %16s\n", "gotensor / numpy", "gotensor ms", "numpy ms", "gotensor/numpy")
 	for _, op := range ops {
@@ -137,15 +128,45 @@ func run(gemmN, gemmReps, opsN, opsReps int, python, script string) error {
 	return nil
 }
 
-// sgemmGFLOPS times C = A·B for n×n float32 matrices with the BLAS in use.
+// gemmResult is one SGEMM figure: the BLAS (as tensor.BLAS names it) and
+// its speed.
+type gemmResult struct {
+	BLAS   string  `json:"blas"`
+	GFLOPS float64 `json:"gflops"`
+}
+
+// sgemmGFLOPS times x.MatMul(y) for n×n float32 matrices with the BLAS in
+// use.
 func sgemmGFLOPS(n, reps int) float64 {
 	rng := rand.New(rand.NewPCG(1, 2))
-	a, b, c := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
+	a, b := make([]float32, n*n), make([]float32, n*n)
 	for i := range a {
 		a[i], b[i] = rng.Float32(), rng.Float32()
 	}
-	t := bestOf(func() { blas.Sgemm(false, false, n, n, n, 1, a, n, b, n, 0, c, n) }, reps, 2)
+	x, y := tensor.FromFloat32s(a, n, n), tensor.FromFloat32s(b, n, n)
+	t := bestOf(func() { x.MatMul(y) }, reps, 2)
 	return 2 * float64(n) * float64(n) * float64(n) / t / 1e9
+}
+
+// gonumGemm runs this program again with GOTENSOR_BLAS=gonum for the
+// SGEMM figure of the pure-Go fallback.
+func gonumGemm(n, reps int) (gemmResult, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return gemmResult{}, err
+	}
+	cmd := exec.Command(self, "-gemm-only", "-gemm", fmt.Sprint(n), "-gemm-reps", fmt.Sprint(reps))
+	cmd.Env = append(os.Environ(), "GOTENSOR_BLAS=gonum")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return gemmResult{}, err
+	}
+	var g gemmResult
+	if err := json.Unmarshal(out, &g); err != nil {
+		return gemmResult{}, fmt.Errorf("the gonum run printed %q: %v", out, err)
+	}
+	return g, nil
 }
 
 // bestOf returns the shortest time in seconds of reps calls of fn, after

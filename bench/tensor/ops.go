@@ -2,11 +2,9 @@ package main
 
 import "github.com/gotensor/gotensor/tensorlib/tensor"
 
-func init() { tensorOps = newTensorOps }
-
-// newTensorOps builds the tensor ops timed against NumPy; the keys match
+// tensorOps builds the tensor ops timed against NumPy; the keys match
 // those of bench/tensor_numpy.py.
-func newTensorOps(n int) []tensorOp {
+func tensorOps(n int) []tensorOp {
 	tensor.ManualSeed(0)
 	a, b := tensor.Rand(n, n), tensor.Rand(n, n)
 	return []tensorOp{

@@ -13,7 +13,7 @@ import (
 	"syscall"
 
 	"github.com/gotensor/gotensor/interp"
-	"github.com/gotensor/gotensor/notebook"
+	"github.com/gotensor/gotensor/nbrun"
 )
 
 // runRun executes a notebook headless, as "Run All" in Jupyter does with
@@ -59,7 +59,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	if *outPath == "" {
 		*outPath = strings.TrimSuffix(name, ".ipynb") + ".executed.ipynb"
 	}
-	nb, err := notebook.ReadFile(name)
+	nb, err := nbrun.ReadFile(name)
 	if err != nil {
 		fmt.Fprintf(stderr, "gotensor run: %v\n", err)
 		return 1
@@ -78,15 +78,15 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	}
 
 	runErr := execNotebook(nb, filepath.Dir(name), stdout, stderr)
-	if runErr != nil && !errors.As(runErr, new(*notebook.CellError)) {
+	if runErr != nil && !errors.As(runErr, new(*nbrun.CellError)) {
 		fmt.Fprintf(stderr, "gotensor run: %v\n", runErr)
 		return 1
 	}
 
 	if *outPath == "-" {
-		err = notebook.Write(stdout, nb)
+		err = nbrun.Write(stdout, nb)
 	} else {
-		err = notebook.WriteFile(*outPath, nb)
+		err = nbrun.WriteFile(*outPath, nb)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "gotensor run: %v\n", err)
@@ -96,14 +96,14 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gotensor run: wrote %s\n", *outPath)
 	}
 	if *htmlPath != "" {
-		if err := notebook.WriteHTMLFile(*htmlPath, nb); err != nil {
+		if err := nbrun.WriteHTMLFile(*htmlPath, nb); err != nil {
 			fmt.Fprintf(stderr, "gotensor run: %v\n", err)
 			return 1
 		}
 		fmt.Fprintf(stderr, "gotensor run: wrote %s\n", *htmlPath)
 	}
 
-	var ce *notebook.CellError
+	var ce *nbrun.CellError
 	if errors.As(runErr, &ce) {
 		fmt.Fprintf(stderr, "gotensor run: %s: cell %d failed:\n", name, ce.Cell+1)
 		tb := ce.Err.Traceback
@@ -123,7 +123,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 
 // execNotebook runs nb's cells in a fresh session, in dir, with progress on
 // stderr. SIGINT and SIGTERM interrupt the running cell.
-func execNotebook(nb *notebook.Notebook, dir string, stdout, stderr io.Writer) error {
+func execNotebook(nb *nbrun.Notebook, dir string, stdout, stderr io.Writer) error {
 	// Catch what compiled code writes to file descriptors 1 and 2, as the
 	// kernel does, when they are the process's own.
 	capture := stdout == io.Writer(os.Stdout) && stderr == io.Writer(os.Stderr)
@@ -154,5 +154,5 @@ func execNotebook(nb *notebook.Notebook, dir string, stdout, stderr io.Writer) e
 		}
 		defer os.Chdir(wd)
 	}
-	return notebook.Run(ctx, nb, sess, progress)
+	return nbrun.Run(ctx, nb, sess, progress)
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/gotensor/gotensor/tensorlib/tensor"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // Adam is the Adam optimizer (Kingma and Ba), following torch.optim.Adam,
@@ -83,7 +85,7 @@ func (o *Adam) Step() {
 			o.m[i], o.v[i] = tensor.ZerosLike(p), tensor.ZerosLike(p)
 		}
 		o.steps[i]++
-		tensor.AdamStep(p, g, o.m[i], o.v[i], tensor.AdamParams{
+		step.AdamStep(p, g, o.m[i], o.v[i], backend.AdamParams{
 			LR:          o.lr,
 			Beta1:       o.s.beta1,
 			Beta2:       o.s.beta2,

@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"github.com/gotensor/gotensor/tensorlib/tensor"
+
+	"github.com/gotensor/gotensor/tensorlib/internal/inplace"
 )
 
 // An Optimizer updates a list of parameters from their gradients. SGD,
@@ -139,3 +141,7 @@ func zeroGrad(params []*tensor.Tensor) {
 		p.ZeroGrad()
 	}
 }
+
+// step holds the fused in-place updates of package tensor (one backend
+// pass per parameter), which are not part of tensor's public API.
+var step = inplace.Get[*tensor.Tensor]()

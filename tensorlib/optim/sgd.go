@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/gotensor/gotensor/tensorlib/tensor"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // SGD is stochastic gradient descent with optional momentum, dampening,
@@ -58,7 +60,7 @@ func (o *SGD) Step() {
 		if g == nil {
 			continue
 		}
-		h := tensor.SGDParams{
+		h := backend.SGDParams{
 			LR:          o.lr,
 			Momentum:    o.s.momentum,
 			Dampening:   o.s.dampening,
@@ -69,7 +71,7 @@ func (o *SGD) Step() {
 			o.bufs[i] = tensor.ZerosLike(p)
 			h.First = true
 		}
-		tensor.SGDStep(p, g, o.bufs[i], h)
+		step.SGDStep(p, g, o.bufs[i], h)
 	}
 }
 

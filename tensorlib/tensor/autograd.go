@@ -1,7 +1,7 @@
 package tensor
 
 import (
-	"fmt"
+	"slices"
 
 	"github.com/gotensor/gotensor/autograd"
 )
@@ -10,8 +10,8 @@ import (
 // (true), or stops tracking it (false), and returns x so creation can be
 // chained. Ops on a tensor that requires grad record a graph, unless they
 // run inside NoGrad. It panics with a *DTypeError when x is not Float32 or
-// Float64, and with an *autograd.Error when turning it off on a result of
-// ops (use Detach).
+// Float64, and with a *GradError when turning it off on a result of ops
+// (use Detach).
 //
 //	w := tensor.Randn(784, 10).SetRequiresGrad(true)
 func (x *Tensor) SetRequiresGrad(requires bool) *Tensor {
@@ -24,8 +24,8 @@ func (x *Tensor) SetRequiresGrad(requires bool) *Tensor {
 		x.node = autograd.NewLeaf(x.layout.Shape)
 	case !requires && x.node != nil:
 		if !x.node.IsLeaf() {
-			panic(&autograd.Error{Msg: fmt.Sprintf("SetRequiresGrad(false) on a result of %s: only leaves can stop "+
-				"requiring grad; use y := x.Detach() to get a copy without history", x.node.Op())})
+			panic(gradErr("SetRequiresGrad", "use y := x.Detach() for a tensor without history",
+				"SetRequiresGrad(false) on a result of %s: only leaves can stop requiring grad", x.node.Op()))
 		}
 		x.node = nil
 	}
@@ -65,10 +65,10 @@ func (x *Tensor) Grad() *Tensor {
 // SetGrad replaces x's gradient with g (nil clears it), as assigning
 // .grad does in PyTorch; gradient clipping uses it. It panics with a
 // *ShapeError, *DTypeError or *DeviceError when g does not match x, and
-// with an *autograd.Error when x is not a leaf requiring grad.
+// with a *GradError when x is not a leaf requiring grad.
 func (x *Tensor) SetGrad(g *Tensor) {
 	if x.node == nil || !x.node.IsLeaf() {
-		panic(&autograd.Error{Msg: "SetGrad: only leaves that require grad hold a gradient; call x.SetRequiresGrad(true) first"})
+		panic(gradErr("SetGrad", "call x.SetRequiresGrad(true) first", "only leaves that require grad hold a gradient"))
 	}
 	if g == nil {
 		x.node.SetGrad(nil)
@@ -96,9 +96,9 @@ func (x *Tensor) Detach() *Tensor {
 // Backward computes the gradient of the scalar x with respect to every
 // leaf it was computed from that requires grad, adding it to their Grad.
 // The graph behind x is freed afterwards; a second Backward through it
-// panics with an *autograd.Error (run the forward pass again). It panics
-// with a *ShapeError when x has more than one element (use BackwardWith)
-// and an *autograd.Error when x does not require grad.
+// panics with a *GradError (run the forward pass again). It panics with a
+// *ShapeError when x has more than one element (use BackwardWith) and a
+// *GradError when x does not require grad.
 //
 //	loss := x.MatMul(w).Sub(y).Square().Mean()
 //	loss.Backward()
@@ -118,19 +118,22 @@ func (x *Tensor) Backward() {
 // grad does not match x.
 func (x *Tensor) BackwardWith(grad *Tensor) {
 	if x.node == nil {
-		panic(&autograd.Error{Msg: "Backward: the tensor does not require grad and has no graph; " +
-			"mark the inputs you want gradients for with SetRequiresGrad(true) before computing it (and not inside NoGrad)"})
+		panic(gradErr("Backward", "mark the inputs you want gradients for with SetRequiresGrad(true) before computing it (and not inside NoGrad)",
+			"the tensor does not require grad and has no graph"))
 	}
 	checkGradLike("BackwardWith", x, grad)
 	var g *Tensor
 	NoGrad(func() { g = grad.AsType(x.DType()).Detach() })
-	autograd.Backward(x.node, (*gradValue)(g), false)
+	if err := autograd.Backward(x.node, (*gradValue)(g), false); err != nil {
+		panic(gradErr("Backward", "run the forward pass again to build a new graph before calling Backward again",
+			"the graph behind this tensor was freed by an earlier Backward, which releases it (saved inputs and closures) to reclaim memory"))
+	}
 }
 
 // checkGradLike panics unless g fits x as a gradient.
 func checkGradLike(op string, x, g *Tensor) {
 	sameDevice(op, x, g)
-	if !equalInts(x.layout.Shape, g.layout.Shape) {
+	if !slices.Equal(x.layout.Shape, g.layout.Shape) {
 		panic(shapeErr(op, "the gradient must have the tensor's shape", [][]int{x.Shape(), g.Shape()},
 			"gradient of shape %v for a tensor of shape %v", g.layout.Shape, x.layout.Shape))
 	}

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"weak"
-
-	"github.com/gotensor/gotensor/autograd"
 )
 
 func TestBackwardAccumulatesAndZeroGrad(t *testing.T) {
@@ -98,7 +96,7 @@ func TestLeafFlags(t *testing.T) {
 	if err := Try(func() { FromInt64s([]int64{1}).SetRequiresGrad(true) }); !errors.As(err, &de) {
 		t.Errorf("SetRequiresGrad on Int64: %v, want a *DTypeError", err)
 	}
-	var ae *autograd.Error
+	var ae *GradError
 	if err := Try(func() { y.SetRequiresGrad(false) }); !errors.As(err, &ae) || !strings.Contains(err.Error(), "Detach") {
 		t.Errorf("SetRequiresGrad(false) on a result: %v", err)
 	}
@@ -121,7 +119,9 @@ func TestBackwardErrors(t *testing.T) {
 	// new op on y) fails clearly.
 	for _, f := range []func(){func() { y.BackwardWith(OnesLike(y)) }, func() { y.Sum().Backward() }} {
 		err := Try(f)
-		if err == nil || !strings.HasPrefix(err.Error(), "autograd: Backward through a graph that was already freed; ") {
+		var ge *GradError
+		if !errors.As(err, &ge) || !strings.HasPrefix(err.Error(), "tensor: Backward: the graph behind this tensor was freed by an earlier Backward") ||
+			!strings.HasSuffix(err.Error(), "; run the forward pass again to build a new graph before calling Backward again") {
 			t.Fatalf("second Backward: %v", err)
 		}
 	}

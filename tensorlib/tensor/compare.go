@@ -1,6 +1,8 @@
 package tensor
 
-func compare(op CompareOp, x, y *Tensor) *Tensor {
+import "github.com/gotensor/gotensor/tensorlib/backend"
+
+func compare(op backend.CompareOp, x, y *Tensor) *Tensor {
 	name := op.String()
 	sameDevice(name, x, y)
 	dt := PromoteTypes(x.DType(), y.DType())
@@ -9,7 +11,7 @@ func compare(op CompareOp, x, y *Tensor) *Tensor {
 	}
 	shape := broadcastShapes(name, x.layout.Shape, y.layout.Shape)
 	xs, ys := x.AsType(dt), y.AsType(dt)
-	s := x.backend.Compare(op, xs.storage, xs.layout.broadcastTo(shape), ys.storage, ys.layout.broadcastTo(shape))
+	s := x.backend.Compare(op, xs.storage, xs.layout.BroadcastTo(shape), ys.storage, ys.layout.BroadcastTo(shape))
 	return newTensor(x.backend, s, shape)
 }
 
@@ -17,29 +19,29 @@ func compare(op CompareOp, x, y *Tensor) *Tensor {
 // Operands of different dtypes are compared after promotion.
 //
 //	tensor.FromInt64s([]int64{1, 2, 3}).Eq(tensor.FromInt64s([]int64{1, 0, 3})) // tensor([ True, False,  True])
-func (x *Tensor) Eq(y *Tensor) *Tensor { return compare(OpEq, x, y) }
+func (x *Tensor) Eq(y *Tensor) *Tensor { return compare(backend.OpEq, x, y) }
 
 // Ne returns the Bool tensor x != y elementwise, broadcasting as Add.
-func (x *Tensor) Ne(y *Tensor) *Tensor { return compare(OpNe, x, y) }
+func (x *Tensor) Ne(y *Tensor) *Tensor { return compare(backend.OpNe, x, y) }
 
 // Lt returns the Bool tensor x < y elementwise, broadcasting as Add.
-func (x *Tensor) Lt(y *Tensor) *Tensor { return compare(OpLt, x, y) }
+func (x *Tensor) Lt(y *Tensor) *Tensor { return compare(backend.OpLt, x, y) }
 
 // Le returns the Bool tensor x <= y elementwise, broadcasting as Add.
-func (x *Tensor) Le(y *Tensor) *Tensor { return compare(OpLe, x, y) }
+func (x *Tensor) Le(y *Tensor) *Tensor { return compare(backend.OpLe, x, y) }
 
 // Gt returns the Bool tensor x > y elementwise, broadcasting as Add.
-func (x *Tensor) Gt(y *Tensor) *Tensor { return compare(OpGt, x, y) }
+func (x *Tensor) Gt(y *Tensor) *Tensor { return compare(backend.OpGt, x, y) }
 
 // Ge returns the Bool tensor x >= y elementwise, broadcasting as Add.
-func (x *Tensor) Ge(y *Tensor) *Tensor { return compare(OpGe, x, y) }
+func (x *Tensor) Ge(y *Tensor) *Tensor { return compare(backend.OpGe, x, y) }
 
 // scalarLike returns the 0-d tensor s on x's device, with the dtype a
 // scalar op on x would use.
 func scalarLike(x *Tensor, s float64) *Tensor {
 	dt := scalarResultType(x.DType(), s)
 	st := x.backend.Alloc(dt, 1)
-	x.backend.Fill(st, Layout{}, s)
+	x.backend.Fill(st, backend.Layout{}, s)
 	return newTensor(x.backend, st, nil)
 }
 
@@ -76,7 +78,7 @@ func Where(cond, a, b *Tensor) *Tensor {
 	dt := PromoteTypes(a.DType(), b.DType())
 	shape := broadcastShapes("Where", broadcastShapes("Where", cond.layout.Shape, a.layout.Shape), b.layout.Shape)
 	as, bs := a.AsType(dt), b.AsType(dt)
-	s := a.backend.Where(cond.storage, cond.layout.broadcastTo(shape), as.storage, as.layout.broadcastTo(shape), bs.storage, bs.layout.broadcastTo(shape))
+	s := a.backend.Where(cond.storage, cond.layout.BroadcastTo(shape), as.storage, as.layout.BroadcastTo(shape), bs.storage, bs.layout.BroadcastTo(shape))
 	out := newTensor(a.backend, s, shape)
 	if !tracked(a, b) {
 		return out

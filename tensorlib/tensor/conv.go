@@ -1,6 +1,10 @@
 package tensor
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
+)
 
 // checkWindow validates the arguments of a 2-D sliding-window op on x and
 // returns the output height and width.
@@ -16,8 +20,8 @@ func checkWindow(op string, x *Tensor, kernel, stride, padding, dilation [2]int)
 		}
 	}
 	h, w := x.layout.Shape[2], x.layout.Shape[3]
-	oh := convOut(h, kernel[0], stride[0], padding[0], dilation[0])
-	ow := convOut(w, kernel[1], stride[1], padding[1], dilation[1])
+	oh := backend.OutputSize(h, kernel[0], stride[0], padding[0], dilation[0])
+	ow := backend.OutputSize(w, kernel[1], stride[1], padding[1], dilation[1])
 	if oh < 1 || ow < 1 || h+2*padding[0] < dilation[0]*(kernel[0]-1)+1 || w+2*padding[1] < dilation[1]*(kernel[1]-1)+1 {
 		panic(shapeErr(op, "use a smaller kernel or more padding", [][]int{x.Shape()},
 			"kernel %v (dilation %v) does not fit the %dx%d input padded by %v", kernel, dilation, h, w, padding))
@@ -105,7 +109,7 @@ func (x *Tensor) MaxPool2d(kernel, stride, padding [2]int) *Tensor {
 		z := g.backend.Alloc(g.DType(), x.Numel())
 		flat := []int{n, c, oh * ow}
 		g3 := g.Reshape(flat...)
-		g.backend.ScatterAdd(z, contiguousLayout([]int{n, c, h * w}), 2, idx, contiguousLayout(flat), g3.storage, g3.layout)
+		g.backend.ScatterAdd(z, backend.Contiguous([]int{n, c, h * w}), 2, idx, backend.Contiguous(flat), g3.storage, g3.layout)
 		return []*Tensor{newTensor(g.backend, z, x.Shape())}
 	}, x)
 }
@@ -202,7 +206,7 @@ func Dropout(x *Tensor, p float64) *Tensor {
 	case 1:
 		return x.MulScalar(0)
 	}
-	u := newTensor(x.backend, x.backend.Random(Uniform, x.DType(), x.Numel(), 0, 1, nextSeed()), x.Shape())
+	u := newTensor(x.backend, x.backend.Random(backend.Uniform, x.DType(), x.Numel(), 0, 1, nextSeed()), x.Shape())
 	keep := u.GeScalar(p).AsType(x.DType()).MulScalar(1 / (1 - p))
 	return x.Mul(keep)
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // grainElems is the smallest number of elements worth handing to another
@@ -82,12 +84,10 @@ func newCPUStorage(dt DType, n int) *cpuStorage {
 	return s
 }
 
-// cpuBackend implements Backend with Go slices.
+// cpuBackend implements backend.Backend with Go slices.
 type cpuBackend struct{}
 
-var cpuBackendInstance Backend = cpuBackend{}
-
-func cpuStore(s Storage) *cpuStorage {
+func cpuStore(s backend.Storage) *cpuStorage {
 	cs, ok := s.(*cpuStorage)
 	if !ok {
 		panic(fmt.Sprintf("tensor: CPU backend got storage of another backend (%T)", s))
@@ -95,11 +95,9 @@ func cpuStore(s Storage) *cpuStorage {
 	return cs
 }
 
-func (cpuBackend) Device() Device { return CPU }
+func (cpuBackend) Alloc(dt DType, n int) backend.Storage { return newCPUStorage(dt, n) }
 
-func (cpuBackend) Alloc(dt DType, n int) Storage { return newCPUStorage(dt, n) }
-
-func (cpuBackend) FromHost(data any) Storage {
+func (cpuBackend) FromHost(data any) backend.Storage {
 	switch v := data.(type) {
 	case []float32:
 		return &cpuStorage{dtype: Float32, f32: v}
@@ -113,7 +111,7 @@ func (cpuBackend) FromHost(data any) Storage {
 	panic(fmt.Sprintf("tensor: FromHost: unsupported host data %T", data))
 }
 
-func (b cpuBackend) ToHost(s Storage, l Layout) any {
+func (b cpuBackend) ToHost(s backend.Storage, l backend.Layout) any {
 	out := cpuStore(b.contiguous(s, l))
 	switch out.dtype {
 	case Float32:
@@ -127,22 +125,22 @@ func (b cpuBackend) ToHost(s Storage, l Layout) any {
 }
 
 // contiguous returns a new contiguous copy of s under l.
-func (b cpuBackend) contiguous(s Storage, l Layout) Storage {
+func (b cpuBackend) contiguous(s backend.Storage, l backend.Layout) backend.Storage {
 	out := newCPUStorage(s.DType(), l.Numel())
-	b.Copy(s, l, out, contiguousLayout(l.Shape))
+	b.Copy(s, l, out, backend.Contiguous(l.Shape))
 	return out
 }
 
 // flat returns the elements of s under l as a contiguous slice storage and
 // offset: s itself when l is contiguous, a copy otherwise.
-func (b cpuBackend) flat(s Storage, l Layout) (*cpuStorage, int) {
+func (b cpuBackend) flat(s backend.Storage, l backend.Layout) (*cpuStorage, int) {
 	if l.IsContiguous() {
 		return cpuStore(s), l.Offset
 	}
 	return cpuStore(b.contiguous(s, l)), 0
 }
 
-func (cpuBackend) Copy(src Storage, sl Layout, dst Storage, dl Layout) {
+func (cpuBackend) Copy(src backend.Storage, sl backend.Layout, dst backend.Storage, dl backend.Layout) {
 	s, d := cpuStore(src), cpuStore(dst)
 	switch s.dtype {
 	case Float32:
@@ -156,7 +154,7 @@ func (cpuBackend) Copy(src Storage, sl Layout, dst Storage, dl Layout) {
 	}
 }
 
-func copyStrided[T any](dst []T, dl Layout, src []T, sl Layout) {
+func copyStrided[T any](dst []T, dl backend.Layout, src []T, sl backend.Layout) {
 	n := dl.Numel()
 	if n == 0 {
 		return
@@ -206,7 +204,7 @@ func copyTransposed[T any](dst, src []T, it *iterRuns) bool {
 	cs := it.istr[1]
 	oshape, ods, oss := it.shape[:nd-1], it.strides[0][:nd-1], it.strides[1][:nd-1]
 	rowTiles := (rows + tile - 1) / tile
-	parallelFor(numel(oshape)*rowTiles, max(1, grainElems/(tile*cols)), func(lo, hi int) {
+	parallelFor(backend.Numel(oshape)*rowTiles, max(1, grainElems/(tile*cols)), func(lo, hi int) {
 		for w := lo; w < hi; w++ {
 			o, rt := w/rowTiles, w%rowTiles
 			do := it.offsets[0] + offsetOf(o, oshape, ods)
@@ -228,7 +226,7 @@ func copyTransposed[T any](dst, src []T, it *iterRuns) bool {
 	return true
 }
 
-func (b cpuBackend) Cast(s Storage, l Layout, dt DType) Storage {
+func (b cpuBackend) Cast(s backend.Storage, l backend.Layout, dt DType) backend.Storage {
 	src, off := b.flat(s, l)
 	n := l.Numel()
 	out := newCPUStorage(dt, n)
@@ -295,7 +293,7 @@ func boolTo[D number](d []D, s []bool) {
 	}
 }
 
-func (cpuBackend) Fill(dst Storage, dl Layout, v float64) {
+func (cpuBackend) Fill(dst backend.Storage, dl backend.Layout, v float64) {
 	d := cpuStore(dst)
 	switch d.dtype {
 	case Float32:
@@ -309,7 +307,7 @@ func (cpuBackend) Fill(dst Storage, dl Layout, v float64) {
 	}
 }
 
-func fillStrided[T any](dst []T, dl Layout, v T) {
+func fillStrided[T any](dst []T, dl backend.Layout, v T) {
 	n := dl.Numel()
 	if n == 0 {
 		return
@@ -334,7 +332,7 @@ func fillStrided[T any](dst []T, dl Layout, v T) {
 	})
 }
 
-func (cpuBackend) Arange(dt DType, n int, start, step float64) Storage {
+func (cpuBackend) Arange(dt DType, n int, start, step float64) backend.Storage {
 	s := newCPUStorage(dt, n)
 	for i := 0; i < n; i++ {
 		s.set(i, start+float64(i)*step)
@@ -342,13 +340,13 @@ func (cpuBackend) Arange(dt DType, n int, start, step float64) Storage {
 	return s
 }
 
-func (cpuBackend) Random(dist Distribution, dt DType, n int, a, b float64, seed uint64) Storage {
+func (cpuBackend) Random(dist backend.Distribution, dt DType, n int, a, b float64, seed uint64) backend.Storage {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	s := newCPUStorage(dt, n)
 	for i := 0; i < n; i++ {
 		var v float64
 		switch dist {
-		case Uniform:
+		case backend.Uniform:
 			if dt == Float32 {
 				f := float32(a) + float32(b-a)*r.Float32()
 				if f >= float32(b) {
@@ -358,9 +356,9 @@ func (cpuBackend) Random(dist Distribution, dt DType, n int, a, b float64, seed 
 				continue
 			}
 			v = a + (b-a)*r.Float64()
-		case Normal:
+		case backend.Normal:
 			v = a + b*r.NormFloat64()
-		case IntUniform:
+		case backend.IntUniform:
 			k := int64(a) + r.Int64N(int64(b)-int64(a))
 			if dt == Int64 {
 				s.i64[i] = k

@@ -1,6 +1,10 @@
 package tensor
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
+)
 
 // Benchmarks of the CPU kernels that dominate MNIST training:
 // go test -run - -bench 'Adam|BatchNormShape|MaxPool|ReLUBackward' ./tensorlib/tensor
@@ -13,7 +17,7 @@ func BenchmarkAdamKernel(b *testing.B) {
 	for i := range g {
 		g[i] = float32(i%17) - 8
 	}
-	h := AdamParams{LR: 1e-3, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, Step: 3}
+	h := backend.AdamParams{LR: 1e-3, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, Step: 3}
 	for b.Loop() {
 		adam(p, g, m, v, h)
 	}

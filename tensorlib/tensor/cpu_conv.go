@@ -1,31 +1,15 @@
 package tensor
 
-import "math"
+import (
+	"math"
 
-// convOut returns the output size of a sliding window over size n.
-func convOut(n, k, s, p, d int) int { return (n+2*p-d*(k-1)-1)/s + 1 }
+	"github.com/gotensor/gotensor/tensorlib/backend"
+)
 
-// window holds the geometry of a 2-D sliding window over [N, C, H, W].
-type window struct {
-	n, c, h, w     int
-	kh, kw, sh, sw int
-	ph, pw, dh, dw int
-	oh, ow         int
-}
-
-func newWindow(shape []int, kernel, stride, padding, dilation [2]int) window {
-	w := window{n: shape[0], c: shape[1], h: shape[2], w: shape[3],
-		kh: kernel[0], kw: kernel[1], sh: stride[0], sw: stride[1],
-		ph: padding[0], pw: padding[1], dh: dilation[0], dw: dilation[1]}
-	w.oh = convOut(w.h, w.kh, w.sh, w.ph, w.dh)
-	w.ow = convOut(w.w, w.kw, w.sw, w.pw, w.dw)
-	return w
-}
-
-func (b cpuBackend) Im2Col(s Storage, l Layout, kernel, stride, padding, dilation [2]int) Storage {
+func (b cpuBackend) Im2Col(s backend.Storage, l backend.Layout, kernel, stride, padding, dilation [2]int) backend.Storage {
 	src, off := b.flat(s, l)
-	g := newWindow(l.Shape, kernel, stride, padding, dilation)
-	out := newCPUStorage(src.dtype, g.n*g.c*g.kh*g.kw*g.oh*g.ow)
+	g := backend.NewWindow(l.Shape, kernel, stride, padding, dilation)
+	out := newCPUStorage(src.dtype, g.N*g.C*g.KH*g.KW*g.OH*g.OW)
 	switch src.dtype {
 	case Float32:
 		im2col(out.f32, src.f32[off:], g)
@@ -40,27 +24,27 @@ func (b cpuBackend) Im2Col(s Storage, l Layout, kernel, stride, padding, dilatio
 }
 
 // im2col fills cols [N, C*KH*KW, OH*OW] from the contiguous x [N, C, H, W].
-func im2col[T number](cols, x []T, g window) {
-	plane, L := g.h*g.w, g.oh*g.ow
-	parallelFor(g.n*g.c, max(1, grainElems/(g.kh*g.kw*L+1)), func(lo, hi int) {
+func im2col[T number](cols, x []T, g backend.Window) {
+	plane, L := g.H*g.W, g.OH*g.OW
+	parallelFor(g.N*g.C, max(1, grainElems/(g.KH*g.KW*L+1)), func(lo, hi int) {
 		for nc := lo; nc < hi; nc++ {
 			in := x[nc*plane : (nc+1)*plane]
-			rows := cols[nc*g.kh*g.kw*L : (nc+1)*g.kh*g.kw*L]
-			for i := 0; i < g.kh; i++ {
-				for j := 0; j < g.kw; j++ {
-					row := rows[(i*g.kw+j)*L : (i*g.kw+j+1)*L]
-					for oh := 0; oh < g.oh; oh++ {
-						h := oh*g.sh - g.ph + i*g.dh
-						dst := row[oh*g.ow : (oh+1)*g.ow]
-						if h < 0 || h >= g.h {
+			rows := cols[nc*g.KH*g.KW*L : (nc+1)*g.KH*g.KW*L]
+			for i := 0; i < g.KH; i++ {
+				for j := 0; j < g.KW; j++ {
+					row := rows[(i*g.KW+j)*L : (i*g.KW+j+1)*L]
+					for oh := 0; oh < g.OH; oh++ {
+						h := oh*g.SH - g.PH + i*g.DH
+						dst := row[oh*g.OW : (oh+1)*g.OW]
+						if h < 0 || h >= g.H {
 							clear(dst)
 							continue
 						}
-						src := in[h*g.w : (h+1)*g.w]
-						w := -g.pw + j*g.dw
-						if g.sw == 1 {
+						src := in[h*g.W : (h+1)*g.W]
+						w := -g.PW + j*g.DW
+						if g.SW == 1 {
 							// dst[ow] = src[w+ow] where 0 <= w+ow < W, else 0.
-							a, z := min(max(-w, 0), len(dst)), min(max(g.w-w, 0), len(dst))
+							a, z := min(max(-w, 0), len(dst)), min(max(g.W-w, 0), len(dst))
 							clear(dst[:a])
 							if a < z {
 								copy(dst[a:z], src[w+a:w+z])
@@ -69,12 +53,12 @@ func im2col[T number](cols, x []T, g window) {
 							continue
 						}
 						for ow := range dst {
-							if w >= 0 && w < g.w {
+							if w >= 0 && w < g.W {
 								dst[ow] = src[w]
 							} else {
 								dst[ow] = 0
 							}
-							w += g.sw
+							w += g.SW
 						}
 					}
 				}
@@ -83,10 +67,10 @@ func im2col[T number](cols, x []T, g window) {
 	})
 }
 
-func (b cpuBackend) Col2Im(c Storage, cl Layout, shape []int, kernel, stride, padding, dilation [2]int) Storage {
+func (b cpuBackend) Col2Im(c backend.Storage, cl backend.Layout, shape []int, kernel, stride, padding, dilation [2]int) backend.Storage {
 	src, off := b.flat(c, cl)
-	g := newWindow(shape, kernel, stride, padding, dilation)
-	out := newCPUStorage(src.dtype, numel(shape))
+	g := backend.NewWindow(shape, kernel, stride, padding, dilation)
+	out := newCPUStorage(src.dtype, backend.Numel(shape))
 	switch src.dtype {
 	case Float32:
 		col2im(out.f32, src.f32[off:], g)
@@ -101,36 +85,36 @@ func (b cpuBackend) Col2Im(c Storage, cl Layout, shape []int, kernel, stride, pa
 }
 
 // col2im sums cols [N, C*KH*KW, OH*OW] into the zeroed x [N, C, H, W].
-func col2im[T number](x, cols []T, g window) {
-	plane, L := g.h*g.w, g.oh*g.ow
-	parallelFor(g.n*g.c, max(1, grainElems/(g.kh*g.kw*L+1)), func(lo, hi int) {
+func col2im[T number](x, cols []T, g backend.Window) {
+	plane, L := g.H*g.W, g.OH*g.OW
+	parallelFor(g.N*g.C, max(1, grainElems/(g.KH*g.KW*L+1)), func(lo, hi int) {
 		for nc := lo; nc < hi; nc++ {
 			in := x[nc*plane : (nc+1)*plane]
-			rows := cols[nc*g.kh*g.kw*L : (nc+1)*g.kh*g.kw*L]
-			for i := 0; i < g.kh; i++ {
-				for j := 0; j < g.kw; j++ {
-					row := rows[(i*g.kw+j)*L : (i*g.kw+j+1)*L]
-					for oh := 0; oh < g.oh; oh++ {
-						h := oh*g.sh - g.ph + i*g.dh
-						if h < 0 || h >= g.h {
+			rows := cols[nc*g.KH*g.KW*L : (nc+1)*g.KH*g.KW*L]
+			for i := 0; i < g.KH; i++ {
+				for j := 0; j < g.KW; j++ {
+					row := rows[(i*g.KW+j)*L : (i*g.KW+j+1)*L]
+					for oh := 0; oh < g.OH; oh++ {
+						h := oh*g.SH - g.PH + i*g.DH
+						if h < 0 || h >= g.H {
 							continue
 						}
-						dst := in[h*g.w : (h+1)*g.w]
-						src := row[oh*g.ow : (oh+1)*g.ow]
-						w := -g.pw + j*g.dw
-						if g.sw == 1 {
+						dst := in[h*g.W : (h+1)*g.W]
+						src := row[oh*g.OW : (oh+1)*g.OW]
+						w := -g.PW + j*g.DW
+						if g.SW == 1 {
 							// dst[w+ow] += src[ow] where 0 <= w+ow < W.
-							a, z := min(max(-w, 0), len(src)), min(max(g.w-w, 0), len(src))
+							a, z := min(max(-w, 0), len(src)), min(max(g.W-w, 0), len(src))
 							if a < z {
 								addTo(dst[w+a:w+z], src[a:z])
 							}
 							continue
 						}
 						for _, v := range src {
-							if w >= 0 && w < g.w {
+							if w >= 0 && w < g.W {
 								dst[w] += v
 							}
-							w += g.sw
+							w += g.SW
 						}
 					}
 				}
@@ -139,10 +123,10 @@ func col2im[T number](x, cols []T, g window) {
 	})
 }
 
-func (b cpuBackend) MaxPool2d(s Storage, l Layout, kernel, stride, padding [2]int) (Storage, Storage) {
+func (b cpuBackend) MaxPool2d(s backend.Storage, l backend.Layout, kernel, stride, padding [2]int) (backend.Storage, backend.Storage) {
 	src, off := b.flat(s, l)
-	g := newWindow(l.Shape, kernel, stride, padding, [2]int{1, 1})
-	n := g.n * g.c * g.oh * g.ow
+	g := backend.NewWindow(l.Shape, kernel, stride, padding, [2]int{1, 1})
+	n := g.N * g.C * g.OH * g.OW
 	out, idx := newCPUStorage(src.dtype, n), newCPUStorage(Int64, n)
 	switch src.dtype {
 	case Float32:
@@ -157,16 +141,16 @@ func (b cpuBackend) MaxPool2d(s Storage, l Layout, kernel, stride, padding [2]in
 	return out, idx
 }
 
-func maxPool[T number](out []T, idx []int64, x []T, g window) {
-	plane, L := g.h*g.w, g.oh*g.ow
-	pool2 := g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2 && g.ph == 0 && g.pw == 0
-	parallelFor(g.n*g.c, max(1, grainElems/(g.kh*g.kw*L+1)), func(lo, hi int) {
+func maxPool[T number](out []T, idx []int64, x []T, g backend.Window) {
+	plane, L := g.H*g.W, g.OH*g.OW
+	pool2 := g.KH == 2 && g.KW == 2 && g.SH == 2 && g.SW == 2 && g.PH == 0 && g.PW == 0
+	parallelFor(g.N*g.C, max(1, grainElems/(g.KH*g.KW*L+1)), func(lo, hi int) {
 		if o32, ok := any(out).([]float32); ok && pool2 && simdMaxPool2F32(o32, idx, any(x).([]float32), g, lo, hi) {
 			return
 		}
 		for nc := lo; nc < hi; nc++ {
 			in := x[nc*plane : (nc+1)*plane]
-			if g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2 && g.ph == 0 && g.pw == 0 {
+			if g.KH == 2 && g.KW == 2 && g.SH == 2 && g.SW == 2 && g.PH == 0 && g.PW == 0 {
 				if o32, ok := any(out).([]float32); ok {
 					maxPool2x2F32(o32[nc*L:(nc+1)*L], idx[nc*L:(nc+1)*L], any(in).([]float32), g)
 				} else {
@@ -174,22 +158,22 @@ func maxPool[T number](out []T, idx []int64, x []T, g window) {
 				}
 				continue
 			}
-			for oh := 0; oh < g.oh; oh++ {
-				for ow := 0; ow < g.ow; ow++ {
+			for oh := 0; oh < g.OH; oh++ {
+				for ow := 0; ow < g.OW; ow++ {
 					best, at := T(0), int64(-1)
-					for i := 0; i < g.kh; i++ {
-						h := oh*g.sh - g.ph + i
-						if h < 0 || h >= g.h {
+					for i := 0; i < g.KH; i++ {
+						h := oh*g.SH - g.PH + i
+						if h < 0 || h >= g.H {
 							continue
 						}
-						for j := 0; j < g.kw; j++ {
-							w := ow*g.sw - g.pw + j
-							if w < 0 || w >= g.w {
+						for j := 0; j < g.KW; j++ {
+							w := ow*g.SW - g.PW + j
+							if w < 0 || w >= g.W {
 								continue
 							}
-							v := in[h*g.w+w]
+							v := in[h*g.W+w]
 							if at < 0 || v > best || (v != v && best == best) {
-								best, at = v, int64(h*g.w+w)
+								best, at = v, int64(h*g.W+w)
 							}
 						}
 					}
@@ -197,7 +181,7 @@ func maxPool[T number](out []T, idx []int64, x []T, g window) {
 						best = T(math.Inf(-1))
 						at = 0
 					}
-					o := nc*L + oh*g.ow + ow
+					o := nc*L + oh*g.OW + ow
 					out[o], idx[o] = best, at
 				}
 			}
@@ -209,11 +193,11 @@ func maxPool[T number](out []T, idx []int64, x []T, g window) {
 // 2 and no padding: every window lies inside the plane. Ties keep the
 // first maximum in (0,0), (0,1), (1,0), (1,1) order and NaN wins, as in
 // maxPool.
-func maxPool2x2[T number](out []T, idx []int64, in []T, g window) {
-	for oh := 0; oh < g.oh; oh++ {
-		h0 := 2 * oh * g.w
-		r0, r1 := in[h0:h0+g.w], in[h0+g.w:h0+2*g.w]
-		o, ix := out[oh*g.ow:(oh+1)*g.ow], idx[oh*g.ow:(oh+1)*g.ow]
+func maxPool2x2[T number](out []T, idx []int64, in []T, g backend.Window) {
+	for oh := 0; oh < g.OH; oh++ {
+		h0 := 2 * oh * g.W
+		r0, r1 := in[h0:h0+g.W], in[h0+g.W:h0+2*g.W]
+		o, ix := out[oh*g.OW:(oh+1)*g.OW], idx[oh*g.OW:(oh+1)*g.OW]
 		for ow := range o {
 			c := 2 * ow
 			best, at := r0[c], c
@@ -221,10 +205,10 @@ func maxPool2x2[T number](out []T, idx []int64, in []T, g window) {
 				best, at = v, c+1
 			}
 			if v := r1[c]; v > best || (v != v && best == best) {
-				best, at = v, g.w+c
+				best, at = v, g.W+c
 			}
 			if v := r1[c+1]; v > best || (v != v && best == best) {
-				best, at = v, g.w+c+1
+				best, at = v, g.W+c+1
 			}
 			o[ow], ix[ow] = best, int64(h0+at)
 		}
@@ -235,17 +219,17 @@ func maxPool2x2[T number](out []T, idx []int64, in []T, g window) {
 // (the winner of a window of activations is a coin toss for the branch
 // predictor): candidate v replaces best when best is not NaN and v is not
 // <= best, that is when v > best or v is NaN.
-func maxPool2x2F32(out []float32, idx []int64, in []float32, g window) {
-	for oh := 0; oh < g.oh; oh++ {
-		h0 := 2 * oh * g.w
-		r0, r1 := in[h0:h0+g.w], in[h0+g.w:h0+2*g.w]
-		o, ix := out[oh*g.ow:(oh+1)*g.ow], idx[oh*g.ow:(oh+1)*g.ow]
+func maxPool2x2F32(out []float32, idx []int64, in []float32, g backend.Window) {
+	for oh := 0; oh < g.OH; oh++ {
+		h0 := 2 * oh * g.W
+		r0, r1 := in[h0:h0+g.W], in[h0+g.W:h0+2*g.W]
+		o, ix := out[oh*g.OW:(oh+1)*g.OW], idx[oh*g.OW:(oh+1)*g.OW]
 		for ow := range o {
 			c := 2 * ow
 			best, at := r0[c], c
 			best, at = maxStep(best, at, r0[c+1], c+1)
-			best, at = maxStep(best, at, r1[c], g.w+c)
-			best, at = maxStep(best, at, r1[c+1], g.w+c+1)
+			best, at = maxStep(best, at, r1[c], g.W+c)
+			best, at = maxStep(best, at, r1[c+1], g.W+c+1)
 			o[ow], ix[ow] = best, int64(h0+at)
 		}
 	}

@@ -1,8 +1,12 @@
 package tensor
 
-import "math"
+import (
+	"math"
 
-func (b cpuBackend) Unary(op UnaryOp, s Storage, l Layout) Storage {
+	"github.com/gotensor/gotensor/tensorlib/backend"
+)
+
+func (b cpuBackend) Unary(op backend.UnaryOp, s backend.Storage, l backend.Layout) backend.Storage {
 	n := l.Numel()
 	src, off := b.flat(s, l)
 	out := newCPUStorage(src.dtype, n)
@@ -23,22 +27,22 @@ func (b cpuBackend) Unary(op UnaryOp, s Storage, l Layout) Storage {
 
 // unaryF32 has tight float32 loops for the ops that are hot in training
 // and falls back to float64 math for the rest.
-func unaryF32(op UnaryOp, dst, src []float32) {
+func unaryF32(op backend.UnaryOp, dst, src []float32) {
 	dst = dst[:len(src)]
 	switch op {
-	case OpExp:
+	case backend.OpExp:
 		if !simdExpF32(dst, src) {
 			expSlice(dst, src)
 		}
-	case OpSigmoid:
+	case backend.OpSigmoid:
 		for i, v := range src {
 			dst[i] = 1 / (1 + expf(-v))
 		}
-	case OpSqrt:
+	case backend.OpSqrt:
 		for i, v := range src {
 			dst[i] = float32(math.Sqrt(float64(v)))
 		}
-	case OpReLU:
+	case backend.OpReLU:
 		if !simdReluF32(dst, src) {
 			reluSlice(dst, src)
 		}
@@ -58,52 +62,52 @@ func reluSlice[T float](dst, src []T) {
 	}
 }
 
-func unaryFloat[T float](op UnaryOp, dst, src []T) {
+func unaryFloat[T float](op backend.UnaryOp, dst, src []T) {
 	dst = dst[:len(src)]
 	switch op {
-	case OpNeg:
+	case backend.OpNeg:
 		for i, v := range src {
 			dst[i] = -v
 		}
-	case OpAbs:
+	case backend.OpAbs:
 		for i, v := range src {
 			dst[i] = T(math.Abs(float64(v)))
 		}
-	case OpReLU:
+	case backend.OpReLU:
 		reluSlice(dst, src)
-	case OpSqrt:
+	case backend.OpSqrt:
 		for i, v := range src {
 			dst[i] = T(math.Sqrt(float64(v)))
 		}
-	case OpExp:
+	case backend.OpExp:
 		for i, v := range src {
 			dst[i] = T(math.Exp(float64(v)))
 		}
-	case OpLog:
+	case backend.OpLog:
 		for i, v := range src {
 			dst[i] = T(math.Log(float64(v)))
 		}
-	case OpSin:
+	case backend.OpSin:
 		for i, v := range src {
 			dst[i] = T(math.Sin(float64(v)))
 		}
-	case OpCos:
+	case backend.OpCos:
 		for i, v := range src {
 			dst[i] = T(math.Cos(float64(v)))
 		}
-	case OpTanh:
+	case backend.OpTanh:
 		for i, v := range src {
 			dst[i] = T(math.Tanh(float64(v)))
 		}
-	case OpSigmoid:
+	case backend.OpSigmoid:
 		for i, v := range src {
 			dst[i] = T(sigmoid64(float64(v)))
 		}
-	case OpGELU:
+	case backend.OpGELU:
 		for i, v := range src {
 			dst[i] = T(gelu(float64(v)))
 		}
-	case OpErf:
+	case backend.OpErf:
 		for i, v := range src {
 			dst[i] = T(math.Erf(float64(v)))
 		}
@@ -112,21 +116,21 @@ func unaryFloat[T float](op UnaryOp, dst, src []T) {
 	}
 }
 
-func unaryInt(op UnaryOp, dst, src []int64) {
+func unaryInt(op backend.UnaryOp, dst, src []int64) {
 	dst = dst[:len(src)]
 	switch op {
-	case OpNeg:
+	case backend.OpNeg:
 		for i, v := range src {
 			dst[i] = -v
 		}
-	case OpAbs:
+	case backend.OpAbs:
 		for i, v := range src {
 			if v < 0 {
 				v = -v
 			}
 			dst[i] = v
 		}
-	case OpReLU:
+	case backend.OpReLU:
 		for i, v := range src {
 			dst[i] = max(v, 0)
 		}
@@ -135,7 +139,7 @@ func unaryInt(op UnaryOp, dst, src []int64) {
 	}
 }
 
-func (cpuBackend) Binary(op BinaryOp, a Storage, la Layout, b Storage, lb Layout) Storage {
+func (cpuBackend) Binary(op backend.BinaryOp, a backend.Storage, la backend.Layout, b backend.Storage, lb backend.Layout) backend.Storage {
 	as, bs := cpuStore(a), cpuStore(b)
 	out := newCPUStorage(as.dtype, la.Numel())
 	switch as.dtype {
@@ -151,7 +155,7 @@ func (cpuBackend) Binary(op BinaryOp, a Storage, la Layout, b Storage, lb Layout
 	return out
 }
 
-func (cpuBackend) BinaryScalar(op BinaryOp, a Storage, la Layout, s float64, reversed bool) Storage {
+func (cpuBackend) BinaryScalar(op backend.BinaryOp, a backend.Storage, la backend.Layout, s float64, reversed bool) backend.Storage {
 	as := cpuStore(a)
 	out := newCPUStorage(as.dtype, la.Numel())
 	switch as.dtype {
@@ -168,7 +172,7 @@ func (cpuBackend) BinaryScalar(op BinaryOp, a Storage, la Layout, s float64, rev
 }
 
 // binaryKernel writes op(a, b) into the contiguous dst.
-func binaryKernel[T number](op BinaryOp, dst, a []T, la Layout, b []T, lb Layout) {
+func binaryKernel[T number](op backend.BinaryOp, dst, a []T, la backend.Layout, b []T, lb backend.Layout) {
 	n := len(dst)
 	if n == 0 {
 		return
@@ -189,7 +193,7 @@ func binaryKernel[T number](op BinaryOp, dst, a []T, la Layout, b []T, lb Layout
 	})
 }
 
-func scalarKernel[T number](op BinaryOp, dst, a []T, la Layout, s T, reversed bool) {
+func scalarKernel[T number](op backend.BinaryOp, dst, a []T, la backend.Layout, s T, reversed bool) {
 	n := len(dst)
 	if n == 0 {
 		return
@@ -215,7 +219,7 @@ func scalarKernel[T number](op BinaryOp, dst, a []T, la Layout, s T, reversed bo
 
 // binRun computes dst[i] = op(a[ao+i*as], b[bo+i*bs]) with tight loops for
 // the contiguous and scalar-broadcast cases of the common ops.
-func binRun[T number](op BinaryOp, dst, a []T, ao, as int, b []T, bo, bs int) {
+func binRun[T number](op backend.BinaryOp, dst, a []T, ao, as int, b []T, bo, bs int) {
 	n := len(dst)
 	if n >= simdMin && simdBinary(op, dst, a[ao:], as, b[bo:], bs) {
 		return
@@ -224,19 +228,19 @@ func binRun[T number](op BinaryOp, dst, a []T, ao, as int, b []T, bo, bs int) {
 	case as == 1 && bs == 1:
 		a, b := a[ao:ao+n], b[bo:bo+n]
 		switch op {
-		case OpAdd:
+		case backend.OpAdd:
 			for i := range dst {
 				dst[i] = a[i] + b[i]
 			}
-		case OpSub:
+		case backend.OpSub:
 			for i := range dst {
 				dst[i] = a[i] - b[i]
 			}
-		case OpMul:
+		case backend.OpMul:
 			for i := range dst {
 				dst[i] = a[i] * b[i]
 			}
-		case OpDiv:
+		case backend.OpDiv:
 			for i := range dst {
 				dst[i] = a[i] / b[i]
 			}
@@ -249,19 +253,19 @@ func binRun[T number](op BinaryOp, dst, a []T, ao, as int, b []T, bo, bs int) {
 	case as == 1 && bs == 0:
 		a, s := a[ao:ao+n], b[bo]
 		switch op {
-		case OpAdd:
+		case backend.OpAdd:
 			for i := range dst {
 				dst[i] = a[i] + s
 			}
-		case OpSub:
+		case backend.OpSub:
 			for i := range dst {
 				dst[i] = a[i] - s
 			}
-		case OpMul:
+		case backend.OpMul:
 			for i := range dst {
 				dst[i] = a[i] * s
 			}
-		case OpDiv:
+		case backend.OpDiv:
 			for i := range dst {
 				dst[i] = a[i] / s
 			}
@@ -274,19 +278,19 @@ func binRun[T number](op BinaryOp, dst, a []T, ao, as int, b []T, bo, bs int) {
 	case as == 0 && bs == 1:
 		s, b := a[ao], b[bo:bo+n]
 		switch op {
-		case OpAdd:
+		case backend.OpAdd:
 			for i := range dst {
 				dst[i] = s + b[i]
 			}
-		case OpSub:
+		case backend.OpSub:
 			for i := range dst {
 				dst[i] = s - b[i]
 			}
-		case OpMul:
+		case backend.OpMul:
 			for i := range dst {
 				dst[i] = s * b[i]
 			}
-		case OpDiv:
+		case backend.OpDiv:
 			for i := range dst {
 				dst[i] = s / b[i]
 			}
@@ -305,24 +309,24 @@ func binRun[T number](op BinaryOp, dst, a []T, ao, as int, b []T, bo, bs int) {
 }
 
 // binOne applies op to one pair of elements.
-func binOne[T number](op BinaryOp, x, y T) T {
+func binOne[T number](op backend.BinaryOp, x, y T) T {
 	switch op {
-	case OpAdd:
+	case backend.OpAdd:
 		return x + y
-	case OpSub:
+	case backend.OpSub:
 		return x - y
-	case OpMul:
+	case backend.OpMul:
 		return x * y
-	case OpDiv:
+	case backend.OpDiv:
 		return x / y
-	case OpPow:
+	case backend.OpPow:
 		return powT(x, y)
-	case OpMaximum:
+	case backend.OpMaximum:
 		if x != x || x > y {
 			return x
 		}
 		return y
-	case OpMinimum:
+	case backend.OpMinimum:
 		if x != x || x < y {
 			return x
 		}
@@ -347,7 +351,7 @@ func powT[T number](x, y T) T {
 	return T(math.Pow(float64(x), float64(y)))
 }
 
-func (cpuBackend) Compare(op CompareOp, a Storage, la Layout, b Storage, lb Layout) Storage {
+func (cpuBackend) Compare(op backend.CompareOp, a backend.Storage, la backend.Layout, b backend.Storage, lb backend.Layout) backend.Storage {
 	as, bs := cpuStore(a), cpuStore(b)
 	out := newCPUStorage(Bool, la.Numel())
 	switch as.dtype {
@@ -363,7 +367,7 @@ func (cpuBackend) Compare(op CompareOp, a Storage, la Layout, b Storage, lb Layo
 	return out
 }
 
-func compareKernel[T number](op CompareOp, dst []bool, a []T, la Layout, b []T, lb Layout) {
+func compareKernel[T number](op backend.CompareOp, dst []bool, a []T, la backend.Layout, b []T, lb backend.Layout) {
 	n := len(dst)
 	if n == 0 {
 		return
@@ -379,37 +383,37 @@ func compareKernel[T number](op CompareOp, dst []bool, a []T, la Layout, b []T, 
 				return
 			}
 			switch op {
-			case OpEq:
+			case backend.OpEq:
 				for i := range d {
 					d[i] = a[ao] == b[bo]
 					ao += sa
 					bo += sb
 				}
-			case OpNe:
+			case backend.OpNe:
 				for i := range d {
 					d[i] = a[ao] != b[bo]
 					ao += sa
 					bo += sb
 				}
-			case OpLt:
+			case backend.OpLt:
 				for i := range d {
 					d[i] = a[ao] < b[bo]
 					ao += sa
 					bo += sb
 				}
-			case OpLe:
+			case backend.OpLe:
 				for i := range d {
 					d[i] = a[ao] <= b[bo]
 					ao += sa
 					bo += sb
 				}
-			case OpGt:
+			case backend.OpGt:
 				for i := range d {
 					d[i] = a[ao] > b[bo]
 					ao += sa
 					bo += sb
 				}
-			case OpGe:
+			case backend.OpGe:
 				for i := range d {
 					d[i] = a[ao] >= b[bo]
 					ao += sa
@@ -422,40 +426,40 @@ func compareKernel[T number](op CompareOp, dst []bool, a []T, la Layout, b []T, 
 
 // compareScalarRun sets d[i] = op(a[i], s): a contiguous run against one
 // value, as in x.GtScalar(0).
-func compareScalarRun[T number](op CompareOp, d []bool, a []T, s T) {
+func compareScalarRun[T number](op backend.CompareOp, d []bool, a []T, s T) {
 	a = a[:len(d)]
 	if a32, ok := any(a).([]float32); ok && simdCompareScalarF32(op, d, a32, any(s).(float32)) {
 		return
 	}
 	switch op {
-	case OpEq:
+	case backend.OpEq:
 		for i, v := range a {
 			d[i] = v == s
 		}
-	case OpNe:
+	case backend.OpNe:
 		for i, v := range a {
 			d[i] = v != s
 		}
-	case OpLt:
+	case backend.OpLt:
 		for i, v := range a {
 			d[i] = v < s
 		}
-	case OpLe:
+	case backend.OpLe:
 		for i, v := range a {
 			d[i] = v <= s
 		}
-	case OpGt:
+	case backend.OpGt:
 		for i, v := range a {
 			d[i] = v > s
 		}
-	case OpGe:
+	case backend.OpGe:
 		for i, v := range a {
 			d[i] = v >= s
 		}
 	}
 }
 
-func (cpuBackend) Where(cond Storage, lc Layout, a Storage, la Layout, b Storage, lb Layout) Storage {
+func (cpuBackend) Where(cond backend.Storage, lc backend.Layout, a backend.Storage, la backend.Layout, b backend.Storage, lb backend.Layout) backend.Storage {
 	cs, as, bs := cpuStore(cond), cpuStore(a), cpuStore(b)
 	out := newCPUStorage(as.dtype, la.Numel())
 	switch as.dtype {
@@ -471,7 +475,7 @@ func (cpuBackend) Where(cond Storage, lc Layout, a Storage, la Layout, b Storage
 	return out
 }
 
-func whereKernel[T any](dst []T, c []bool, lc Layout, a []T, la Layout, b []T, lb Layout) {
+func whereKernel[T any](dst []T, c []bool, lc backend.Layout, a []T, la backend.Layout, b []T, lb backend.Layout) {
 	n := len(dst)
 	if n == 0 {
 		return

@@ -1,9 +1,11 @@
 package tensor
 
+import "github.com/gotensor/gotensor/tensorlib/backend"
+
 // CPU kernels that only gradients need: the adjoints of Gather and
 // IndexSelect.
 
-func (cpuBackend) ScatterAdd(dst Storage, dl Layout, dim int, idx Storage, il Layout, src Storage, sl Layout) {
+func (cpuBackend) ScatterAdd(dst backend.Storage, dl backend.Layout, dim int, idx backend.Storage, il backend.Layout, src backend.Storage, sl backend.Layout) {
 	d, ix, s := cpuStore(dst), cpuStore(idx), cpuStore(src)
 	n := il.Numel()
 	if n == 0 {
@@ -11,7 +13,7 @@ func (cpuBackend) ScatterAdd(dst Storage, dl Layout, dim int, idx Storage, il La
 	}
 	// Walk idx, src and dst together, dst's stride along dim replaced by
 	// the index values (as Gather does).
-	wl := Layout{Shape: il.Shape, Strides: cloneInts(dl.Strides), Offset: dl.Offset}
+	wl := backend.Layout{Shape: il.Shape, Strides: cloneInts(dl.Strides), Offset: dl.Offset}
 	wl.Strides[dim] = 0
 	size, st := dl.Shape[dim], dl.Strides[dim]
 	it := newIterRuns(il.Shape, il, sl, wl)
@@ -44,7 +46,7 @@ func (cpuBackend) ScatterAdd(dst Storage, dl Layout, dim int, idx Storage, il La
 	})
 }
 
-func (b cpuBackend) IndexAdd(dst Storage, dl Layout, dim int, idx Storage, il Layout, src Storage, sl Layout) {
+func (b cpuBackend) IndexAdd(dst backend.Storage, dl backend.Layout, dim int, idx backend.Storage, il backend.Layout, src backend.Storage, sl backend.Layout) {
 	ix := b.ToHost(idx, il).([]int64)
 	d, s := cpuStore(dst), cpuStore(src)
 	size := dl.Shape[dim]
@@ -68,7 +70,7 @@ func (b cpuBackend) IndexAdd(dst Storage, dl Layout, dim int, idx Storage, il La
 
 // addStrided adds src under sl into dst under dl elementwise; dl does not
 // overlap itself.
-func addStrided[T number](dst []T, dl Layout, src []T, sl Layout) {
+func addStrided[T number](dst []T, dl backend.Layout, src []T, sl backend.Layout) {
 	n := dl.Numel()
 	if n == 0 {
 		return

@@ -1,8 +1,12 @@
 package tensor
 
-import "fmt"
+import (
+	"fmt"
 
-func (b cpuBackend) Gather(s Storage, l Layout, dim int, idx Storage, il Layout) Storage {
+	"github.com/gotensor/gotensor/tensorlib/backend"
+)
+
+func (b cpuBackend) Gather(s backend.Storage, l backend.Layout, dim int, idx backend.Storage, il backend.Layout) backend.Storage {
 	src, ix := cpuStore(s), cpuStore(idx)
 	n := il.Numel()
 	out := newCPUStorage(src.dtype, n)
@@ -11,7 +15,7 @@ func (b cpuBackend) Gather(s Storage, l Layout, dim int, idx Storage, il Layout)
 	}
 	// Walk idx and src together; src's stride along dim is replaced by the
 	// index values.
-	sl := Layout{Shape: il.Shape, Strides: cloneInts(l.Strides), Offset: l.Offset}
+	sl := backend.Layout{Shape: il.Shape, Strides: cloneInts(l.Strides), Offset: l.Offset}
 	sl.Strides[dim] = 0
 	size, st := l.Shape[dim], l.Strides[dim]
 	it := newIterRuns(il.Shape, il, sl)
@@ -52,12 +56,12 @@ func copyElem(dst *cpuStorage, i int, src *cpuStorage, j int) {
 	}
 }
 
-func (b cpuBackend) IndexSelect(s Storage, l Layout, dim int, idx Storage, il Layout) Storage {
+func (b cpuBackend) IndexSelect(s backend.Storage, l backend.Layout, dim int, idx backend.Storage, il backend.Layout) backend.Storage {
 	ix := b.ToHost(idx, il).([]int64)
 	shape := cloneInts(l.Shape)
 	shape[dim] = len(ix)
-	out := newCPUStorage(s.DType(), numel(shape))
-	ol := contiguousLayout(shape)
+	out := newCPUStorage(s.DType(), backend.Numel(shape))
+	ol := backend.Contiguous(shape)
 	size := l.Shape[dim]
 	if l.IsContiguous() {
 		indexSelectContig(cpuStore(out), cpuStore(s), l, dim, ix)
@@ -73,24 +77,24 @@ func (b cpuBackend) IndexSelect(s Storage, l Layout, dim int, idx Storage, il La
 }
 
 // selectLayout returns l with dimension dim removed at index i.
-func selectLayout(l Layout, dim, i int) Layout {
+func selectLayout(l backend.Layout, dim, i int) backend.Layout {
 	shape := append(cloneInts(l.Shape[:dim]), l.Shape[dim+1:]...)
 	strides := append(cloneInts(l.Strides[:dim]), l.Strides[dim+1:]...)
-	return Layout{Shape: shape, Strides: strides, Offset: l.Offset + i*l.Strides[dim]}
+	return backend.Layout{Shape: shape, Strides: strides, Offset: l.Offset + i*l.Strides[dim]}
 }
 
 // indexSelectContig is IndexSelect of a contiguous source: out is
 // [outer, len(ix), inner] and each selected slice a block of inner
 // elements copied whole, as a data loader gathers a shuffled batch of
 // images.
-func indexSelectContig(out, src *cpuStorage, l Layout, dim int, ix []int64) {
+func indexSelectContig(out, src *cpuStorage, l backend.Layout, dim int, ix []int64) {
 	size := l.Shape[dim]
 	for _, v := range ix {
 		if v < 0 || v >= int64(size) {
 			panic(indexErr("IndexSelect", int(v), size, dim))
 		}
 	}
-	outer, inner := numel(l.Shape[:dim]), numel(l.Shape[dim+1:])
+	outer, inner := backend.Numel(l.Shape[:dim]), backend.Numel(l.Shape[dim+1:])
 	n := outer * len(ix)
 	if n == 0 || inner == 0 {
 		return

@@ -1,13 +1,17 @@
 package tensor
 
-import "runtime"
+import (
+	"runtime"
 
-func (b cpuBackend) MatMul(a Storage, la Layout, bs Storage, lb Layout) Storage {
+	"github.com/gotensor/gotensor/tensorlib/backend"
+)
+
+func (b cpuBackend) MatMul(a backend.Storage, la backend.Layout, bs backend.Storage, lb backend.Layout) backend.Storage {
 	as, bst := cpuStore(a), cpuStore(bs)
 	nd := len(la.Shape)
 	m, k, n := la.Shape[nd-2], la.Shape[nd-1], lb.Shape[nd-1]
 	bshape := la.Shape[:nd-2]
-	batch := numel(bshape)
+	batch := backend.Numel(bshape)
 	out := newCPUStorage(as.dtype, batch*m*n)
 	if batch == 0 || m == 0 || n == 0 || k == 0 {
 		return out
@@ -64,25 +68,13 @@ func gemmBlock[T float](gemm gemmFunc[T], c, a []T, ao, ars, acs int, b []T, bo,
 	gemm(ta, tb, m, n, k, 1, pa, lda, pb, ldb, 0, c, n)
 }
 
-// gemmOperand returns how to pass the rows×cols matrix at x[o] to GEMM:
-// transposed or not, its leading dimension, and the slice to pass.
+// gemmOperand returns how to pass the rows×cols matrix at x[o], with row
+// stride rs and column stride cs, to a row-major GEMM: transposed or not,
+// its leading dimension, and the slice to pass (a packed copy when GEMM
+// cannot read the view in place; see backend.MatrixOperand).
 func gemmOperand[T float](x []T, o, rs, cs, rows, cols int) (bool, int, []T) {
-	if cs == 1 || cols == 1 {
-		ld := rs
-		if rows == 1 || ld < max(1, cols) {
-			ld = max(1, cols)
-			if rows > 1 && rs != ld {
-				return packed(x, o, rs, cs, rows, cols)
-			}
-		}
-		return false, ld, x[o:]
-	}
-	if rs == 1 || rows == 1 {
-		ld := cs
-		if cols == 1 || ld < max(1, rows) {
-			return packed(x, o, rs, cs, rows, cols)
-		}
-		return true, ld, x[o:]
+	if trans, ld, ok := backend.MatrixOperand(rows, cols, rs, cs); ok {
+		return trans, ld, x[o:]
 	}
 	return packed(x, o, rs, cs, rows, cols)
 }

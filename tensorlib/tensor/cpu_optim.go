@@ -1,8 +1,12 @@
 package tensor
 
-import "math"
+import (
+	"math"
 
-func (b cpuBackend) AdamStep(p Storage, pl Layout, g Storage, gl Layout, m Storage, ml Layout, v Storage, vl Layout, h AdamParams) {
+	"github.com/gotensor/gotensor/tensorlib/backend"
+)
+
+func (b cpuBackend) AdamStep(p backend.Storage, pl backend.Layout, g backend.Storage, gl backend.Layout, m backend.Storage, ml backend.Layout, v backend.Storage, vl backend.Layout, h backend.AdamParams) {
 	gs, goff := b.flat(g, gl)
 	ps, ms, vs := cpuStore(p), cpuStore(m), cpuStore(v)
 	n := pl.Numel()
@@ -18,7 +22,7 @@ func (b cpuBackend) AdamStep(p Storage, pl Layout, g Storage, gl Layout, m Stora
 
 // adam follows torch.optim.adam's single-tensor loop (1.13) operation by
 // operation, in the parameter's precision.
-func adam[T float](p, g, m, v []T, h AdamParams) {
+func adam[T float](p, g, m, v []T, h backend.AdamParams) {
 	b1, b2, eps, wd := T(h.Beta1), T(h.Beta2), T(h.Eps), T(h.WeightDecay)
 	bc1 := 1 - math.Pow(h.Beta1, float64(h.Step))
 	bc2 := 1 - math.Pow(h.Beta2, float64(h.Step))
@@ -71,7 +75,7 @@ func adamRun[T float](p, g, m, v []T, b1, b2, eps, wd T, l2 bool, stepSize, bc2s
 // root, and compiles to one SQRTSD.
 func sqrtT[T float](x T) T { return T(math.Sqrt(float64(x))) }
 
-func (b cpuBackend) SGDStep(p Storage, pl Layout, g Storage, gl Layout, buf Storage, bl Layout, h SGDParams) {
+func (b cpuBackend) SGDStep(p backend.Storage, pl backend.Layout, g backend.Storage, gl backend.Layout, buf backend.Storage, bl backend.Layout, h backend.SGDParams) {
 	gs, goff := b.flat(g, gl)
 	ps := cpuStore(p)
 	n := pl.Numel()
@@ -98,7 +102,7 @@ func (b cpuBackend) SGDStep(p Storage, pl Layout, g Storage, gl Layout, buf Stor
 }
 
 // sgd follows torch.optim.sgd's single-tensor loop (1.13).
-func sgd[T float](p, g, buf []T, h SGDParams) {
+func sgd[T float](p, g, buf []T, h backend.SGDParams) {
 	lr, mom, damp, wd := T(h.LR), T(h.Momentum), T(h.Dampening), T(h.WeightDecay)
 	parallelFor(len(p), grainElems, func(lo, hi int) {
 		for i := lo; i < hi; i++ {

@@ -3,58 +3,9 @@ package tensor
 import (
 	"math"
 	"runtime"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
-
-// reducePlan splits a layout into kept dims (outer, in order, giving the
-// row-major output) and reduced dims, merging neighbours that are
-// contiguous with each other.
-type reducePlan struct {
-	kshape, kstr []int // kept dims
-	rshape, rstr []int // reduced dims, outermost first
-	off          int
-	outN, redN   int
-}
-
-func newReducePlan(l Layout, dims []int) reducePlan {
-	isRed := make([]bool, len(l.Shape))
-	for _, d := range dims {
-		isRed[d] = true
-	}
-	p := reducePlan{off: l.Offset}
-	for d, s := range l.Shape {
-		if s == 1 {
-			continue
-		}
-		if isRed[d] {
-			p.rshape, p.rstr = mergeDim(p.rshape, p.rstr, s, l.Strides[d])
-		} else {
-			p.kshape, p.kstr = mergeDim(p.kshape, p.kstr, s, l.Strides[d])
-		}
-	}
-	p.outN, p.redN = numel(p.kshape), numel(p.rshape)
-	for d, s := range l.Shape {
-		if s == 0 {
-			// Keep the counts right for empty inputs.
-			if isRed[d] {
-				p.redN = 0
-			} else {
-				p.outN = 0
-			}
-		}
-	}
-	return p
-}
-
-// mergeDim appends dim (size, stride), merging it into the last one when
-// the last one steps exactly over it.
-func mergeDim(shape, strides []int, size, stride int) ([]int, []int) {
-	if n := len(shape); n > 0 && strides[n-1] == stride*size {
-		shape[n-1] *= size
-		strides[n-1] = stride
-		return shape, strides
-	}
-	return append(shape, size), append(strides, stride)
-}
 
 // offsetOf returns the storage offset of flat index i over (shape, strides).
 func offsetOf(i int, shape, strides []int) int {
@@ -66,10 +17,10 @@ func offsetOf(i int, shape, strides []int) int {
 	return o
 }
 
-func (cpuBackend) Reduce(op ReduceOp, s Storage, l Layout, dims []int) Storage {
+func (cpuBackend) Reduce(op backend.ReduceOp, s backend.Storage, l backend.Layout, dims []int) backend.Storage {
 	src := cpuStore(s)
-	p := newReducePlan(l, dims)
-	out := newCPUStorage(src.dtype, p.outN)
+	p := backend.SplitReduce(l, dims)
+	out := newCPUStorage(src.dtype, p.NumOut)
 	switch src.dtype {
 	case Float32:
 		reduceKernel(op, out.f32, src.f32, p)
@@ -83,24 +34,24 @@ func (cpuBackend) Reduce(op ReduceOp, s Storage, l Layout, dims []int) Storage {
 	return out
 }
 
-func reduceKernel[T number](op ReduceOp, dst, src []T, p reducePlan) {
-	if p.outN == 0 {
+func reduceKernel[T number](op backend.ReduceOp, dst, src []T, p backend.Reduction) {
+	if p.NumOut == 0 {
 		return
 	}
-	if p.redN == 0 {
+	if p.NumReduced == 0 {
 		// Sum over nothing is 0; the front end rejects Max/Min here.
 		return
 	}
-	nr := len(p.rshape)
-	innerRed := nr > 0 && p.rstr[nr-1] == 1
-	nk := len(p.kshape)
-	innerKept := nk > 0 && p.kstr[nk-1] == 1 && !innerRed
+	nr := len(p.ReducedShape)
+	innerRed := nr > 0 && p.ReducedStrides[nr-1] == 1
+	nk := len(p.KeptShape)
+	innerKept := nk > 0 && p.KeptStrides[nk-1] == 1 && !innerRed
 
 	switch {
-	case innerRed && p.outN == 1 && nr == 1:
+	case innerRed && p.NumOut == 1 && nr == 1:
 		// One contiguous run reduced to one value: split it over workers.
-		n := p.rshape[0]
-		src := src[p.off : p.off+n]
+		n := p.ReducedShape[0]
+		src := src[p.Offset : p.Offset+n]
 		workers := runtime.GOMAXPROCS(0)
 		if n < 4*grainElems || workers == 1 {
 			dst[0] = reduceContig(op, src)
@@ -121,19 +72,19 @@ func reduceKernel[T number](op ReduceOp, dst, src []T, p reducePlan) {
 		dst[0] = reduceContig(op, parts)
 	case innerRed:
 		// Each output reduces runs that are contiguous in memory.
-		run := p.rshape[nr-1]
-		outer := p.redN / run
-		oshape, ostr := p.rshape[:nr-1], p.rstr[:nr-1]
-		grain := max(1, grainElems/p.redN)
-		parallelFor(p.outN, grain, func(lo, hi int) {
+		run := p.ReducedShape[nr-1]
+		outer := p.NumReduced / run
+		oshape, ostr := p.ReducedShape[:nr-1], p.ReducedStrides[:nr-1]
+		grain := max(1, grainElems/p.NumReduced)
+		parallelFor(p.NumOut, grain, func(lo, hi int) {
 			for o := lo; o < hi; o++ {
-				base := p.off + offsetOf(o, p.kshape, p.kstr)
+				base := p.Offset + offsetOf(o, p.KeptShape, p.KeptStrides)
 				acc := identity[T](op)
 				var acc64 float64
 				for r := 0; r < outer; r++ {
 					b := base + offsetOf(r, oshape, ostr)
 					v := reduceContig(op, src[b:b+run])
-					if op == OpSum {
+					if op == backend.OpSum {
 						acc64 += float64(v)
 						if _, isInt := any(v).(int64); isInt {
 							acc += v
@@ -142,7 +93,7 @@ func reduceKernel[T number](op ReduceOp, dst, src []T, p reducePlan) {
 						acc = combine(op, acc, v)
 					}
 				}
-				if op == OpSum {
+				if op == backend.OpSum {
 					if _, isInt := any(acc).(int64); !isInt {
 						acc = T(acc64)
 					}
@@ -152,9 +103,9 @@ func reduceKernel[T number](op ReduceOp, dst, src []T, p reducePlan) {
 		})
 	case innerKept:
 		// The innermost kept dim is contiguous: accumulate whole rows.
-		run := p.kshape[nk-1]
-		outer := p.outN / run
-		oshape, ostr := p.kshape[:nk-1], p.kstr[:nk-1]
+		run := p.KeptShape[nk-1]
+		outer := p.NumOut / run
+		oshape, ostr := p.KeptShape[:nk-1], p.KeptStrides[:nk-1]
 		// Columns go in chunks of up to 4096 (split further so that every
 		// worker gets one), each summed over all reduced rows.
 		cw := min(run, 4096)
@@ -162,7 +113,7 @@ func reduceKernel[T number](op ReduceOp, dst, src []T, p reducePlan) {
 			cw = max(64, (run+w-1)/w)
 		}
 		chunks := (run + cw - 1) / cw
-		parallelFor(outer*chunks, max(1, grainElems/(cw*p.redN)), func(lo, hi int) {
+		parallelFor(outer*chunks, max(1, grainElems/(cw*p.NumReduced)), func(lo, hi int) {
 			acc := make([]float64, cw)
 			for w := lo; w < hi; w++ {
 				o, c := w/chunks, w%chunks
@@ -171,27 +122,27 @@ func reduceKernel[T number](op ReduceOp, dst, src []T, p reducePlan) {
 					continue
 				}
 				d := dst[o*run+a : o*run+z]
-				base := p.off + offsetOf(o, oshape, ostr) + a
-				rowAccumulate(op, d, acc[:z-a], src, base, p.rshape, p.rstr)
+				base := p.Offset + offsetOf(o, oshape, ostr) + a
+				rowAccumulate(op, d, acc[:z-a], src, base, p.ReducedShape, p.ReducedStrides)
 			}
 		})
 	default:
-		grain := max(1, grainElems/p.redN)
-		parallelFor(p.outN, grain, func(lo, hi int) {
+		grain := max(1, grainElems/p.NumReduced)
+		parallelFor(p.NumOut, grain, func(lo, hi int) {
 			for o := lo; o < hi; o++ {
-				base := p.off + offsetOf(o, p.kshape, p.kstr)
+				base := p.Offset + offsetOf(o, p.KeptShape, p.KeptStrides)
 				acc := identity[T](op)
 				var acc64 float64
-				for r := 0; r < p.redN; r++ {
-					v := src[base+offsetOf(r, p.rshape, p.rstr)]
-					if op == OpSum {
+				for r := 0; r < p.NumReduced; r++ {
+					v := src[base+offsetOf(r, p.ReducedShape, p.ReducedStrides)]
+					if op == backend.OpSum {
 						acc64 += float64(v)
 						acc += v
 					} else {
 						acc = combine(op, acc, v)
 					}
 				}
-				if _, isInt := any(acc).(int64); op == OpSum && !isInt {
+				if _, isInt := any(acc).(int64); op == backend.OpSum && !isInt {
 					acc = T(acc64)
 				}
 				dst[o] = acc
@@ -202,11 +153,11 @@ func reduceKernel[T number](op ReduceOp, dst, src []T, p reducePlan) {
 
 // rowAccumulate reduces src rows of len(d) at base + each reduced offset
 // into d, using acc as float64 scratch for sums.
-func rowAccumulate[T number](op ReduceOp, d []T, acc []float64, src []T, base int, rshape, rstr []int) {
+func rowAccumulate[T number](op backend.ReduceOp, d []T, acc []float64, src []T, base int, rshape, rstr []int) {
 	n := len(d)
-	redN := numel(rshape)
+	redN := backend.Numel(rshape)
 	_, isInt := any(d[0]).(int64)
-	if op == OpSum && !isInt {
+	if op == backend.OpSum && !isInt {
 		clear(acc)
 		acc = acc[:n]
 		r := 0
@@ -235,17 +186,17 @@ func rowAccumulate[T number](op ReduceOp, d []T, acc []float64, src []T, base in
 	for r := 1; r < redN; r++ {
 		row := src[base+offsetOf(r, rshape, rstr):][:n]
 		switch op {
-		case OpSum:
+		case backend.OpSum:
 			for i, v := range row {
 				d[i] += v
 			}
-		case OpMax:
+		case backend.OpMax:
 			for i, v := range row {
 				if v > d[i] || v != v {
 					d[i] = v
 				}
 			}
-		case OpMin:
+		case backend.OpMin:
 			for i, v := range row {
 				if v < d[i] || v != v {
 					d[i] = v
@@ -255,17 +206,17 @@ func rowAccumulate[T number](op ReduceOp, d []T, acc []float64, src []T, base in
 	}
 }
 
-func identity[T number](op ReduceOp) T {
+func identity[T number](op backend.ReduceOp) T {
 	var z T
 	switch op {
-	case OpMax:
+	case backend.OpMax:
 		switch any(z).(type) {
 		case int64:
 			var v int64 = math.MinInt64
 			return T(v)
 		}
 		return T(math.Inf(-1))
-	case OpMin:
+	case backend.OpMin:
 		switch any(z).(type) {
 		case int64:
 			var v int64 = math.MaxInt64
@@ -276,15 +227,15 @@ func identity[T number](op ReduceOp) T {
 	return z
 }
 
-func combine[T number](op ReduceOp, acc, v T) T {
+func combine[T number](op backend.ReduceOp, acc, v T) T {
 	switch op {
-	case OpSum:
+	case backend.OpSum:
 		return acc + v
-	case OpMax:
+	case backend.OpMax:
 		if v > acc || v != v {
 			return v
 		}
-	case OpMin:
+	case backend.OpMin:
 		if v < acc || v != v {
 			return v
 		}
@@ -295,9 +246,9 @@ func combine[T number](op ReduceOp, acc, v T) T {
 // reduceContig reduces a contiguous slice. Float sums add blocks of 256
 // elements in eight float32/float64 lanes and the block sums in float64,
 // which keeps float32 error near NumPy's pairwise sum.
-func reduceContig[T number](op ReduceOp, x []T) T {
+func reduceContig[T number](op backend.ReduceOp, x []T) T {
 	switch op {
-	case OpSum:
+	case backend.OpSum:
 		if _, isInt := any(x[:0]).([]int64); isInt {
 			var s T
 			for _, v := range x {
@@ -333,7 +284,7 @@ func reduceContig[T number](op ReduceOp, x []T) T {
 			s += v
 		}
 		return T(total + float64(s))
-	case OpMax:
+	case backend.OpMax:
 		m := x[0]
 		for _, v := range x[1:] {
 			if v > m || v != v {
@@ -344,7 +295,7 @@ func reduceContig[T number](op ReduceOp, x []T) T {
 			}
 		}
 		return m
-	case OpMin:
+	case backend.OpMin:
 		m := x[0]
 		for _, v := range x[1:] {
 			if v < m || v != v {
@@ -359,9 +310,9 @@ func reduceContig[T number](op ReduceOp, x []T) T {
 	panic("tensor: unknown reduce op")
 }
 
-func (cpuBackend) ArgReduce(op ReduceOp, s Storage, l Layout, dim int) Storage {
+func (cpuBackend) ArgReduce(op backend.ReduceOp, s backend.Storage, l backend.Layout, dim int) backend.Storage {
 	src := cpuStore(s)
-	keptL := Layout{Shape: cloneInts(l.Shape), Strides: l.Strides, Offset: l.Offset}
+	keptL := backend.Layout{Shape: cloneInts(l.Shape), Strides: l.Strides, Offset: l.Offset}
 	keptL.Shape[dim] = 1
 	outN := keptL.Numel()
 	out := newCPUStorage(Int64, outN)
@@ -379,7 +330,7 @@ func (cpuBackend) ArgReduce(op ReduceOp, s Storage, l Layout, dim int) Storage {
 	return out
 }
 
-func argKernel[T number](op ReduceOp, dst []int64, src []T, kl Layout, n, st int) {
+func argKernel[T number](op backend.ReduceOp, dst []int64, src []T, kl backend.Layout, n, st int) {
 	if len(dst) == 0 {
 		return
 	}
@@ -398,7 +349,7 @@ func argKernel[T number](op ReduceOp, dst []int64, src []T, kl Layout, n, st int
 							bi = i
 							break
 						}
-						if (op == OpArgmax && v > best) || (op == OpArgmin && v < best) {
+						if (op == backend.OpArgmax && v > best) || (op == backend.OpArgmin && v < best) {
 							best, bi = v, i
 						}
 						p += st

@@ -312,7 +312,11 @@ static void gtAdamF32(float *p, const float *g, float *m, float *v, long n, floa
 */
 import "C"
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
+)
 
 func init() { C.gtInitSIMD() }
 
@@ -323,9 +327,9 @@ const simdMin = 256
 // runs where each stride is 0 or 1 (not both 0), with the vectorized C
 // loops, and reports whether it did: false for other dtypes, ops, strides
 // and short runs, which the caller computes itself.
-func simdBinary[T number](op BinaryOp, d, a []T, as int, b []T, bs int) bool {
+func simdBinary[T number](op backend.BinaryOp, d, a []T, as int, b []T, bs int) bool {
 	n := len(d)
-	if n < simdMin || as|bs > 1 || as+bs == 0 || op == OpPow {
+	if n < simdMin || as|bs > 1 || as+bs == 0 || op == backend.OpPow {
 		return false
 	}
 	la, lb := 1, 1
@@ -399,20 +403,20 @@ func simdSumF32(x []float32) (float32, bool) {
 
 // simdMaxPool2F32 runs maxPool2x2F32 over planes [lo, hi) of x into out
 // and idx and reports whether it did.
-func simdMaxPool2F32(out []float32, idx []int64, x []float32, g window, lo, hi int) bool {
-	plane, L := g.h*g.w, g.oh*g.ow
+func simdMaxPool2F32(out []float32, idx []int64, x []float32, g backend.Window, lo, hi int) bool {
+	plane, L := g.H*g.W, g.OH*g.OW
 	if hi <= lo || L == 0 {
 		return false
 	}
 	o, ix, in := out[lo*L:hi*L], idx[lo*L:hi*L], x[lo*plane:hi*plane]
 	C.gtMaxPool2F32((*C.float)(unsafe.Pointer(&o[0])), (*C.int64_t)(unsafe.Pointer(&ix[0])),
-		(*C.float)(unsafe.Pointer(&in[0])), C.long(hi-lo), C.long(g.h), C.long(g.w), C.long(g.oh), C.long(g.ow))
+		(*C.float)(unsafe.Pointer(&in[0])), C.long(hi-lo), C.long(g.H), C.long(g.W), C.long(g.OH), C.long(g.OW))
 	return true
 }
 
 // simdCompareScalarF32 is compareScalarRun for float32; it reports
 // whether it ran.
-func simdCompareScalarF32(op CompareOp, d []bool, a []float32, s float32) bool {
+func simdCompareScalarF32(op backend.CompareOp, d []bool, a []float32, s float32) bool {
 	n := len(d)
 	if n < simdMin {
 		return false

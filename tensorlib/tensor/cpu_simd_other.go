@@ -4,13 +4,15 @@
 
 package tensor
 
+import "github.com/gotensor/gotensor/tensorlib/backend"
+
 // Without cgo (or off amd64) there are no vectorized C loops: every
 // simd function reports false and the caller runs its Go loop.
 
 // simdMin is the shortest run the callers hand to the simd functions.
 const simdMin = 256
 
-func simdBinary[T number](op BinaryOp, d, a []T, as int, b []T, bs int) bool { return false }
+func simdBinary[T number](op backend.BinaryOp, d, a []T, as int, b []T, bs int) bool { return false }
 
 func simdExpF32(dst, src []float32) bool { return false }
 
@@ -22,10 +24,10 @@ func simdAdamF32(p, g, m, v []float32, b1, b2, eps, wd float32, l2 bool, stepSiz
 
 func simdSumF32(x []float32) (float32, bool) { return 0, false }
 
-func simdMaxPool2F32(out []float32, idx []int64, x []float32, g window, lo, hi int) bool {
+func simdMaxPool2F32(out []float32, idx []int64, x []float32, g backend.Window, lo, hi int) bool {
 	return false
 }
 
-func simdCompareScalarF32(op CompareOp, d []bool, a []float32, s float32) bool { return false }
+func simdCompareScalarF32(op backend.CompareOp, d []bool, a []float32, s float32) bool { return false }
 
 func simdWhereF32(d []float32, c []bool, a []float32, sa int, b []float32, sb int) bool { return false }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // specialF32 returns n float32 values: mostly uniform in [-3, 3), with
@@ -40,7 +42,7 @@ func sameBits(a, b float32) bool {
 func TestSimdBinaryMatchesGo(t *testing.T) {
 	const n = 1001
 	a, b := specialF32(1, n), specialF32(2, n)
-	ops := []BinaryOp{OpAdd, OpSub, OpMul, OpDiv, OpMaximum, OpMinimum}
+	ops := []backend.BinaryOp{backend.OpAdd, backend.OpSub, backend.OpMul, backend.OpDiv, backend.OpMaximum, backend.OpMinimum}
 	for _, op := range ops {
 		for _, st := range [][2]int{{1, 1}, {1, 0}, {0, 1}} {
 			d := make([]float32, n)
@@ -98,20 +100,20 @@ func TestSimdUnaryMatchesGo(t *testing.T) {
 func TestSimdCompareWhereMatchesGo(t *testing.T) {
 	x, y := specialF32(4, 600), specialF32(5, 600)
 	c := make([]bool, len(x))
-	for _, op := range []CompareOp{OpEq, OpNe, OpLt, OpLe, OpGt, OpGe} {
+	for _, op := range []backend.CompareOp{backend.OpEq, backend.OpNe, backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe} {
 		for _, s := range []float32{0, 0.5, float32(math.NaN())} {
 			if !simdCompareScalarF32(op, c, x, s) {
 				t.Skip("no vectorized loops in this build")
 			}
 			for i, v := range x {
-				want := map[CompareOp]bool{OpEq: v == s, OpNe: v != s, OpLt: v < s, OpLe: v <= s, OpGt: v > s, OpGe: v >= s}[op]
+				want := map[backend.CompareOp]bool{backend.OpEq: v == s, backend.OpNe: v != s, backend.OpLt: v < s, backend.OpLe: v <= s, backend.OpGt: v > s, backend.OpGe: v >= s}[op]
 				if c[i] != want {
 					t.Fatalf("%v(%v, %v) = %v, want %v", op, v, s, c[i], want)
 				}
 			}
 		}
 	}
-	simdCompareScalarF32(OpGt, c, x, 0)
+	simdCompareScalarF32(backend.OpGt, c, x, 0)
 	for _, st := range [][2]int{{1, 1}, {1, 0}, {0, 1}, {0, 0}} {
 		d := make([]float32, len(x))
 		simdWhereF32(d, c, x, st[0], y, st[1])

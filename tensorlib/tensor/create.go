@@ -1,6 +1,10 @@
 package tensor
 
-import "math"
+import (
+	"math"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
+)
 
 // checkShape panics with a ShapeError naming op when a size is negative.
 func checkShape(op string, shape []int) []int {
@@ -14,10 +18,10 @@ func checkShape(op string, shape []int) []int {
 
 func filled(op string, dt DType, v float64, shape []int) *Tensor {
 	shape = checkShape(op, shape)
-	b := cpuBackendInstance
-	s := b.Alloc(dt, numel(shape))
+	b := cpuEngine
+	s := b.Alloc(dt, backend.Numel(shape))
 	if v != 0 {
-		b.Fill(s, contiguousLayout(shape), v)
+		b.Fill(s, backend.Contiguous(shape), v)
 	}
 	return newTensor(b, s, shape)
 }
@@ -45,9 +49,9 @@ func OnesLike(x *Tensor) *Tensor { return FullLike(x, 1) }
 // FullLike returns a tensor with x's shape, dtype and device filled with v.
 func FullLike(x *Tensor, v float64) *Tensor {
 	shape := x.Shape()
-	s := x.backend.Alloc(x.DType(), numel(shape))
+	s := x.backend.Alloc(x.DType(), backend.Numel(shape))
 	if v != 0 {
-		x.backend.Fill(s, contiguousLayout(shape), v)
+		x.backend.Fill(s, backend.Contiguous(shape), v)
 	}
 	return newTensor(x.backend, s, shape)
 }
@@ -59,7 +63,7 @@ func FullLike(x *Tensor, v float64) *Tensor {
 //	tensor.Arange(0, 5, 1) // tensor([0., 1., 2., 3., 4.])
 func Arange(start, end, step float64) *Tensor {
 	n := arangeLen(start, end, step)
-	return newTensor(cpuBackendInstance, cpuBackendInstance.Arange(Float32, n, start, step), []int{n})
+	return newTensor(cpuEngine, cpuEngine.Arange(Float32, n, start, step), []int{n})
 }
 
 func arangeLen(start, end, step float64) int {
@@ -77,7 +81,7 @@ func arangeLen(start, end, step float64) int {
 // Eye returns the n×n Float32 identity matrix.
 func Eye(n int) *Tensor {
 	x := Zeros(n, n)
-	cpuBackendInstance.Fill(x.storage, Layout{Shape: []int{n}, Strides: []int{n + 1}}, 1)
+	cpuEngine.Fill(x.storage, backend.Layout{Shape: []int{n}, Strides: []int{n + 1}}, 1)
 	return x
 }
 
@@ -90,7 +94,7 @@ func fromData(op string, data any, n int, shape []int) *Tensor {
 		shape = []int{n}
 	}
 	shape = inferShape(op, shape, n, []int{n})
-	return newTensor(cpuBackendInstance, cpuBackendInstance.FromHost(data), shape)
+	return newTensor(cpuEngine, cpuEngine.FromHost(data), shape)
 }
 
 // FromFloat32s returns a Float32 tensor on the CPU holding a copy of data

@@ -2,8 +2,9 @@ package tensor
 
 import (
 	"fmt"
-	"sort"
 	"sync"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // A Device names where a tensor's storage lives: CPU, or an accelerator
@@ -37,49 +38,26 @@ func (d Device) String() string {
 	return fmt.Sprintf("%s:%d", d.kind, d.index)
 }
 
-// A BackendFactory opens the backend for one device of its kind. It is
-// called once per device, the first time the device is used, and returns an
-// error when the device cannot be used (no such ordinal, driver failure).
-type BackendFactory func(index int) (Backend, error)
+// An engine is an open device: the backend that serves it, and its name.
+// Every tensor points to the engine of its device.
+type engine struct {
+	backend.Backend
+	device Device
+}
 
-var registry struct {
+// cpuEngine serves the CPU.
+var cpuEngine = &engine{Backend: cpuBackend{}, device: CPU}
+
+// engines holds the devices opened so far.
+var engines struct {
 	sync.RWMutex
-	factories map[string]BackendFactory
-	open      map[Device]Backend
+	open map[Device]*engine
 }
 
-func init() {
-	registry.factories = map[string]BackendFactory{}
-	registry.open = map[Device]Backend{CPU: cpuBackendInstance}
-}
-
-// RegisterBackend makes devices of the given kind available, the way
-// database/sql drivers register themselves: the CUDA backend calls
-// RegisterBackend("cuda", ...) from its package init under the cuda build
-// tag. It panics if kind is "cpu", empty, or already registered.
-func RegisterBackend(kind string, f BackendFactory) {
-	registry.Lock()
-	defer registry.Unlock()
-	if kind == "" || kind == "cpu" || f == nil {
-		panic("tensor: RegisterBackend: kind must be a non-empty name other than \"cpu\" and the factory non-nil")
-	}
-	if _, dup := registry.factories[kind]; dup {
-		panic("tensor: RegisterBackend: backend " + kind + " registered twice")
-	}
-	registry.factories[kind] = f
-}
-
-// Backends returns the registered device kinds, "cpu" first.
-func Backends() []string {
-	registry.RLock()
-	defer registry.RUnlock()
-	var ks []string
-	for k := range registry.factories {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return append([]string{"cpu"}, ks...)
-}
+// Backends returns the device kinds this process can use: "cpu" first,
+// then those registered by a backend package ("cuda" once package cuda
+// provides devices).
+func Backends() []string { return append([]string{"cpu"}, backend.Kinds()...) }
 
 // NewDevice returns the device of a registered kind with the given index,
 // opening its backend on first use. It panics with a *DeviceError when the
@@ -91,44 +69,44 @@ func newDevice(op, kind string, index int) Device {
 		return CPU
 	}
 	d := Device{kind: kind, index: index}
-	backendOf(op, d)
+	engineOf(op, d)
 	return d
 }
 
 // CUDA returns the i-th CUDA device. It panics with a *DeviceError when
-// this build has no CUDA backend (build with -tags cuda on a machine with a
-// GPU) or when device i cannot be opened.
+// this build has no CUDA devices (build with -tags cuda on a machine with
+// a GPU, or call cuda.UseEmulator) or when device i cannot be opened.
 func CUDA(i int) Device { return newDevice("CUDA", "cuda", i) }
 
 // DefaultDevice returns CUDA(0) when this build has a CUDA backend and a
 // usable GPU, and CPU otherwise.
 func DefaultDevice() Device {
-	registry.RLock()
-	_, ok := registry.factories["cuda"]
-	registry.RUnlock()
-	if !ok {
+	if _, ok := backend.Lookup("cuda"); !ok {
 		return CPU
 	}
 	d := Device{kind: "cuda"}
-	if _, err := openBackend(d); err != nil {
+	if _, err := openEngine(d); err != nil {
 		return CPU
 	}
 	return d
 }
 
-func openBackend(d Device) (Backend, error) {
-	registry.RLock()
-	b, ok := registry.open[d]
-	f, registered := registry.factories[d.kind]
-	registry.RUnlock()
-	if ok {
-		return b, nil
+func openEngine(d Device) (*engine, error) {
+	if d.Kind() == "cpu" {
+		return cpuEngine, nil
 	}
+	engines.RLock()
+	e, ok := engines.open[d]
+	engines.RUnlock()
+	if ok {
+		return e, nil
+	}
+	f, registered := backend.Lookup(d.kind)
 	if !registered {
 		if d.kind == "cuda" {
 			return nil, &DeviceError{Devices: []Device{d},
 				Msg: "this build has no CUDA support",
-				Fix: "build gotensor with -tags cuda on a machine with the CUDA driver, or use tensor.CPU (tensor.DefaultDevice() picks what is available)"}
+				Fix: "build gotensor with -tags cuda on a machine with the CUDA driver, call cuda.UseEmulator(cuda.EmulatorConfig{}) for an emulated GPU, or use tensor.CPU (tensor.DefaultDevice() picks what is available)"}
 		}
 		return nil, &DeviceError{Devices: []Device{d},
 			Msg: fmt.Sprintf("no backend registered for device kind %q (have %v)", d.kind, Backends()),
@@ -138,26 +116,26 @@ func openBackend(d Device) (Backend, error) {
 	if err != nil {
 		return nil, &DeviceError{Devices: []Device{d}, Msg: fmt.Sprintf("cannot open %v: %v", d, err)}
 	}
-	registry.Lock()
-	if prev, ok := registry.open[d]; ok {
-		b = prev
-	} else {
-		registry.open[d] = b
+	engines.Lock()
+	defer engines.Unlock()
+	if prev, ok := engines.open[d]; ok {
+		return prev, nil
 	}
-	registry.Unlock()
-	return b, nil
+	if engines.open == nil {
+		engines.open = map[Device]*engine{}
+	}
+	e = &engine{Backend: b, device: d}
+	engines.open[d] = e
+	return e, nil
 }
 
-// backendOf returns d's backend or panics with a DeviceError naming op.
-func backendOf(op string, d Device) Backend {
-	if d.kind == "" || d.kind == "cpu" {
-		return cpuBackendInstance
-	}
-	b, err := openBackend(d)
+// engineOf returns d's engine or panics with a DeviceError naming op.
+func engineOf(op string, d Device) *engine {
+	e, err := openEngine(d)
 	if err != nil {
-		e := err.(*DeviceError)
-		e.Op = op
-		panic(e)
+		err := err.(*DeviceError)
+		err.Op = op
+		panic(err)
 	}
-	return b
+	return e
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync/atomic"
 	"testing"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // testBackend is a second device for tests. Its storage is its own type
@@ -13,7 +15,6 @@ import (
 // kernels on those copies. It proves that the front end reaches devices
 // only through the Backend interface.
 type testBackend struct {
-	dev Device
 	ops atomic.Int64 // calls that computed something
 }
 
@@ -25,17 +26,17 @@ func (s *testStorage) Len() int     { return s.cpu.Len() }
 var testBackends [2]*testBackend
 
 func init() {
-	RegisterBackend("testdev", func(i int) (Backend, error) {
+	backend.Register("testdev", func(i int) (backend.Backend, error) {
 		if i < 0 || i >= len(testBackends) {
 			return nil, fmt.Errorf("no testdev %d (have %d)", i, len(testBackends))
 		}
-		b := &testBackend{dev: Device{kind: "testdev", index: i}}
+		b := &testBackend{}
 		testBackends[i] = b
 		return b, nil
 	})
 }
 
-func (b *testBackend) un(s Storage) *cpuStorage {
+func (b *testBackend) un(s backend.Storage) *cpuStorage {
 	ts, ok := s.(*testStorage)
 	if !ok {
 		panic(fmt.Sprintf("testdev: got foreign storage %T", s))
@@ -43,85 +44,86 @@ func (b *testBackend) un(s Storage) *cpuStorage {
 	return ts.cpu
 }
 
-func (b *testBackend) wrap(s Storage) Storage {
+func (b *testBackend) wrap(s backend.Storage) backend.Storage {
 	b.ops.Add(1)
 	return &testStorage{cpu: s.(*cpuStorage)}
 }
 
 var cpuB = cpuBackend{}
 
-func (b *testBackend) Device() Device                { return b.dev }
-func (b *testBackend) Alloc(dt DType, n int) Storage { return b.wrap(cpuB.Alloc(dt, n)) }
-func (b *testBackend) FromHost(data any) Storage {
+func (b *testBackend) Alloc(dt DType, n int) backend.Storage { return b.wrap(cpuB.Alloc(dt, n)) }
+func (b *testBackend) FromHost(data any) backend.Storage {
 	// Copy: the device keeps its own memory.
 	h := cpuB.FromHost(data)
-	return b.wrap(cpuB.contiguous(h, contiguousLayout([]int{h.Len()})))
+	return b.wrap(cpuB.contiguous(h, backend.Contiguous([]int{h.Len()})))
 }
-func (b *testBackend) ToHost(s Storage, l Layout) any { return cpuB.ToHost(b.un(s), l) }
-func (b *testBackend) Copy(src Storage, sl Layout, dst Storage, dl Layout) {
+func (b *testBackend) ToHost(s backend.Storage, l backend.Layout) any { return cpuB.ToHost(b.un(s), l) }
+func (b *testBackend) Copy(src backend.Storage, sl backend.Layout, dst backend.Storage, dl backend.Layout) {
 	cpuB.Copy(b.un(src), sl, b.un(dst), dl)
 }
-func (b *testBackend) Cast(s Storage, l Layout, dt DType) Storage {
+func (b *testBackend) Cast(s backend.Storage, l backend.Layout, dt DType) backend.Storage {
 	return b.wrap(cpuB.Cast(b.un(s), l, dt))
 }
-func (b *testBackend) Fill(dst Storage, dl Layout, v float64) { cpuB.Fill(b.un(dst), dl, v) }
-func (b *testBackend) Arange(dt DType, n int, start, step float64) Storage {
+func (b *testBackend) Fill(dst backend.Storage, dl backend.Layout, v float64) {
+	cpuB.Fill(b.un(dst), dl, v)
+}
+func (b *testBackend) Arange(dt DType, n int, start, step float64) backend.Storage {
 	return b.wrap(cpuB.Arange(dt, n, start, step))
 }
-func (b *testBackend) Random(dist Distribution, dt DType, n int, lo, hi float64, seed uint64) Storage {
+func (b *testBackend) Random(dist backend.Distribution, dt DType, n int, lo, hi float64, seed uint64) backend.Storage {
 	return b.wrap(cpuB.Random(dist, dt, n, lo, hi, seed))
 }
-func (b *testBackend) Unary(op UnaryOp, s Storage, l Layout) Storage {
+func (b *testBackend) Unary(op backend.UnaryOp, s backend.Storage, l backend.Layout) backend.Storage {
 	return b.wrap(cpuB.Unary(op, b.un(s), l))
 }
-func (b *testBackend) Binary(op BinaryOp, x Storage, lx Layout, y Storage, ly Layout) Storage {
+func (b *testBackend) Binary(op backend.BinaryOp, x backend.Storage, lx backend.Layout, y backend.Storage, ly backend.Layout) backend.Storage {
 	return b.wrap(cpuB.Binary(op, b.un(x), lx, b.un(y), ly))
 }
-func (b *testBackend) BinaryScalar(op BinaryOp, x Storage, lx Layout, s float64, rev bool) Storage {
+func (b *testBackend) BinaryScalar(op backend.BinaryOp, x backend.Storage, lx backend.Layout, s float64, rev bool) backend.Storage {
 	return b.wrap(cpuB.BinaryScalar(op, b.un(x), lx, s, rev))
 }
-func (b *testBackend) Compare(op CompareOp, x Storage, lx Layout, y Storage, ly Layout) Storage {
+func (b *testBackend) Compare(op backend.CompareOp, x backend.Storage, lx backend.Layout, y backend.Storage, ly backend.Layout) backend.Storage {
 	return b.wrap(cpuB.Compare(op, b.un(x), lx, b.un(y), ly))
 }
-func (b *testBackend) Where(c Storage, lc Layout, x Storage, lx Layout, y Storage, ly Layout) Storage {
+func (b *testBackend) Where(c backend.Storage, lc backend.Layout, x backend.Storage, lx backend.Layout, y backend.Storage, ly backend.Layout) backend.Storage {
 	return b.wrap(cpuB.Where(b.un(c), lc, b.un(x), lx, b.un(y), ly))
 }
-func (b *testBackend) Reduce(op ReduceOp, s Storage, l Layout, dims []int) Storage {
+func (b *testBackend) Reduce(op backend.ReduceOp, s backend.Storage, l backend.Layout, dims []int) backend.Storage {
 	return b.wrap(cpuB.Reduce(op, b.un(s), l, dims))
 }
-func (b *testBackend) ArgReduce(op ReduceOp, s Storage, l Layout, dim int) Storage {
+func (b *testBackend) ArgReduce(op backend.ReduceOp, s backend.Storage, l backend.Layout, dim int) backend.Storage {
 	return b.wrap(cpuB.ArgReduce(op, b.un(s), l, dim))
 }
-func (b *testBackend) MatMul(x Storage, lx Layout, y Storage, ly Layout) Storage {
+func (b *testBackend) MatMul(x backend.Storage, lx backend.Layout, y backend.Storage, ly backend.Layout) backend.Storage {
 	return b.wrap(cpuB.MatMul(b.un(x), lx, b.un(y), ly))
 }
-func (b *testBackend) Gather(s Storage, l Layout, dim int, idx Storage, il Layout) Storage {
+func (b *testBackend) Gather(s backend.Storage, l backend.Layout, dim int, idx backend.Storage, il backend.Layout) backend.Storage {
 	return b.wrap(cpuB.Gather(b.un(s), l, dim, b.un(idx), il))
 }
-func (b *testBackend) IndexSelect(s Storage, l Layout, dim int, idx Storage, il Layout) Storage {
+func (b *testBackend) IndexSelect(s backend.Storage, l backend.Layout, dim int, idx backend.Storage, il backend.Layout) backend.Storage {
 	return b.wrap(cpuB.IndexSelect(b.un(s), l, dim, b.un(idx), il))
 }
-func (b *testBackend) ScatterAdd(d Storage, dl Layout, dim int, idx Storage, il Layout, s Storage, sl Layout) {
+func (b *testBackend) ScatterAdd(d backend.Storage, dl backend.Layout, dim int, idx backend.Storage, il backend.Layout, s backend.Storage, sl backend.Layout) {
 	cpuB.ScatterAdd(b.un(d), dl, dim, b.un(idx), il, b.un(s), sl)
 }
-func (b *testBackend) IndexAdd(d Storage, dl Layout, dim int, idx Storage, il Layout, s Storage, sl Layout) {
+func (b *testBackend) IndexAdd(d backend.Storage, dl backend.Layout, dim int, idx backend.Storage, il backend.Layout, s backend.Storage, sl backend.Layout) {
 	cpuB.IndexAdd(b.un(d), dl, dim, b.un(idx), il, b.un(s), sl)
 }
-func (b *testBackend) Im2Col(s Storage, l Layout, k, st, p, d [2]int) Storage {
+func (b *testBackend) Im2Col(s backend.Storage, l backend.Layout, k, st, p, d [2]int) backend.Storage {
 	return b.wrap(cpuB.Im2Col(b.un(s), l, k, st, p, d))
 }
-func (b *testBackend) Col2Im(c Storage, cl Layout, shape []int, k, st, p, d [2]int) Storage {
+func (b *testBackend) Col2Im(c backend.Storage, cl backend.Layout, shape []int, k, st, p, d [2]int) backend.Storage {
 	return b.wrap(cpuB.Col2Im(b.un(c), cl, shape, k, st, p, d))
 }
-func (b *testBackend) MaxPool2d(s Storage, l Layout, k, st, p [2]int) (Storage, Storage) {
+func (b *testBackend) MaxPool2d(s backend.Storage, l backend.Layout, k, st, p [2]int) (backend.Storage, backend.Storage) {
 	o, i := cpuB.MaxPool2d(b.un(s), l, k, st, p)
 	return b.wrap(o), b.wrap(i)
 }
-func (b *testBackend) AdamStep(p Storage, pl Layout, g Storage, gl Layout, m Storage, ml Layout, v Storage, vl Layout, h AdamParams) {
+func (b *testBackend) AdamStep(p backend.Storage, pl backend.Layout, g backend.Storage, gl backend.Layout, m backend.Storage, ml backend.Layout, v backend.Storage, vl backend.Layout, h backend.AdamParams) {
 	cpuB.AdamStep(b.un(p), pl, b.un(g), gl, b.un(m), ml, b.un(v), vl, h)
 }
-func (b *testBackend) SGDStep(p Storage, pl Layout, g Storage, gl Layout, buf Storage, bl Layout, h SGDParams) {
-	var bs Storage
+func (b *testBackend) SGDStep(p backend.Storage, pl backend.Layout, g backend.Storage, gl backend.Layout, buf backend.Storage, bl backend.Layout, h backend.SGDParams) {
+	var bs backend.Storage
 	if buf != nil {
 		bs = b.un(buf)
 	}
@@ -193,15 +195,15 @@ func TestTransfers(t *testing.T) {
 	if xd.Device() != dev || x.Device() != CPU {
 		t.Fatalf("devices %v and %v", xd.Device(), x.Device())
 	}
-	if _, ok := xd.Storage().(*testStorage); !ok {
-		t.Fatalf("device tensor storage is %T", xd.Storage())
+	if _, ok := xd.storage.(*testStorage); !ok {
+		t.Fatalf("device tensor storage is %T", xd.storage)
 	}
 	if xd.To(dev) != xd || x.CPU() != x {
 		t.Error("To the same device should return the tensor itself")
 	}
 	// The device copy is separate memory: changing the source after the
 	// copy does not reach it, and the source stays valid.
-	cpuBackendInstance.Fill(x.storage, contiguousLayout(x.layout.Shape), 9)
+	cpuEngine.Fill(x.storage, backend.Contiguous(x.layout.Shape), 9)
 	checkT(t, "device copy", xd.CPU(), []int{2, 2}, Float32, f64{1, 2, 3, 4})
 	checkT(t, "source", x, []int{2, 2}, Float32, f64{9, 9, 9, 9})
 	// Transfers of a view copy only the view, in row-major order.
@@ -263,5 +265,5 @@ func TestDeviceLookupErrors(t *testing.T) {
 			t.Error("registering a kind twice should panic")
 		}
 	}()
-	RegisterBackend("testdev", func(int) (Backend, error) { return nil, nil })
+	backend.Register("testdev", func(int) (backend.Backend, error) { return nil, nil })
 }

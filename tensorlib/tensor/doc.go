@@ -1,7 +1,7 @@
 // Package tensor is gotensor's n-dimensional array: a PyTorch-like
 // *Tensor with dtypes, devices, broadcasting, views, reductions and
 // matrix products, with a CPU backend built in and other devices (CUDA)
-// plugged in through the Backend interface.
+// plugged in through package backend's contract.
 //
 // # A short tour
 //
@@ -27,9 +27,9 @@
 // autograd sorts the graph, sums gradients of broadcast operands back to
 // their shapes and accumulates into leaves. Ops cost nothing extra when no
 // operand requires grad. The nn building blocks Conv2d, MaxPool2d,
-// AvgPool2d, CrossEntropy and Dropout are differentiable primitives here;
-// AdamStep, SGDStep and CopyInto are low-level in-place updates for
-// optimizers and weight loading.
+// AvgPool2d, CrossEntropy and Dropout are differentiable primitives here.
+// CopyInto is the one in-place write (PyTorch's copy_), for setting
+// weights.
 //
 // # Conventions
 //
@@ -52,19 +52,21 @@
 // # Errors
 //
 // Misuse by the program — shapes that do not broadcast, a dim out of range,
-// a dtype an op does not take, tensors on two devices — panics with a
-// *ShapeError, *DTypeError, *DeviceError or *IndexError whose message
-// names the op, the operands and the fix:
+// a dtype an op does not take, tensors on two devices, an index or a value
+// out of range, a second Backward through a freed graph — panics with a
+// *ShapeError, *DTypeError, *DeviceError, *IndexError, *ValueError or
+// *GradError whose message names the op, the operands and the fix:
 //
 //	tensor: MatMul: [128 784] @ [256 10]: inner sizes 784 and 256 differ; ...
 //
-// Try turns such a panic back into an error.
+// Try turns such a panic back into an error, as it does a backend's
+// failure (the CUDA device out of memory, a driver error).
 //
 // # Devices
 //
 // Every tensor lives on one Device. CPU is always present; a backend
-// package registers more with RegisterBackend (the CUDA backend does so
-// under the cuda build tag). x.To(dev) copies and leaves x valid; ops on
+// package registers more with backend.Register (package cuda does so on a
+// GPU build, or when cuda.UseEmulator is called). x.To(dev) copies and leaves x valid; ops on
 // tensors of different devices panic with a *DeviceError.
 //
 // # Printing

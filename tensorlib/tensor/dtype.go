@@ -1,50 +1,25 @@
 package tensor
 
-// DType is the element type of a tensor.
+import "github.com/gotensor/gotensor/tensorlib/backend"
+
+// DType is the element type of a tensor: Float32 (the default), Float64,
+// Int64 or Bool. x.DType() returns it; x.AsType(dt) converts. It prints as
+// PyTorch names it ("float32"), has Size (bytes per element) and IsFloat.
 //
-// The zero value is Float32, the default dtype of every creation function.
-type DType int
+// The type is the backend contract's (backend.DType), so that backends
+// allocate and convert in the same terms.
+type DType = backend.DType
 
 // The element types a tensor can hold.
 const (
-	Float32 DType = iota // 32-bit IEEE 754 float (torch.float32), the default
-	Float64              // 64-bit IEEE 754 float (torch.float64)
-	Int64                // 64-bit signed integer (torch.int64), used for labels and indices
-	Bool                 // boolean (torch.bool), the result of comparisons
+	Float32 = backend.Float32 // 32-bit IEEE 754 float (torch.float32), the default
+	Float64 = backend.Float64 // 64-bit IEEE 754 float (torch.float64)
+	Int64   = backend.Int64   // 64-bit signed integer (torch.int64), used for labels and indices
+	Bool    = backend.Bool    // boolean (torch.bool), the result of comparisons
 )
 
-// String returns the dtype's name: "float32", "float64", "int64" or "bool".
-func (d DType) String() string {
-	switch d {
-	case Float32:
-		return "float32"
-	case Float64:
-		return "float64"
-	case Int64:
-		return "int64"
-	case Bool:
-		return "bool"
-	}
-	return "DType(" + itoa(int(d)) + ")"
-}
-
-// IsFloat reports whether d is Float32 or Float64.
-func (d DType) IsFloat() bool { return d == Float32 || d == Float64 }
-
-// Size returns the number of bytes one element of d takes.
-func (d DType) Size() int {
-	switch d {
-	case Float32:
-		return 4
-	case Float64, Int64:
-		return 8
-	case Bool:
-		return 1
-	}
-	return 0
-}
-
-func (d DType) valid() bool { return d >= Float32 && d <= Bool }
+// validDType reports whether d is one of the four dtypes.
+func validDType(d DType) bool { return d >= Float32 && d <= Bool }
 
 // PromoteTypes returns the dtype PyTorch gives the result of a binary
 // arithmetic op on operands of dtypes a and b: the "larger" category wins
@@ -84,26 +59,4 @@ func scalarResultType(d DType, s float64) DType {
 		return Int64
 	}
 	return Float32
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	var b [24]byte
-	i := len(b)
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
 }

@@ -1,24 +1,28 @@
 package tensor
 
-import "math"
+import (
+	"math"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
+)
 
 // binary is the primitive behind every tensor-tensor arithmetic op: it
 // checks devices, promotes dtypes as PyTorch does, broadcasts, and calls
 // the backend.
-func binary(op BinaryOp, x, y *Tensor) *Tensor {
+func binary(op backend.BinaryOp, x, y *Tensor) *Tensor {
 	name := op.String()
 	sameDevice(name, x, y)
 	dt := PromoteTypes(x.DType(), y.DType())
-	if op == OpDiv && !dt.IsFloat() {
+	if op == backend.OpDiv && !dt.IsFloat() {
 		dt = Float32 // true division, as torch.div
 	}
 	shape := broadcastShapes(name, x.layout.Shape, y.layout.Shape)
 	if dt == Bool {
 		switch op {
-		case OpSub:
+		case backend.OpSub:
 			panic(dtypeErr(name, "use x.Ne(y) for exclusive or, or convert with AsType(tensor.Int64)", []DType{Bool, Bool},
 				"subtraction of two Bool tensors is not supported"))
-		case OpPow:
+		case backend.OpPow:
 			panic(dtypeErr(name, "convert first with AsType(tensor.Int64) or AsType(tensor.Float32)", []DType{Bool, Bool},
 				"Pow of two Bool tensors is not supported"))
 		}
@@ -26,7 +30,7 @@ func binary(op BinaryOp, x, y *Tensor) *Tensor {
 		return binary(op, x.AsType(Int64), y.AsType(Int64)).AsType(Bool)
 	}
 	xs, ys := x.AsType(dt), y.AsType(dt)
-	s := x.backend.Binary(op, xs.storage, xs.layout.broadcastTo(shape), ys.storage, ys.layout.broadcastTo(shape))
+	s := x.backend.Binary(op, xs.storage, xs.layout.BroadcastTo(shape), ys.storage, ys.layout.BroadcastTo(shape))
 	out := newTensor(x.backend, s, shape)
 	if !tracked(x, y) {
 		return out
@@ -36,31 +40,31 @@ func binary(op BinaryOp, x, y *Tensor) *Tensor {
 
 // binaryBackward returns the gradients of op(x, y) = out for x and y, of
 // the broadcast shape (the engine sums them back to the operands' shapes).
-func binaryBackward(op BinaryOp, g, x, y, out *Tensor) []*Tensor {
+func binaryBackward(op backend.BinaryOp, g, x, y, out *Tensor) []*Tensor {
 	var gx, gy *Tensor
 	switch op {
-	case OpAdd:
+	case backend.OpAdd:
 		gx, gy = g, g
-	case OpSub:
+	case backend.OpSub:
 		gx = g
 		if needGrad(y) {
 			gy = g.Neg()
 		}
-	case OpMul:
+	case backend.OpMul:
 		if needGrad(x) {
 			gx = g.Mul(y)
 		}
 		if needGrad(y) {
 			gy = g.Mul(x)
 		}
-	case OpDiv:
+	case backend.OpDiv:
 		if needGrad(x) {
 			gx = g.Div(y)
 		}
 		if needGrad(y) {
 			gy = g.Mul(out).Div(y).Neg()
 		}
-	case OpPow:
+	case backend.OpPow:
 		if needGrad(x) {
 			gx = g.Mul(y).Mul(x.Pow(y.SubScalar(1)))
 		}
@@ -70,10 +74,10 @@ func binaryBackward(op BinaryOp, g, x, y, out *Tensor) []*Tensor {
 			zero := x.EqScalar(0).Mul(y.GeScalar(0)) // logical and
 			gy = Where(zero, scalarLike(d, 0), d)
 		}
-	case OpMaximum, OpMinimum:
+	case backend.OpMaximum, backend.OpMinimum:
 		// The larger (smaller) operand gets the gradient; ties split it.
 		win := x.Gt(y)
-		if op == OpMinimum {
+		if op == backend.OpMinimum {
 			win = x.Lt(y)
 		}
 		tie := x.Eq(y)
@@ -84,7 +88,7 @@ func binaryBackward(op BinaryOp, g, x, y, out *Tensor) []*Tensor {
 		}
 		if needGrad(y) {
 			lose := x.Lt(y)
-			if op == OpMinimum {
+			if op == backend.OpMinimum {
 				lose = x.Gt(y)
 			}
 			gy = Where(lose, g, Where(tie, half, zero))
@@ -102,41 +106,41 @@ func binaryBackward(op BinaryOp, g, x, y, out *Tensor) []*Tensor {
 //	a := tensor.Ones(2, 3)
 //	b := tensor.FromFloat32s([]float32{1, 2, 3})
 //	a.Add(b) // tensor([[2., 3., 4.], [2., 3., 4.]])
-func (x *Tensor) Add(y *Tensor) *Tensor { return binary(OpAdd, x, y) }
+func (x *Tensor) Add(y *Tensor) *Tensor { return binary(backend.OpAdd, x, y) }
 
 // Sub returns x - y elementwise with broadcasting, as Add.
-func (x *Tensor) Sub(y *Tensor) *Tensor { return binary(OpSub, x, y) }
+func (x *Tensor) Sub(y *Tensor) *Tensor { return binary(backend.OpSub, x, y) }
 
 // Mul returns x * y elementwise with broadcasting, as Add.
-func (x *Tensor) Mul(y *Tensor) *Tensor { return binary(OpMul, x, y) }
+func (x *Tensor) Mul(y *Tensor) *Tensor { return binary(backend.OpMul, x, y) }
 
 // Div returns x / y elementwise with broadcasting, as Add. Division is true
 // division: Int64 operands give Float32, as torch.div.
-func (x *Tensor) Div(y *Tensor) *Tensor { return binary(OpDiv, x, y) }
+func (x *Tensor) Div(y *Tensor) *Tensor { return binary(backend.OpDiv, x, y) }
 
 // Pow returns x ** y elementwise with broadcasting, as Add. Int64 ** Int64
 // stays Int64.
-func (x *Tensor) Pow(y *Tensor) *Tensor { return binary(OpPow, x, y) }
+func (x *Tensor) Pow(y *Tensor) *Tensor { return binary(backend.OpPow, x, y) }
 
 // Maximum returns the elementwise maximum of x and y with broadcasting, as
 // Add. NaN wins, as in torch.maximum.
-func (x *Tensor) Maximum(y *Tensor) *Tensor { return binary(OpMaximum, x, y) }
+func (x *Tensor) Maximum(y *Tensor) *Tensor { return binary(backend.OpMaximum, x, y) }
 
 // Minimum returns the elementwise minimum of x and y with broadcasting, as
 // Add. NaN wins, as in torch.minimum.
-func (x *Tensor) Minimum(y *Tensor) *Tensor { return binary(OpMinimum, x, y) }
+func (x *Tensor) Minimum(y *Tensor) *Tensor { return binary(backend.OpMinimum, x, y) }
 
 // binaryScalar is the primitive behind the scalar forms. A float tensor
 // keeps its dtype; an Int64 or Bool tensor becomes Int64 with a whole
 // number and Float32 with a fractional one (PyTorch's rule for Python int
 // and float scalars).
-func binaryScalar(op BinaryOp, x *Tensor, s float64, reversed bool) *Tensor {
+func binaryScalar(op backend.BinaryOp, x *Tensor, s float64, reversed bool) *Tensor {
 	name := op.String() + "Scalar"
 	dt := scalarResultType(x.DType(), s)
-	if op == OpDiv && !dt.IsFloat() {
+	if op == backend.OpDiv && !dt.IsFloat() {
 		dt = Float32
 	}
-	if op == OpPow && dt == Int64 && s < 0 && !reversed {
+	if op == backend.OpPow && dt == Int64 && s < 0 && !reversed {
 		panic(dtypeErr(name, "convert first with x.AsType(tensor.Float32)", []DType{x.DType()},
 			"integers to negative integer powers are not allowed (%v ** %v)", x.DType(), s))
 	}
@@ -150,23 +154,23 @@ func binaryScalar(op BinaryOp, x *Tensor, s float64, reversed bool) *Tensor {
 
 // scalarBackward returns the gradient of op(x, s) (op(s, x) when reversed)
 // = out for x.
-func scalarBackward(op BinaryOp, g, x *Tensor, s float64, reversed bool, out *Tensor) *Tensor {
+func scalarBackward(op backend.BinaryOp, g, x *Tensor, s float64, reversed bool, out *Tensor) *Tensor {
 	switch op {
-	case OpAdd:
+	case backend.OpAdd:
 		return g
-	case OpSub:
+	case backend.OpSub:
 		if reversed {
 			return g.Neg()
 		}
 		return g
-	case OpMul:
+	case backend.OpMul:
 		return g.MulScalar(s)
-	case OpDiv:
+	case backend.OpDiv:
 		if reversed { // d(s/x) = -s/x² = -out/x
 			return g.Mul(out).Div(x).Neg()
 		}
 		return g.DivScalar(s)
-	case OpPow:
+	case backend.OpPow:
 		if reversed { // d(s**x) = s**x log s
 			return g.Mul(out).MulScalar(math.Log(s))
 		}
@@ -174,9 +178,9 @@ func scalarBackward(op BinaryOp, g, x *Tensor, s float64, reversed bool, out *Te
 			return g.MulScalar(0)
 		}
 		return g.Mul(x.PowScalar(s - 1)).MulScalar(s)
-	case OpMaximum: // clamp_min: the gradient passes where x >= s, as torch.clamp
+	case backend.OpMaximum: // clamp_min: the gradient passes where x >= s, as torch.clamp
 		return Where(x.GeScalar(s), g, scalarLike(g, 0))
-	case OpMinimum:
+	case backend.OpMinimum:
 		return Where(x.LeScalar(s), g, scalarLike(g, 0))
 	}
 	panic("tensor: no backward for scalar op " + op.String())
@@ -187,40 +191,40 @@ func scalarBackward(op BinaryOp, g, x *Tensor, s float64, reversed bool, out *Te
 // otherwise.
 //
 //	tensor.Ones(2).AddScalar(1) // tensor([2., 2.])
-func (x *Tensor) AddScalar(s float64) *Tensor { return binaryScalar(OpAdd, x, s, false) }
+func (x *Tensor) AddScalar(s float64) *Tensor { return binaryScalar(backend.OpAdd, x, s, false) }
 
 // SubScalar returns x - s elementwise; dtypes as AddScalar.
-func (x *Tensor) SubScalar(s float64) *Tensor { return binaryScalar(OpSub, x, s, false) }
+func (x *Tensor) SubScalar(s float64) *Tensor { return binaryScalar(backend.OpSub, x, s, false) }
 
 // MulScalar returns x * s elementwise; dtypes as AddScalar.
-func (x *Tensor) MulScalar(s float64) *Tensor { return binaryScalar(OpMul, x, s, false) }
+func (x *Tensor) MulScalar(s float64) *Tensor { return binaryScalar(backend.OpMul, x, s, false) }
 
 // DivScalar returns x / s elementwise; Int64 tensors give Float32 (true
 // division).
-func (x *Tensor) DivScalar(s float64) *Tensor { return binaryScalar(OpDiv, x, s, false) }
+func (x *Tensor) DivScalar(s float64) *Tensor { return binaryScalar(backend.OpDiv, x, s, false) }
 
 // PowScalar returns x ** s elementwise; dtypes as AddScalar. It panics
 // with a *DTypeError for an Int64 tensor and a negative whole s.
 //
 //	tensor.Arange(1, 4, 1).PowScalar(2) // tensor([1., 4., 9.])
-func (x *Tensor) PowScalar(s float64) *Tensor { return binaryScalar(OpPow, x, s, false) }
+func (x *Tensor) PowScalar(s float64) *Tensor { return binaryScalar(backend.OpPow, x, s, false) }
 
 // RSubScalar returns s - x elementwise; dtypes as AddScalar.
-func (x *Tensor) RSubScalar(s float64) *Tensor { return binaryScalar(OpSub, x, s, true) }
+func (x *Tensor) RSubScalar(s float64) *Tensor { return binaryScalar(backend.OpSub, x, s, true) }
 
 // RDivScalar returns s / x elementwise; dtypes as DivScalar.
-func (x *Tensor) RDivScalar(s float64) *Tensor { return binaryScalar(OpDiv, x, s, true) }
+func (x *Tensor) RDivScalar(s float64) *Tensor { return binaryScalar(backend.OpDiv, x, s, true) }
 
 // unary is the primitive behind the elementwise functions. Float-only ops
 // turn Int64 and Bool inputs into Float32 first, as PyTorch does.
-func unary(op UnaryOp, in *Tensor) *Tensor {
+func unary(op backend.UnaryOp, in *Tensor) *Tensor {
 	dt := in.DType()
 	x := in
 	switch {
-	case dt == Bool && op <= OpReLU:
+	case dt == Bool && op <= backend.OpReLU:
 		panic(dtypeErr(op.String(), "convert first with x.AsType(tensor.Int64) or x.AsType(tensor.Float32)", []DType{Bool},
 			"%s is not supported on Bool tensors", op))
-	case op >= OpSqrt && !dt.IsFloat():
+	case op >= backend.OpSqrt && !dt.IsFloat():
 		return unary(op, in.AsType(Float32))
 	}
 	out := newTensor(x.backend, x.backend.Unary(op, x.storage, x.layout), x.Shape())
@@ -231,79 +235,79 @@ func unary(op UnaryOp, in *Tensor) *Tensor {
 }
 
 // unaryBackward returns the gradient of op(x) = out for x.
-func unaryBackward(op UnaryOp, g, x, out *Tensor) *Tensor {
+func unaryBackward(op backend.UnaryOp, g, x, out *Tensor) *Tensor {
 	zero := scalarLike(g, 0)
 	switch op {
-	case OpNeg:
+	case backend.OpNeg:
 		return g.Neg()
-	case OpAbs: // sign(x), 0 at 0
+	case backend.OpAbs: // sign(x), 0 at 0
 		return Where(x.GtScalar(0), g, Where(x.LtScalar(0), g.Neg(), zero))
-	case OpReLU:
+	case backend.OpReLU:
 		return Where(out.GtScalar(0), g, zero)
-	case OpSqrt:
+	case backend.OpSqrt:
 		return g.Div(out).MulScalar(0.5)
-	case OpExp:
+	case backend.OpExp:
 		return g.Mul(out)
-	case OpLog:
+	case backend.OpLog:
 		return g.Div(x)
-	case OpSin:
+	case backend.OpSin:
 		return g.Mul(x.Cos())
-	case OpCos:
+	case backend.OpCos:
 		return g.Mul(x.Sin()).Neg()
-	case OpTanh:
+	case backend.OpTanh:
 		return g.Mul(out.Mul(out).RSubScalar(1))
-	case OpSigmoid:
+	case backend.OpSigmoid:
 		return g.Mul(out.Mul(out.RSubScalar(1)))
-	case OpGELU: // Φ(x) + x φ(x)
+	case backend.OpGELU: // Φ(x) + x φ(x)
 		cdf := x.MulScalar(1 / math.Sqrt2).Erf().AddScalar(1).MulScalar(0.5)
 		pdf := x.Mul(x).MulScalar(-0.5).Exp().MulScalar(1 / math.Sqrt(2*math.Pi))
 		return g.Mul(cdf.Add(x.Mul(pdf)))
-	case OpErf: // 2/√π e^(-x²)
+	case backend.OpErf: // 2/√π e^(-x²)
 		return g.Mul(x.Mul(x).Neg().Exp().MulScalar(2 / math.Sqrt(math.Pi)))
 	}
 	panic("tensor: no backward for unary op " + op.String())
 }
 
 // Neg returns -x elementwise. It panics with a *DTypeError on Bool.
-func (x *Tensor) Neg() *Tensor { return unary(OpNeg, x) }
+func (x *Tensor) Neg() *Tensor { return unary(backend.OpNeg, x) }
 
 // Abs returns |x| elementwise. It panics with a *DTypeError on Bool.
-func (x *Tensor) Abs() *Tensor { return unary(OpAbs, x) }
+func (x *Tensor) Abs() *Tensor { return unary(backend.OpAbs, x) }
 
 // Sqrt returns the square root of x elementwise (NaN for negative values).
 // Int64 and Bool inputs give Float32.
-func (x *Tensor) Sqrt() *Tensor { return unary(OpSqrt, x) }
+func (x *Tensor) Sqrt() *Tensor { return unary(backend.OpSqrt, x) }
 
 // Exp returns e**x elementwise. Int64 and Bool inputs give Float32.
-func (x *Tensor) Exp() *Tensor { return unary(OpExp, x) }
+func (x *Tensor) Exp() *Tensor { return unary(backend.OpExp, x) }
 
 // Log returns the natural logarithm of x elementwise (-Inf at 0, NaN below).
 // Int64 and Bool inputs give Float32.
-func (x *Tensor) Log() *Tensor { return unary(OpLog, x) }
+func (x *Tensor) Log() *Tensor { return unary(backend.OpLog, x) }
 
 // Sin returns sin(x) elementwise. Int64 and Bool inputs give Float32.
-func (x *Tensor) Sin() *Tensor { return unary(OpSin, x) }
+func (x *Tensor) Sin() *Tensor { return unary(backend.OpSin, x) }
 
 // Cos returns cos(x) elementwise. Int64 and Bool inputs give Float32.
-func (x *Tensor) Cos() *Tensor { return unary(OpCos, x) }
+func (x *Tensor) Cos() *Tensor { return unary(backend.OpCos, x) }
 
 // Tanh returns tanh(x) elementwise. Int64 and Bool inputs give Float32.
-func (x *Tensor) Tanh() *Tensor { return unary(OpTanh, x) }
+func (x *Tensor) Tanh() *Tensor { return unary(backend.OpTanh, x) }
 
 // Sigmoid returns 1 / (1 + e**-x) elementwise. Int64 and Bool inputs give
 // Float32.
-func (x *Tensor) Sigmoid() *Tensor { return unary(OpSigmoid, x) }
+func (x *Tensor) Sigmoid() *Tensor { return unary(backend.OpSigmoid, x) }
 
 // ReLU returns max(x, 0) elementwise. It panics with a *DTypeError on Bool.
-func (x *Tensor) ReLU() *Tensor { return unary(OpReLU, x) }
+func (x *Tensor) ReLU() *Tensor { return unary(backend.OpReLU, x) }
 
 // GELU returns x * Φ(x) elementwise, where Φ is the standard normal CDF
 // (the exact form, PyTorch's default). Int64 and Bool inputs give Float32.
-func (x *Tensor) GELU() *Tensor { return unary(OpGELU, x) }
+func (x *Tensor) GELU() *Tensor { return unary(backend.OpGELU, x) }
 
 // Erf returns the error function of x elementwise. Int64 and Bool inputs
 // give Float32.
-func (x *Tensor) Erf() *Tensor { return unary(OpErf, x) }
+func (x *Tensor) Erf() *Tensor { return unary(backend.OpErf, x) }
 
 // Square returns x * x elementwise.
 func (x *Tensor) Square() *Tensor { return x.Mul(x) }
@@ -317,10 +321,10 @@ func (x *Tensor) Clamp(lo, hi float64) *Tensor {
 	}
 	y := x
 	if !math.IsInf(lo, 0) && !math.IsNaN(lo) {
-		y = binaryScalar(OpMaximum, y, lo, false)
+		y = binaryScalar(backend.OpMaximum, y, lo, false)
 	}
 	if !math.IsInf(hi, 0) && !math.IsNaN(hi) {
-		y = binaryScalar(OpMinimum, y, hi, false)
+		y = binaryScalar(backend.OpMinimum, y, hi, false)
 	}
 	if y == x {
 		return x.Clone()

@@ -3,8 +3,6 @@ package tensor
 import (
 	"fmt"
 	"strings"
-
-	"github.com/gotensor/gotensor/autograd"
 )
 
 // A ShapeError reports an op called with shapes it cannot work with:
@@ -69,6 +67,36 @@ func (e *IndexError) Error() string { return errorString(e.Op, e.Msg, e.Fix) }
 // TensorError marks *IndexError as an Error.
 func (*IndexError) TensorError() {}
 
+// A ValueError reports an argument whose value an op cannot take, whatever
+// the shapes: a zero step in Arange, a probability outside [0, 1], a
+// negative count.
+// Ops panic with a *ValueError; Try turns the panic back into an error.
+type ValueError struct {
+	Op  string // the op
+	Msg string // what went wrong, with the value
+	Fix string // how to fix it, or ""
+}
+
+func (e *ValueError) Error() string { return errorString(e.Op, e.Msg, e.Fix) }
+
+// TensorError marks *ValueError as an Error.
+func (*ValueError) TensorError() {}
+
+// A GradError reports misuse of automatic differentiation: Backward on a
+// tensor that does not require grad, a second Backward through a graph
+// that the first one freed, SetGrad on a tensor that is not a leaf.
+// Ops panic with a *GradError; Try turns the panic back into an error.
+type GradError struct {
+	Op  string // the op, e.g. "Backward"
+	Msg string // what went wrong
+	Fix string // how to fix it, or ""
+}
+
+func (e *GradError) Error() string { return errorString(e.Op, e.Msg, e.Fix) }
+
+// TensorError marks *GradError as an Error.
+func (*GradError) TensorError() {}
+
 // Error is implemented by every error that tensor ops panic with and Try
 // turns back into an error: this package's *ShapeError, *DTypeError,
 // *DeviceError and *IndexError, and the errors of backends that this
@@ -96,10 +124,12 @@ func errorString(op, msg, fix string) string {
 	return b.String()
 }
 
-// Try calls f and returns the Error (a *ShapeError, *DTypeError,
-// *DeviceError, *IndexError, or a backend's error such as
-// *cuda.OutOfMemoryError) or *autograd.Error that f panicked with, or nil
-// if f returned normally. Other panics pass through unchanged.
+// Try calls f and returns the Error that f panicked with (a *ShapeError,
+// *DTypeError, *DeviceError, *IndexError, *ValueError, *GradError, or a
+// backend's error such as *cuda.OutOfMemoryError), or nil if f returned
+// normally. Other panics pass through unchanged: bugs, and the
+// interruption of a long op (backend.ErrInterrupted), which must end the
+// notebook cell.
 //
 //	err := tensor.Try(func() { a.MatMul(b) })
 //	if err != nil { ... }
@@ -108,8 +138,6 @@ func Try(f func()) (err error) {
 		if r := recover(); r != nil {
 			switch e := r.(type) {
 			case Error:
-				err = e
-			case *autograd.Error:
 				err = e
 			default:
 				panic(r)
@@ -122,6 +150,14 @@ func Try(f func()) (err error) {
 
 func shapeErr(op, fix string, shapes [][]int, format string, args ...any) *ShapeError {
 	return &ShapeError{Op: op, Shapes: shapes, Msg: fmt.Sprintf(format, args...), Fix: fix}
+}
+
+func valueErr(op, fix string, format string, args ...any) *ValueError {
+	return &ValueError{Op: op, Msg: fmt.Sprintf(format, args...), Fix: fix}
+}
+
+func gradErr(op, fix string, format string, args ...any) *GradError {
+	return &GradError{Op: op, Msg: fmt.Sprintf(format, args...), Fix: fix}
 }
 
 func dtypeErr(op, fix string, dts []DType, format string, args ...any) *DTypeError {

@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -47,7 +48,7 @@ func TestErrorMessages(t *testing.T) {
 	}
 	// The error carries the operands' shapes for programs to inspect.
 	err := mustPanic(t, func() { Zeros(2, 3).Add(Zeros(4, 3)) }).(*ShapeError)
-	if err.Op != "Add" || len(err.Shapes) != 2 || !equalInts(err.Shapes[1], []int{4, 3}) {
+	if err.Op != "Add" || len(err.Shapes) != 2 || !slices.Equal(err.Shapes[1], []int{4, 3}) {
 		t.Errorf("ShapeError fields: %+v", err)
 	}
 }

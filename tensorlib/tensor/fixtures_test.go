@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -427,7 +428,7 @@ func applyFixtureView(x *tensor.Tensor, step []any) *tensor.Tensor {
 
 func compareFixture(t *testing.T, c fixtureCase, w *fixtureTensor, got *tensor.Tensor) {
 	t.Helper()
-	if !equalInts(got.Shape(), w.Shape) {
+	if !slices.Equal(got.Shape(), w.Shape) {
 		t.Fatalf("shape %v, want %v\ninputs: %s", got.Shape(), w.Shape, describeInputs(c.Inputs))
 	}
 	if got.DType().String() != w.DType {
@@ -489,18 +490,6 @@ func closeFloat(got, want, rtol, atol float64) bool {
 		return got == want
 	}
 	return math.Abs(got-want) <= atol+rtol*math.Abs(want)
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func fixtureValues(x *tensor.Tensor) any {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // The print options, PyTorch's defaults.
@@ -102,7 +104,7 @@ type printer struct {
 }
 
 func newPrinter(x *Tensor) *printer {
-	p := &printer{shape: x.Shape(), strides: contiguousStrides(x.layout.Shape), summarize: x.Numel() > printThreshold, dtype: x.DType(), width: 1}
+	p := &printer{shape: x.Shape(), strides: backend.ContiguousStrides(x.layout.Shape), summarize: x.Numel() > printThreshold, dtype: x.DType(), width: 1}
 	switch h := x.host().(type) {
 	case []float32:
 		p.f = make([]float64, len(h))

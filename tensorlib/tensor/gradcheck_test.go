@@ -3,6 +3,7 @@ package tensor
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -51,7 +52,7 @@ func gradcheck(t *testing.T, name string, f func(xs ...*Tensor) *Tensor, inputs 
 		ana[o] = make([][]float64, len(inputs))
 		for k, x := range inputs {
 			if g := x.Grad(); g != nil {
-				if !equalInts(g.Shape(), x.Shape()) || g.DType() != x.DType() {
+				if !slices.Equal(g.Shape(), x.Shape()) || g.DType() != x.DType() {
 					t.Fatalf("%s: grad of input %d is %v %v, want %v %v", name, k, g.Shape(), g.DType(), x.Shape(), x.DType())
 				}
 				ana[o][k] = g.Float64s()

@@ -2,7 +2,10 @@ package tensor
 
 import (
 	"math"
+	"slices"
 	"testing"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // f64 is shorthand for a []float64 literal.
@@ -18,7 +21,7 @@ func checkT(t *testing.T, name string, x *Tensor, shape []int, dt DType, want []
 // checkTol is checkT with an absolute tolerance of tol*max(1, |want|).
 func checkTol(t *testing.T, name string, x *Tensor, shape []int, dt DType, want []float64, tol float64) {
 	t.Helper()
-	if !equalInts(x.Shape(), shape) {
+	if !slices.Equal(x.Shape(), shape) {
 		t.Errorf("%s: shape %v, want %v", name, x.Shape(), shape)
 		return
 	}
@@ -60,4 +63,6 @@ func mustPanic(t *testing.T, f func()) error {
 }
 
 // arange returns 0, 1, ..., n-1 as Float32 of the given shape.
-func arange(shape ...int) *Tensor { return Arange(0, float64(numel(shape)), 1).Reshape(shape...) }
+func arange(shape ...int) *Tensor {
+	return Arange(0, float64(backend.Numel(shape)), 1).Reshape(shape...)
+}

@@ -1,6 +1,10 @@
 package tensor
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
+)
 
 func needIndex(op string, idx *Tensor) {
 	if idx.DType() != Int64 {
@@ -39,7 +43,7 @@ func (x *Tensor) Gather(dim int, idx *Tensor) *Tensor {
 		// Each picked element sends its gradient back to where it came
 		// from; repeats add up.
 		z := g.backend.Alloc(g.DType(), x.Numel())
-		g.backend.ScatterAdd(z, contiguousLayout(x.layout.Shape), d, idx.storage, idx.layout, g.storage, g.layout)
+		g.backend.ScatterAdd(z, backend.Contiguous(x.layout.Shape), d, idx.storage, idx.layout, g.storage, g.layout)
 		return []*Tensor{newTensor(g.backend, z, x.Shape())}
 	}, x)
 }
@@ -60,7 +64,7 @@ func (x *Tensor) IndexSelect(dim int, idx *Tensor) *Tensor {
 	}
 	shape := x.Shape()
 	shape[d] = idx.Numel()
-	il := idx.layout.broadcastTo([]int{idx.Numel()})
+	il := idx.layout.BroadcastTo([]int{idx.Numel()})
 	s := x.backend.IndexSelect(x.storage, x.layout, d, idx.storage, il)
 	out := newTensor(x.backend, s, shape)
 	if !tracked(x) {
@@ -68,7 +72,7 @@ func (x *Tensor) IndexSelect(dim int, idx *Tensor) *Tensor {
 	}
 	return record(out, "IndexSelect", func(g *Tensor) []*Tensor {
 		z := g.backend.Alloc(g.DType(), x.Numel())
-		g.backend.IndexAdd(z, contiguousLayout(x.layout.Shape), d, idx.storage, il, g.storage, g.layout)
+		g.backend.IndexAdd(z, backend.Contiguous(x.layout.Shape), d, idx.storage, il, g.storage, g.layout)
 		return []*Tensor{newTensor(g.backend, z, x.Shape())}
 	}, x)
 }

@@ -1,14 +1,14 @@
 package tensor
 
 // This file is the only place the package reaches its compute helpers: the
-// GEMM routines of internal/blas (OpenBLAS when present, gonum otherwise)
-// and the parallel loop of internal/parallel (which also checks the
-// kernel's interrupt hook between chunks). Swapping either changes this
-// file only.
+// GEMM routines of tensorlib/internal/blas (OpenBLAS when present, gonum
+// otherwise) and the parallel loop of tensorlib/internal/parallel (which
+// also checks the kernel's interrupt hook between chunks). Swapping either
+// changes this file only.
 
 import (
-	"github.com/gotensor/gotensor/internal/blas"
-	"github.com/gotensor/gotensor/internal/parallel"
+	"github.com/gotensor/gotensor/tensorlib/internal/blas"
+	"github.com/gotensor/gotensor/tensorlib/internal/parallel"
 )
 
 // sgemm computes C = alpha * op(A) * op(B) + beta * C for row-major float32
@@ -37,3 +37,18 @@ func dgemmSerial(transA, transB bool, m, n, k int, alpha float64, a []float64, l
 // least grain long, spread over GOMAXPROCS goroutines; a panic in fn is
 // re-raised on the caller.
 func parallelFor(n, grain int, fn func(lo, hi int)) { parallel.For(n, grain, fn) }
+
+// BLAS names the matrix-multiply library behind MatMul on the CPU:
+// "openblas (Haswell)", with the CPU kernel OpenBLAS picked for this
+// machine, or "gonum" when OpenBLAS is not installed (Debian:
+// libopenblas0-pthread), when the build has no cgo, or when the
+// environment variable GOTENSOR_BLAS=gonum was set before the first
+// product.
+//
+//	tensor.BLAS() // "openblas (Haswell)"
+func BLAS() string {
+	if blas.Implementation() == blas.OpenBLAS {
+		return blas.OpenBLAS + " (" + blas.OpenBLASCore() + ")"
+	}
+	return blas.Implementation()
+}

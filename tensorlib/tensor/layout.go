@@ -1,88 +1,17 @@
 package tensor
 
-import "fmt"
+import (
+	"slices"
 
-// A Layout says where a tensor's elements sit in its storage: element
-// (i0, i1, ...) is at Offset + i0*Strides[0] + i1*Strides[1] + ...
-// Strides count elements, not bytes. A stride of 0 repeats one element
-// along a dimension; that is how broadcasting and Expand cost no memory.
-//
-// Views (Transpose, Narrow, Expand, ...) change only the layout; backends
-// receive the layout with the storage so they can read any view in place.
-type Layout struct {
-	Shape   []int
-	Strides []int
-	Offset  int
-}
-
-// contiguousLayout returns the row-major layout of shape at offset 0.
-func contiguousLayout(shape []int) Layout {
-	return Layout{Shape: shape, Strides: contiguousStrides(shape)}
-}
-
-func contiguousStrides(shape []int) []int {
-	st := make([]int, len(shape))
-	s := 1
-	for i := len(shape) - 1; i >= 0; i-- {
-		st[i] = s
-		s *= shape[i]
-	}
-	return st
-}
-
-// Numel returns the number of elements the layout addresses.
-func (l Layout) Numel() int { return numel(l.Shape) }
-
-// Dim returns the number of dimensions.
-func (l Layout) Dim() int { return len(l.Shape) }
-
-// IsContiguous reports whether the elements sit in row-major order with no
-// gaps, starting at Offset. Strides of size-1 dimensions do not matter.
-func (l Layout) IsContiguous() bool {
-	s := 1
-	for i := len(l.Shape) - 1; i >= 0; i-- {
-		if l.Shape[i] == 1 {
-			continue
-		}
-		if l.Strides[i] != s {
-			return false
-		}
-		s *= l.Shape[i]
-	}
-	return true
-}
-
-// String formats the layout for debugging.
-func (l Layout) String() string {
-	return fmt.Sprintf("shape=%v strides=%v offset=%d", l.Shape, l.Strides, l.Offset)
-}
-
-func numel(shape []int) int {
-	n := 1
-	for _, s := range shape {
-		n *= s
-	}
-	return n
-}
+	"github.com/gotensor/gotensor/tensorlib/backend"
+)
 
 func cloneInts(s []int) []int { return append([]int(nil), s...) }
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
 
 // broadcastShapes returns the NumPy broadcast of shapes a and b, or panics
 // with a ShapeError naming op and both shapes.
 func broadcastShapes(op string, a, b []int) []int {
-	if equalInts(a, b) {
+	if slices.Equal(a, b) {
 		return a
 	}
 	n := max(len(a), len(b))
@@ -110,34 +39,16 @@ func broadcastShapes(op string, a, b []int) []int {
 	return out
 }
 
-// broadcastTo returns a layout of shape that reads l, repeating it with
-// stride 0 along new leading dimensions and along dimensions of size 1. The
-// caller has checked that l broadcasts to shape.
-func (l Layout) broadcastTo(shape []int) Layout {
-	if equalInts(l.Shape, shape) {
-		return l
-	}
-	n := len(shape)
-	st := make([]int, n)
-	for i := range st {
-		j := len(l.Shape) - n + i
-		if j >= 0 && l.Shape[j] == shape[i] {
-			st[i] = l.Strides[j]
-		}
-	}
-	return Layout{Shape: shape, Strides: st, Offset: l.Offset}
-}
-
 // viewStrides returns the strides that let a tensor with layout l be seen
 // with newShape (same number of elements) without copying, and false when
 // no such strides exist. It follows PyTorch's computeStride: dimensions of
 // newShape must each fall inside a run of old dimensions that is itself
 // contiguous.
-func viewStrides(l Layout, newShape []int) ([]int, bool) {
+func viewStrides(l backend.Layout, newShape []int) ([]int, bool) {
 	oldShape, oldStrides := l.Shape, l.Strides
 	newStrides := make([]int, len(newShape))
-	if numel(oldShape) == 0 {
-		return contiguousStrides(newShape), true
+	if backend.Numel(oldShape) == 0 {
+		return backend.ContiguousStrides(newShape), true
 	}
 	viewD := len(newShape) - 1
 	chunkBase := 0
@@ -210,8 +121,8 @@ func inferShape(op string, shape []int, n int, from []int) []int {
 }
 
 // iterRuns describes the joint iteration of several layouts of one shape as
-// runs along the innermost dimension, after dropping size-1 dimensions and
-// merging dimensions that are contiguous in every operand.
+// runs along the innermost dimension of their coalesced form (see
+// backend.Coalesce).
 type iterRuns struct {
 	shape   []int   // outer dimensions (all but the innermost run)
 	strides [][]int // per operand, outer strides
@@ -221,48 +132,18 @@ type iterRuns struct {
 	total   int
 }
 
-func newIterRuns(shape []int, layouts ...Layout) *iterRuns {
+func newIterRuns(shape []int, layouts ...backend.Layout) *iterRuns {
 	k := len(layouts)
-	// Drop size-1 dims.
-	var dims []int
-	for d, s := range shape {
-		if s != 1 {
-			dims = append(dims, d)
-		}
-	}
-	it := &iterRuns{offsets: make([]int, k), istr: make([]int, k), strides: make([][]int, k), total: numel(shape)}
+	it := &iterRuns{offsets: make([]int, k), istr: make([]int, k), strides: make([][]int, k), total: backend.Numel(shape)}
 	for j, l := range layouts {
 		it.offsets[j] = l.Offset
 	}
-	if len(dims) == 0 {
+	mshape, mstr := backend.Coalesce(shape, layouts...)
+	n := len(mshape)
+	if n == 0 {
 		it.inner = 1
 		return it
 	}
-	// Merge from the right.
-	mshape := []int{shape[dims[len(dims)-1]]}
-	mstr := make([][]int, k)
-	for j, l := range layouts {
-		mstr[j] = []int{l.Strides[dims[len(dims)-1]]}
-	}
-	for i := len(dims) - 2; i >= 0; i-- {
-		d := dims[i]
-		merge := true
-		for j, l := range layouts {
-			if l.Strides[d] != mstr[j][0]*mshape[0] {
-				merge = false
-				break
-			}
-		}
-		if merge {
-			mshape[0] *= shape[d]
-			continue
-		}
-		mshape = append([]int{shape[d]}, mshape...)
-		for j, l := range layouts {
-			mstr[j] = append([]int{l.Strides[d]}, mstr[j]...)
-		}
-	}
-	n := len(mshape)
 	it.inner = mshape[n-1]
 	it.shape = mshape[:n-1]
 	for j := range layouts {

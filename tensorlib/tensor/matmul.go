@@ -56,8 +56,8 @@ func (x *Tensor) MatMul(y *Tensor) *Tensor {
 func matmul(a, b *Tensor) *Tensor {
 	m, k, n := a.layout.Shape[a.Dim()-2], a.layout.Shape[a.Dim()-1], b.layout.Shape[b.Dim()-1]
 	batch := broadcastShapes("MatMul", a.layout.Shape[:a.Dim()-2], b.layout.Shape[:b.Dim()-2])
-	la := a.layout.broadcastTo(append(cloneInts(batch), m, k))
-	lb := b.layout.broadcastTo(append(cloneInts(batch), k, n))
+	la := a.layout.BroadcastTo(append(cloneInts(batch), m, k))
+	lb := b.layout.BroadcastTo(append(cloneInts(batch), k, n))
 	s := a.backend.MatMul(a.storage, la, b.storage, lb)
 	out := newTensor(a.backend, s, append(cloneInts(batch), m, n))
 	if !tracked(a, b) {

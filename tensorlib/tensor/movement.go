@@ -1,6 +1,11 @@
 package tensor
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
+)
 
 // Reshape returns x with a new shape holding the same elements in
 // row-major order; one size may be -1 and is inferred. The result is a view
@@ -13,9 +18,9 @@ func (x *Tensor) Reshape(shape ...int) *Tensor {
 	shape = inferShape("Reshape", shape, x.Numel(), x.layout.Shape)
 	var out *Tensor
 	if st, ok := viewStrides(x.layout, shape); ok {
-		out = x.view(Layout{Shape: shape, Strides: st, Offset: x.layout.Offset})
+		out = x.view(backend.Layout{Shape: shape, Strides: st, Offset: x.layout.Offset})
 	} else {
-		out = x.clone().view(contiguousLayout(shape))
+		out = x.clone().view(backend.Contiguous(shape))
 	}
 	if !tracked(x) {
 		return out
@@ -32,7 +37,7 @@ func (x *Tensor) View(shape ...int) *Tensor {
 		panic(shapeErr("View", "call x.Contiguous() first, or use Reshape, which copies when needed",
 			[][]int{x.Shape(), shape}, "a tensor of shape %v and strides %v cannot be viewed as %v without copying", x.layout.Shape, x.layout.Strides, shape))
 	}
-	out := x.view(Layout{Shape: shape, Strides: st, Offset: x.layout.Offset})
+	out := x.view(backend.Layout{Shape: shape, Strides: st, Offset: x.layout.Offset})
 	if !tracked(x) {
 		return out
 	}
@@ -47,7 +52,7 @@ func (x *Tensor) Flatten(startDim int) *Tensor {
 		return x.Reshape(1)
 	}
 	d := normDim("Flatten", startDim, x.Dim(), x.layout.Shape)
-	shape := append(cloneInts(x.layout.Shape[:d]), numel(x.layout.Shape[d:]))
+	shape := append(cloneInts(x.layout.Shape[:d]), backend.Numel(x.layout.Shape[d:]))
 	return x.Reshape(shape...)
 }
 
@@ -58,7 +63,7 @@ func (x *Tensor) Flatten(startDim int) *Tensor {
 func (x *Tensor) Transpose(d0, d1 int) *Tensor {
 	n := x.Dim()
 	a, b := normDim("Transpose", d0, n, x.layout.Shape), normDim("Transpose", d1, n, x.layout.Shape)
-	l := Layout{Shape: cloneInts(x.layout.Shape), Strides: cloneInts(x.layout.Strides), Offset: x.layout.Offset}
+	l := backend.Layout{Shape: cloneInts(x.layout.Shape), Strides: cloneInts(x.layout.Strides), Offset: x.layout.Offset}
 	l.Shape[a], l.Shape[b] = l.Shape[b], l.Shape[a]
 	l.Strides[a], l.Strides[b] = l.Strides[b], l.Strides[a]
 	out := x.view(l)
@@ -93,7 +98,7 @@ func (x *Tensor) Permute(dims ...int) *Tensor {
 			"got %d dims %v for a tensor of shape %v", len(dims), dims, x.layout.Shape))
 	}
 	seen := make([]bool, n)
-	l := Layout{Shape: make([]int, n), Strides: make([]int, n), Offset: x.layout.Offset}
+	l := backend.Layout{Shape: make([]int, n), Strides: make([]int, n), Offset: x.layout.Offset}
 	for i, d := range dims {
 		dd := normDim("Permute", d, n, x.layout.Shape)
 		if seen[dd] {
@@ -131,7 +136,7 @@ func (x *Tensor) Narrow(dim, start, length int) *Tensor {
 		panic(shapeErr("Narrow", fmt.Sprintf("need 0 <= start and start+length <= %d", size), [][]int{x.Shape()},
 			"range [%d, %d) does not fit dim %d of size %d", start, start+length, d, size))
 	}
-	l := Layout{Shape: cloneInts(x.layout.Shape), Strides: x.layout.Strides, Offset: x.layout.Offset + start*x.layout.Strides[d]}
+	l := backend.Layout{Shape: cloneInts(x.layout.Shape), Strides: x.layout.Strides, Offset: x.layout.Offset + start*x.layout.Strides[d]}
 	l.Shape[d] = length
 	out := x.view(l)
 	if !tracked(x) {
@@ -139,7 +144,7 @@ func (x *Tensor) Narrow(dim, start, length int) *Tensor {
 	}
 	at := start
 	return record(out, "Narrow", func(g *Tensor) []*Tensor {
-		return []*Tensor{embed(g, x.layout.Shape, func(z Layout) Layout {
+		return []*Tensor{embed(g, x.layout.Shape, func(z backend.Layout) backend.Layout {
 			z.Shape[d] = length
 			z.Offset += at * z.Strides[d]
 			return z
@@ -167,7 +172,7 @@ func (x *Tensor) Select(dim, i int) *Tensor {
 		return out
 	}
 	return record(out, "Select", func(g *Tensor) []*Tensor {
-		return []*Tensor{embed(g, x.layout.Shape, func(z Layout) Layout { return selectLayout(z, d, j) })}
+		return []*Tensor{embed(g, x.layout.Shape, func(z backend.Layout) backend.Layout { return selectLayout(z, d, j) })}
 	}, x)
 }
 
@@ -185,7 +190,7 @@ func (x *Tensor) Squeeze(dims ...int) *Tensor {
 		dd := normDim("Squeeze", d, x.Dim(), x.layout.Shape)
 		drop[dd] = x.layout.Shape[dd] == 1
 	}
-	l := Layout{Offset: x.layout.Offset, Shape: []int{}, Strides: []int{}}
+	l := backend.Layout{Offset: x.layout.Offset, Shape: []int{}, Strides: []int{}}
 	for i, s := range x.layout.Shape {
 		if !drop[i] {
 			l.Shape = append(l.Shape, s)
@@ -208,7 +213,7 @@ func (x *Tensor) Unsqueeze(dim int) *Tensor {
 	if d < x.Dim() {
 		st = x.layout.Strides[d] * x.layout.Shape[d]
 	}
-	l := Layout{
+	l := backend.Layout{
 		Shape:   append(append(cloneInts(x.layout.Shape[:d]), 1), x.layout.Shape[d:]...),
 		Strides: append(append(cloneInts(x.layout.Strides[:d]), st), x.layout.Strides[d:]...),
 		Offset:  x.layout.Offset,
@@ -247,7 +252,7 @@ func (x *Tensor) Expand(shape ...int) *Tensor {
 				"cannot expand shape %v to %v", x.layout.Shape, shape))
 		}
 	}
-	y := x.view(x.layout.broadcastTo(out))
+	y := x.view(x.layout.BroadcastTo(out))
 	if !tracked(x) {
 		return y
 	}
@@ -296,12 +301,12 @@ func Cat(dim int, xs ...*Tensor) *Tensor {
 		shape[d] += x.layout.Shape[d]
 	}
 	b := ref.backend
-	s := b.Alloc(dt, numel(shape))
-	ol := contiguousLayout(shape)
+	s := b.Alloc(dt, backend.Numel(shape))
+	ol := backend.Contiguous(shape)
 	at := 0
 	for _, x := range parts {
 		xc := x.AsType(dt)
-		l := Layout{Shape: xc.layout.Shape, Strides: ol.Strides, Offset: at * ol.Strides[d]}
+		l := backend.Layout{Shape: xc.layout.Shape, Strides: ol.Strides, Offset: at * ol.Strides[d]}
 		b.Copy(xc.storage, xc.layout, s, l)
 		at += x.layout.Shape[d]
 	}
@@ -332,7 +337,7 @@ func Stack(dim int, xs ...*Tensor) *Tensor {
 	d := normDim("Stack", dim, xs[0].Dim()+1, append(xs[0].Shape(), 1))
 	us := make([]*Tensor, len(xs))
 	for i, x := range xs {
-		if !equalInts(x.layout.Shape, xs[0].layout.Shape) {
+		if !slices.Equal(x.layout.Shape, xs[0].layout.Shape) {
 			panic(shapeErr("Stack", "all tensors must have the same shape", [][]int{xs[0].Shape(), x.Shape()},
 				"tensor %d has shape %v, tensor 0 has %v", i, x.layout.Shape, xs[0].layout.Shape))
 		}
@@ -344,9 +349,9 @@ func Stack(dim int, xs ...*Tensor) *Tensor {
 // embed returns zeros of the given shape, with g's dtype and device, with g
 // copied into the part of them that place selects from their contiguous
 // layout: the gradient of a view that took that part.
-func embed(g *Tensor, shape []int, place func(Layout) Layout) *Tensor {
-	z := g.backend.Alloc(g.DType(), numel(shape))
-	l := contiguousLayout(cloneInts(shape))
+func embed(g *Tensor, shape []int, place func(backend.Layout) backend.Layout) *Tensor {
+	z := g.backend.Alloc(g.DType(), backend.Numel(shape))
+	l := backend.Contiguous(cloneInts(shape))
 	g.backend.Copy(g.storage, g.layout, z, place(l))
 	return newTensor(g.backend, z, cloneInts(shape))
 }

@@ -1,6 +1,10 @@
 package tensor
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
+)
 
 func TestViews(t *testing.T) {
 	a := arange(2, 3, 4)
@@ -53,7 +57,7 @@ func TestViewSeesWrites(t *testing.T) {
 	// the base shows in the view (there is no user-facing in-place op yet).
 	a := Zeros(2, 3)
 	v := a.T().Narrow(0, 1, 2)
-	cpuBackendInstance.Fill(a.storage, Layout{Shape: []int{2}, Strides: []int{3}, Offset: 1}, 7)
+	cpuEngine.Fill(a.storage, backend.Layout{Shape: []int{2}, Strides: []int{3}, Offset: 1}, 7)
 	checkT(t, "view after write", v, []int{2, 2}, Float32, f64{7, 7, 0, 0})
 }
 

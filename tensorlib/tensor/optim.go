@@ -1,70 +1,56 @@
 package tensor
 
-import "fmt"
+import (
+	"slices"
 
-// This file holds the low-level, in-place primitives behind package optim
-// and nn.Load. They write into their arguments' storage, record no graph,
-// and are not meant for everyday use: prefer ops, which never change their
-// operands.
+	"github.com/gotensor/gotensor/tensorlib/backend"
+	"github.com/gotensor/gotensor/tensorlib/internal/inplace"
+)
 
-// AdamParams are the hyperparameters of one AdamStep.
-type AdamParams struct {
-	LR           float64 // learning rate
-	Beta1, Beta2 float64 // decay rates of the moment estimates (0.9, 0.999)
-	Eps          float64 // added to the denominator (1e-8)
-	WeightDecay  float64 // L2 penalty (Adam) or decoupled decay (AdamW)
-	Step         int     // 1-based number of this step, for bias correction
-	Decoupled    bool    // AdamW: p *= 1 - LR*WeightDecay instead of g += WeightDecay*p
+// This file holds the in-place operations: CopyInto, which users may call
+// (PyTorch's copy_), and those that package optim and nn reach through
+// tensorlib/internal/inplace (fused optimizer steps, SetData). They write
+// into their arguments' storage and record no graph.
+
+func init() {
+	inplace.Set(&inplace.Ops[*Tensor]{AdamStep: adamStep, SGDStep: sgdStep, SetData: setData})
 }
 
-// SGDParams are the hyperparameters of one SGDStep.
-type SGDParams struct {
-	LR          float64 // learning rate
-	Momentum    float64 // momentum factor (0 for plain SGD)
-	Dampening   float64 // dampening for momentum
-	WeightDecay float64 // L2 penalty added to the gradient
-	Nesterov    bool    // Nesterov momentum
-	First       bool    // the first step: the buffer starts as the gradient
-}
-
-// AdamStep performs one step of torch.optim.Adam (or AdamW when
+// adamStep performs one step of torch.optim.Adam (or AdamW when
 // h.Decoupled) in place: it updates the parameter p and its moment buffers
 // m and v from the gradient g. p, m and v must be contiguous, of one float
 // dtype, shape and device (start m and v as ZerosLike(p)); g must have p's
 // shape and device. It records no graph. It panics with a *ShapeError,
-// *DTypeError or *DeviceError on misuse.
-//
-// Low level: package optim calls it; users call opt.Step().
-func AdamStep(p, g, m, v *Tensor, h AdamParams) {
+// *DTypeError or *DeviceError on misuse, and a *ValueError for a step
+// below 1.
+func adamStep(p, g, m, v *Tensor, h backend.AdamParams) {
 	const op = "AdamStep"
 	checkUpdate(op, p, g, m, v)
 	if h.Step < 1 {
-		panic(shapeErr(op, "count steps from 1", nil, "step %d: bias correction needs step >= 1", h.Step))
+		panic(valueErr(op, "count steps from 1", "step %d: bias correction needs step >= 1", h.Step))
 	}
 	g = matchGrad(p, g)
 	p.backend.AdamStep(p.storage, p.layout, g.storage, g.layout, m.storage, m.layout, v.storage, v.layout, h)
 }
 
-// SGDStep performs one step of torch.optim.SGD in place: it updates the
-// parameter p, and the momentum buffer buf when h.Momentum != 0 (pass nil
+// sgdStep performs one step of torch.optim.SGD in place: it updates the
+// parameter p, and the momentum buffer buf when h.Momentum != 0 (nil
 // otherwise), from the gradient g. Set h.First on the first step: the
 // buffer is then set to the gradient, as torch does. Requirements and
-// panics as AdamStep.
-//
-// Low level: package optim calls it; users call opt.Step().
-func SGDStep(p, g, buf *Tensor, h SGDParams) {
+// panics as adamStep.
+func sgdStep(p, g, buf *Tensor, h backend.SGDParams) {
 	const op = "SGDStep"
 	if h.Momentum != 0 {
 		if buf == nil {
-			panic(shapeErr(op, "pass a momentum buffer, tensor.ZerosLike(p)", [][]int{p.Shape()}, "momentum %v needs a buffer", h.Momentum))
+			panic(valueErr(op, "pass a momentum buffer, tensor.ZerosLike(p)", "momentum %v needs a buffer", h.Momentum))
 		}
 		checkUpdate(op, p, g, buf)
 	} else {
 		checkUpdate(op, p, g)
 	}
 	g = matchGrad(p, g)
-	var bs Storage
-	var bl Layout
+	var bs backend.Storage
+	var bl backend.Layout
 	if h.Momentum != 0 {
 		bs, bl = buf.storage, buf.layout
 	}
@@ -72,16 +58,17 @@ func SGDStep(p, g, buf *Tensor, h SGDParams) {
 }
 
 // CopyInto copies src's elements into dst's storage in place, converting
-// the dtype: every tensor viewing that storage sees the new values. dst
-// must not be a broadcast (expanded) view. It records no graph, and so
-// suits loading weights into existing parameters. It panics with a
-// *ShapeError when the shapes differ and a *DeviceError when the devices
-// do.
+// the dtype, as PyTorch's dst.copy_(src) under no_grad: every tensor
+// viewing that storage sees the new values. dst must not be a broadcast
+// (expanded) view. It records no graph, and so suits setting the weights
+// of existing parameters (optimizers holding them keep working). It
+// panics with a *ShapeError when the shapes differ and a *DeviceError
+// when the devices do.
 //
-// Low level: nn.Load calls it.
+//	tensor.CopyInto(layer.Weight, tensor.Zeros(layer.Weight.Shape()...))
 func CopyInto(dst, src *Tensor) {
 	sameDevice("CopyInto", dst, src)
-	if !equalInts(dst.layout.Shape, src.layout.Shape) {
+	if !slices.Equal(dst.layout.Shape, src.layout.Shape) {
 		panic(shapeErr("CopyInto", "copy between tensors of one shape", [][]int{dst.Shape(), src.Shape()},
 			"cannot copy a tensor of shape %v into one of shape %v", src.layout.Shape, dst.layout.Shape))
 	}
@@ -104,7 +91,7 @@ func checkUpdate(op string, p, g *Tensor, bufs ...*Tensor) {
 		panic(dtypeErr(op, "parameters are Float32 or Float64", []DType{p.DType()}, "parameter of dtype %v", p.DType()))
 	}
 	for i, t := range all {
-		if !equalInts(t.layout.Shape, p.layout.Shape) {
+		if !slices.Equal(t.layout.Shape, p.layout.Shape) {
 			panic(shapeErr(op, "gradient and buffers must have the parameter's shape", [][]int{p.Shape(), t.Shape()},
 				"operand %d has shape %v, the parameter %v", i, t.layout.Shape, p.layout.Shape))
 		}
@@ -132,7 +119,20 @@ func matchGrad(p, g *Tensor) *Tensor {
 	return out
 }
 
-func (h AdamParams) String() string {
-	return fmt.Sprintf("Adam(lr=%v, betas=(%v, %v), eps=%v, wd=%v, step=%d, decoupled=%v)",
-		h.LR, h.Beta1, h.Beta2, h.Eps, h.WeightDecay, h.Step, h.Decoupled)
+// setData makes dst view src's storage (see inplace.Ops.SetData).
+func setData(dst, src *Tensor) {
+	const op = "SetData"
+	if !slices.Equal(dst.layout.Shape, src.layout.Shape) {
+		panic(shapeErr(op, "give a tensor of the same shape", [][]int{dst.Shape(), src.Shape()},
+			"cannot replace the data of a tensor of shape %v with one of shape %v", dst.layout.Shape, src.layout.Shape))
+	}
+	if dst.DType() != src.DType() {
+		panic(dtypeErr(op, "convert it first with AsType", []DType{dst.DType(), src.DType()},
+			"cannot replace %v data with %v", dst.DType(), src.DType()))
+	}
+	g := dst.Grad()
+	dst.storage, dst.layout, dst.backend = src.storage, src.layout, src.backend
+	if g != nil && g.Device() != dst.Device() {
+		dst.node.SetGrad((*gradValue)(g.To(dst.Device())))
+	}
 }

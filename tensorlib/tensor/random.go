@@ -3,6 +3,8 @@ package tensor
 import (
 	"math/rand/v2"
 	"sync"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // rng is the package's generator. Each random op draws one seed from it and
@@ -27,19 +29,19 @@ func nextSeed() uint64 {
 	return rng.r.Uint64()
 }
 
-func random(op string, d Device, dist Distribution, dt DType, a, b float64, shape []int) *Tensor {
+func random(op string, d Device, dist backend.Distribution, dt DType, a, b float64, shape []int) *Tensor {
 	shape = checkShape(op, shape)
-	be := backendOf(op, d)
-	return newTensor(be, be.Random(dist, dt, numel(shape), a, b, nextSeed()), shape)
+	be := engineOf(op, d)
+	return newTensor(be, be.Random(dist, dt, backend.Numel(shape), a, b, nextSeed()), shape)
 }
 
 // Rand returns a Float32 tensor of the given shape with elements drawn
 // uniformly from [0, 1).
-func Rand(shape ...int) *Tensor { return random("Rand", CPU, Uniform, Float32, 0, 1, shape) }
+func Rand(shape ...int) *Tensor { return random("Rand", CPU, backend.Uniform, Float32, 0, 1, shape) }
 
 // Randn returns a Float32 tensor of the given shape with elements drawn
 // from the standard normal distribution.
-func Randn(shape ...int) *Tensor { return random("Randn", CPU, Normal, Float32, 0, 1, shape) }
+func Randn(shape ...int) *Tensor { return random("Randn", CPU, backend.Normal, Float32, 0, 1, shape) }
 
 // RandInt returns an Int64 tensor of the given shape with elements drawn
 // uniformly from the integers in [lo, hi). It panics with a *ShapeError
@@ -58,14 +60,14 @@ func RandInt(lo, hi int, shape ...int) *Tensor {
 //
 //	w := tensor.RandOn(tensor.CUDA(0), 1024, 1024)
 func RandOn(d Device, shape ...int) *Tensor {
-	return random("RandOn", d, Uniform, Float32, 0, 1, shape)
+	return random("RandOn", d, backend.Uniform, Float32, 0, 1, shape)
 }
 
 // RandnOn is Randn drawn on device d by d's own generator; see RandOn.
 //
 //	x := tensor.RandnOn(tensor.DefaultDevice(), 64, 784)
 func RandnOn(d Device, shape ...int) *Tensor {
-	return random("RandnOn", d, Normal, Float32, 0, 1, shape)
+	return random("RandnOn", d, backend.Normal, Float32, 0, 1, shape)
 }
 
 // RandIntOn is RandInt drawn on device d by d's own generator; see RandOn.
@@ -78,7 +80,7 @@ func RandIntOn(d Device, lo, hi int, shape ...int) *Tensor {
 	if hi <= lo {
 		panic(shapeErr(op, "pass lo < hi", nil, "empty range [%d, %d)", lo, hi))
 	}
-	return random(op, d, IntUniform, Int64, float64(lo), float64(hi), shape)
+	return random(op, d, backend.IntUniform, Int64, float64(lo), float64(hi), shape)
 }
 
 // RandPerm returns a random permutation of 0..n-1 as an Int64 tensor.
@@ -90,5 +92,5 @@ func RandPerm(n int) *Tensor {
 	for i, x := range p {
 		v[i] = int64(x)
 	}
-	return newTensor(cpuBackendInstance, cpuBackendInstance.FromHost(v), []int{n})
+	return newTensor(cpuEngine, cpuEngine.FromHost(v), []int{n})
 }

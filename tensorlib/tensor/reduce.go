@@ -3,6 +3,8 @@ package tensor
 import (
 	"math"
 	"sort"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // reduceDims normalises dims for a reduction (none = all), rejecting
@@ -48,24 +50,24 @@ func keptShape(shape, dims []int, keep bool) []int {
 }
 
 // reduce is the primitive behind Sum, Max and Min over a set of dims.
-func reduce(op ReduceOp, name string, x *Tensor, dims []int, keep bool) *Tensor {
+func reduce(op backend.ReduceOp, name string, x *Tensor, dims []int, keep bool) *Tensor {
 	dims = reduceDims(name, x, dims)
 	src := x
 	switch x.DType() {
 	case Bool:
 		src = x.AsType(Int64)
 	}
-	if op != OpSum {
+	if op != backend.OpSum {
 		for _, d := range dims {
 			if x.layout.Shape[d] == 0 {
 				panic(shapeErr(name, "reduce over a non-empty dim", [][]int{x.Shape()},
-					"cannot take the %s over dim %d of size 0 (shape %v)", map[ReduceOp]string{OpMax: "maximum", OpMin: "minimum"}[op], d, x.layout.Shape))
+					"cannot take the %s over dim %d of size 0 (shape %v)", map[backend.ReduceOp]string{backend.OpMax: "maximum", backend.OpMin: "minimum"}[op], d, x.layout.Shape))
 			}
 		}
 	}
 	s := x.backend.Reduce(op, src.storage, src.layout, dims)
 	out := newTensor(x.backend, s, keptShape(x.layout.Shape, dims, keep))
-	if x.DType() == Bool && op != OpSum {
+	if x.DType() == Bool && op != backend.OpSum {
 		out = out.AsType(Bool)
 	}
 	if !tracked(x) {
@@ -76,7 +78,7 @@ func reduce(op ReduceOp, name string, x *Tensor, dims []int, keep bool) *Tensor 
 		dims := rd
 		kept := keptShape(x.layout.Shape, dims, true)
 		gk := g.Reshape(kept...)
-		if op == OpSum {
+		if op == backend.OpSum {
 			return []*Tensor{gk.Expand(x.layout.Shape...)}
 		}
 		// The extremes share the gradient equally, as torch.amax.
@@ -91,11 +93,11 @@ func reduce(op ReduceOp, name string, x *Tensor, dims []int, keep bool) *Tensor 
 // and Bool tensors sum to Int64.
 //
 //	tensor.Ones(2, 3).Sum(1) // tensor([3., 3.])
-func (x *Tensor) Sum(dims ...int) *Tensor { return reduce(OpSum, "Sum", x, dims, false) }
+func (x *Tensor) Sum(dims ...int) *Tensor { return reduce(backend.OpSum, "Sum", x, dims, false) }
 
 // SumKeep is Sum keeping the reduced dims with size 1, so the result
 // broadcasts against x: Ones(2, 3).SumKeep(1) has shape [2, 1].
-func (x *Tensor) SumKeep(dims ...int) *Tensor { return reduce(OpSum, "SumKeep", x, dims, true) }
+func (x *Tensor) SumKeep(dims ...int) *Tensor { return reduce(backend.OpSum, "SumKeep", x, dims, true) }
 
 // mean divides a sum by the number of elements reduced.
 func mean(name string, x *Tensor, dims []int, keep bool) *Tensor {
@@ -108,7 +110,7 @@ func mean(name string, x *Tensor, dims []int, keep bool) *Tensor {
 	for _, d := range dims {
 		n *= x.layout.Shape[d]
 	}
-	return reduce(OpSum, name, x, dims, keep).DivScalar(float64(n))
+	return reduce(backend.OpSum, name, x, dims, keep).DivScalar(float64(n))
 }
 
 // Mean returns the mean of x's elements over dims (all dims when none are
@@ -124,24 +126,28 @@ func (x *Tensor) MeanKeep(dims ...int) *Tensor { return mean("MeanKeep", x, dims
 // Max returns the maximum of x along dim, removing it (torch.amax): for x
 // of shape [2, 3], x.Max(1) has shape [2]. NaN propagates. It panics with a
 // *ShapeError when dim is out of range or has size 0.
-func (x *Tensor) Max(dim int) *Tensor { return reduce(OpMax, "Max", x, []int{dim}, false) }
+func (x *Tensor) Max(dim int) *Tensor { return reduce(backend.OpMax, "Max", x, []int{dim}, false) }
 
 // Min returns the minimum of x along dim, removing it, as Max.
-func (x *Tensor) Min(dim int) *Tensor { return reduce(OpMin, "Min", x, []int{dim}, false) }
+func (x *Tensor) Min(dim int) *Tensor { return reduce(backend.OpMin, "Min", x, []int{dim}, false) }
 
 // MaxKeep is Max keeping dim with size 1.
-func (x *Tensor) MaxKeep(dim int) *Tensor { return reduce(OpMax, "MaxKeep", x, []int{dim}, true) }
+func (x *Tensor) MaxKeep(dim int) *Tensor {
+	return reduce(backend.OpMax, "MaxKeep", x, []int{dim}, true)
+}
 
 // MinKeep is Min keeping dim with size 1.
-func (x *Tensor) MinKeep(dim int) *Tensor { return reduce(OpMin, "MinKeep", x, []int{dim}, true) }
+func (x *Tensor) MinKeep(dim int) *Tensor {
+	return reduce(backend.OpMin, "MinKeep", x, []int{dim}, true)
+}
 
 // MaxAll returns the maximum of all x's elements as a 0-d tensor.
-func (x *Tensor) MaxAll() *Tensor { return reduce(OpMax, "MaxAll", x, nil, false) }
+func (x *Tensor) MaxAll() *Tensor { return reduce(backend.OpMax, "MaxAll", x, nil, false) }
 
 // MinAll returns the minimum of all x's elements as a 0-d tensor.
-func (x *Tensor) MinAll() *Tensor { return reduce(OpMin, "MinAll", x, nil, false) }
+func (x *Tensor) MinAll() *Tensor { return reduce(backend.OpMin, "MinAll", x, nil, false) }
 
-func argReduce(op ReduceOp, name string, x *Tensor, dim int) *Tensor {
+func argReduce(op backend.ReduceOp, name string, x *Tensor, dim int) *Tensor {
 	d := normDim(name, dim, x.Dim(), x.layout.Shape)
 	if x.layout.Shape[d] == 0 {
 		panic(shapeErr(name, "reduce over a non-empty dim", [][]int{x.Shape()},
@@ -159,10 +165,10 @@ func argReduce(op ReduceOp, name string, x *Tensor, dim int) *Tensor {
 // it; ties give the first index, and NaN counts as the maximum.
 //
 //	logits.Argmax(1) // predicted class per row
-func (x *Tensor) Argmax(dim int) *Tensor { return argReduce(OpArgmax, "Argmax", x, dim) }
+func (x *Tensor) Argmax(dim int) *Tensor { return argReduce(backend.OpArgmax, "Argmax", x, dim) }
 
 // Argmin returns the Int64 indices of the minima of x along dim, as Argmax.
-func (x *Tensor) Argmin(dim int) *Tensor { return argReduce(OpArgmin, "Argmin", x, dim) }
+func (x *Tensor) Argmin(dim int) *Tensor { return argReduce(backend.OpArgmin, "Argmin", x, dim) }
 
 func needFloat(op string, x *Tensor) {
 	if !x.DType().IsFloat() {

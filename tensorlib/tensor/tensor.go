@@ -1,6 +1,10 @@
 package tensor
 
-import "github.com/gotensor/gotensor/autograd"
+import (
+	"github.com/gotensor/gotensor/autograd"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
+)
 
 // A Tensor is an n-dimensional array of one dtype on one device.
 //
@@ -12,19 +16,19 @@ import "github.com/gotensor/gotensor/autograd"
 //
 // A nil *Tensor is not valid; ops on it panic.
 type Tensor struct {
-	storage Storage
-	layout  Layout
-	backend Backend
+	storage backend.Storage
+	layout  backend.Layout
+	backend *engine        // the device and the backend that serves it
 	node    *autograd.Node // nil unless x requires grad
 }
 
 // newTensor wraps storage in a contiguous layout of shape.
-func newTensor(b Backend, s Storage, shape []int) *Tensor {
-	return &Tensor{storage: s, layout: contiguousLayout(shape), backend: b}
+func newTensor(b *engine, s backend.Storage, shape []int) *Tensor {
+	return &Tensor{storage: s, layout: backend.Contiguous(shape), backend: b}
 }
 
 // view returns a tensor sharing x's storage with layout l.
-func (x *Tensor) view(l Layout) *Tensor {
+func (x *Tensor) view(l backend.Layout) *Tensor {
 	return &Tensor{storage: x.storage, layout: l, backend: x.backend}
 }
 
@@ -44,40 +48,21 @@ func (x *Tensor) Strides() []int { return cloneInts(x.layout.Strides) }
 func (x *Tensor) Dim() int { return len(x.layout.Shape) }
 
 // Numel returns the number of elements of x.
-func (x *Tensor) Numel() int { return numel(x.layout.Shape) }
+func (x *Tensor) Numel() int { return backend.Numel(x.layout.Shape) }
 
 // DType returns x's element type.
 func (x *Tensor) DType() DType { return x.storage.DType() }
 
 // Device returns the device that holds x's storage.
-func (x *Tensor) Device() Device { return x.backend.Device() }
+func (x *Tensor) Device() Device { return x.backend.device }
 
 // IsContiguous reports whether x's elements sit in row-major order without
 // gaps in its storage.
 func (x *Tensor) IsContiguous() bool { return x.layout.IsContiguous() }
 
-// Layout returns x's layout (shape, strides in elements, offset). Backends
-// receive it with the storage; it is exported for backend implementers.
-func (x *Tensor) Layout() Layout {
-	return Layout{Shape: x.Shape(), Strides: x.Strides(), Offset: x.layout.Offset}
-}
-
-// Storage returns the storage x views. It is exported for backend
-// implementers; users never need it.
-func (x *Tensor) Storage() Storage { return x.storage }
-
 // SharesStorage reports whether x and y view the same storage, as views of
 // one another do.
 func (x *Tensor) SharesStorage(y *Tensor) bool { return x.storage == y.storage }
-
-// A Freer is a Storage whose memory can be released before the garbage
-// collector finds it unreachable, as the CUDA backend's device memory can.
-// Tensor.Free calls Free. After Free, the backend panics with a
-// *DeviceError when it is handed the storage again; Free must be safe to
-// call more than once.
-type Freer interface {
-	Free()
-}
 
 // Free releases x's device memory now, instead of when the garbage
 // collector finds x unreachable: on a CUDA device the memory goes back to
@@ -89,7 +74,7 @@ type Freer interface {
 //	y := x.MatMul(w)
 //	x.Free() // done with x
 func (x *Tensor) Free() {
-	if f, ok := x.storage.(Freer); ok {
+	if f, ok := x.storage.(backend.Freer); ok {
 		f.Free()
 	}
 }
@@ -154,7 +139,7 @@ func (x *Tensor) To(d Device) *Tensor {
 	if x.Device() == d {
 		return x
 	}
-	b := backendOf("To", d)
+	b := engineOf("To", d)
 	out := newTensor(b, b.FromHost(x.host()), x.Shape())
 	if !tracked(x) {
 		return out
@@ -174,7 +159,7 @@ func (x *Tensor) CUDA() *Tensor { return x.To(CUDA(0)) }
 // otherwise a new tensor. Float to Int64 truncates toward zero; to Bool,
 // nonzero is true.
 func (x *Tensor) AsType(dt DType) *Tensor {
-	if !dt.valid() {
+	if !validDType(dt) {
 		panic(dtypeErr("AsType", "use tensor.Float32, Float64, Int64 or Bool", []DType{dt}, "unknown dtype %v", dt))
 	}
 	if x.DType() == dt {
@@ -211,7 +196,7 @@ func (x *Tensor) Clone() *Tensor {
 func (x *Tensor) clone() *Tensor {
 	s := x.backend.Alloc(x.DType(), x.Numel())
 	shape := x.Shape()
-	x.backend.Copy(x.storage, x.layout, s, contiguousLayout(shape))
+	x.backend.Copy(x.storage, x.layout, s, backend.Contiguous(shape))
 	return newTensor(x.backend, s, shape)
 }
 

@@ -6,12 +6,17 @@ import (
 	"fmt"
 	"unsafe"
 
+	gblas "gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+
 	"github.com/gotensor/gotensor/cuda/internal/driver"
-	"github.com/gotensor/gotensor/internal/blas"
 )
 
 // Gemm computes what cublasSgemmStridedBatched (or the Dgemm one) would,
-// with the same column-major arguments, on the CPU.
+// with the same column-major arguments, on the CPU with gonum's BLAS. The
+// emulator needs a correct GEMM rather than a fast one, and gonum is the
+// BLAS every build has; the tensor library's own GEMM (OpenBLAS when
+// present) is internal to it.
 //
 // A column-major matrix X (r×c, leading dimension ld) is, in memory, the
 // row-major matrix Xᵀ (c×r, row stride ld). So C = op(A)·op(B) in column
@@ -62,16 +67,41 @@ func (d *Driver) Gemm(g driver.GemmArgs) error {
 			}
 		}
 		if g.Double {
-			blas.Dgemm(bool(g.TransB), bool(g.TransA), g.N, g.M, g.K, g.Alpha,
-				slice[float64](pb, nb), g.LDB, slice[float64](pa, na), g.LDA,
-				g.Beta, slice[float64](pc, nc), g.LDC)
+			gemm(gonum.Implementation{}.Dgemm, g, slice[float64](pb, nb), slice[float64](pa, na), slice[float64](pc, nc), g.Alpha, g.Beta)
 		} else {
-			blas.Sgemm(bool(g.TransB), bool(g.TransA), g.N, g.M, g.K, float32(g.Alpha),
-				slice[float32](pb, nb), g.LDB, slice[float32](pa, na), g.LDA,
-				float32(g.Beta), slice[float32](pc, nc), g.LDC)
+			gemm(gonum.Implementation{}.Sgemm, g, slice[float32](pb, nb), slice[float32](pa, na), slice[float32](pc, nc), float32(g.Alpha), float32(g.Beta))
 		}
 	}
 	return nil
+}
+
+// gemm runs one product of g as the row-major product described above, b
+// and a being g.B and g.A as stored. A product with nothing to sum (K or
+// Alpha zero) scales C by Beta, writing zeros when Beta is zero, as cuBLAS
+// does: gonum would reject the empty operands.
+func gemm[T float32 | float64](f func(tA, tB gblas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int),
+	g driver.GemmArgs, b, a, c []T, alpha, beta T) {
+	if g.K == 0 || alpha == 0 {
+		for j := 0; j < g.N; j++ {
+			col := c[j*g.LDC : j*g.LDC+g.M]
+			for i := range col {
+				if beta == 0 {
+					col[i] = 0
+				} else {
+					col[i] *= beta
+				}
+			}
+		}
+		return
+	}
+	f(trans(g.TransB), trans(g.TransA), g.N, g.M, g.K, alpha, b, g.LDB, a, g.LDA, beta, c, g.LDC)
+}
+
+func trans(t driver.Transpose) gblas.Transpose {
+	if t {
+		return gblas.Trans
+	}
+	return gblas.NoTrans
 }
 
 // slice views n elements of emulated device memory at p. The memory is C

@@ -10,224 +10,66 @@ import (
 func init() {
 	Symbols["github.com/gotensor/gotensor/tensorlib/tensor/tensor"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"AdamStep":        reflect.ValueOf(tensor.AdamStep),
-		"Arange":          reflect.ValueOf(tensor.Arange),
-		"Backends":        reflect.ValueOf(tensor.Backends),
-		"Bool":            reflect.ValueOf(tensor.Bool),
-		"CPU":             reflect.ValueOf(&tensor.CPU).Elem(),
-		"CUDA":            reflect.ValueOf(tensor.CUDA),
-		"Cat":             reflect.ValueOf(tensor.Cat),
-		"Conv2d":          reflect.ValueOf(tensor.Conv2d),
-		"CopyInto":        reflect.ValueOf(tensor.CopyInto),
-		"CrossEntropy":    reflect.ValueOf(tensor.CrossEntropy),
-		"DefaultDevice":   reflect.ValueOf(tensor.DefaultDevice),
-		"Dropout":         reflect.ValueOf(tensor.Dropout),
-		"Eye":             reflect.ValueOf(tensor.Eye),
-		"Float32":         reflect.ValueOf(tensor.Float32),
-		"Float64":         reflect.ValueOf(tensor.Float64),
-		"FromBools":       reflect.ValueOf(tensor.FromBools),
-		"FromFloat32s":    reflect.ValueOf(tensor.FromFloat32s),
-		"FromFloat64s":    reflect.ValueOf(tensor.FromFloat64s),
-		"FromInt64s":      reflect.ValueOf(tensor.FromInt64s),
-		"FromInts":        reflect.ValueOf(tensor.FromInts),
-		"Full":            reflect.ValueOf(tensor.Full),
-		"FullLike":        reflect.ValueOf(tensor.FullLike),
-		"GradEnabled":     reflect.ValueOf(tensor.GradEnabled),
-		"Int64":           reflect.ValueOf(tensor.Int64),
-		"IntUniform":      reflect.ValueOf(tensor.IntUniform),
-		"ManualSeed":      reflect.ValueOf(tensor.ManualSeed),
-		"NewDevice":       reflect.ValueOf(tensor.NewDevice),
-		"NoGrad":          reflect.ValueOf(tensor.NoGrad),
-		"Normal":          reflect.ValueOf(tensor.Normal),
-		"OneHot":          reflect.ValueOf(tensor.OneHot),
-		"Ones":            reflect.ValueOf(tensor.Ones),
-		"OnesLike":        reflect.ValueOf(tensor.OnesLike),
-		"OpAbs":           reflect.ValueOf(tensor.OpAbs),
-		"OpAdd":           reflect.ValueOf(tensor.OpAdd),
-		"OpArgmax":        reflect.ValueOf(tensor.OpArgmax),
-		"OpArgmin":        reflect.ValueOf(tensor.OpArgmin),
-		"OpCos":           reflect.ValueOf(tensor.OpCos),
-		"OpDiv":           reflect.ValueOf(tensor.OpDiv),
-		"OpEq":            reflect.ValueOf(tensor.OpEq),
-		"OpErf":           reflect.ValueOf(tensor.OpErf),
-		"OpExp":           reflect.ValueOf(tensor.OpExp),
-		"OpGELU":          reflect.ValueOf(tensor.OpGELU),
-		"OpGe":            reflect.ValueOf(tensor.OpGe),
-		"OpGt":            reflect.ValueOf(tensor.OpGt),
-		"OpLe":            reflect.ValueOf(tensor.OpLe),
-		"OpLog":           reflect.ValueOf(tensor.OpLog),
-		"OpLt":            reflect.ValueOf(tensor.OpLt),
-		"OpMax":           reflect.ValueOf(tensor.OpMax),
-		"OpMaximum":       reflect.ValueOf(tensor.OpMaximum),
-		"OpMin":           reflect.ValueOf(tensor.OpMin),
-		"OpMinimum":       reflect.ValueOf(tensor.OpMinimum),
-		"OpMul":           reflect.ValueOf(tensor.OpMul),
-		"OpNe":            reflect.ValueOf(tensor.OpNe),
-		"OpNeg":           reflect.ValueOf(tensor.OpNeg),
-		"OpPow":           reflect.ValueOf(tensor.OpPow),
-		"OpReLU":          reflect.ValueOf(tensor.OpReLU),
-		"OpSigmoid":       reflect.ValueOf(tensor.OpSigmoid),
-		"OpSin":           reflect.ValueOf(tensor.OpSin),
-		"OpSqrt":          reflect.ValueOf(tensor.OpSqrt),
-		"OpSub":           reflect.ValueOf(tensor.OpSub),
-		"OpSum":           reflect.ValueOf(tensor.OpSum),
-		"OpTanh":          reflect.ValueOf(tensor.OpTanh),
-		"PromoteTypes":    reflect.ValueOf(tensor.PromoteTypes),
-		"Rand":            reflect.ValueOf(tensor.Rand),
-		"RandInt":         reflect.ValueOf(tensor.RandInt),
-		"RandIntOn":       reflect.ValueOf(tensor.RandIntOn),
-		"RandOn":          reflect.ValueOf(tensor.RandOn),
-		"RandPerm":        reflect.ValueOf(tensor.RandPerm),
-		"Randn":           reflect.ValueOf(tensor.Randn),
-		"RandnOn":         reflect.ValueOf(tensor.RandnOn),
-		"RegisterBackend": reflect.ValueOf(tensor.RegisterBackend),
-		"SGDStep":         reflect.ValueOf(tensor.SGDStep),
-		"Scalar":          reflect.ValueOf(tensor.Scalar),
-		"Stack":           reflect.ValueOf(tensor.Stack),
-		"Try":             reflect.ValueOf(tensor.Try),
-		"Uniform":         reflect.ValueOf(tensor.Uniform),
-		"Where":           reflect.ValueOf(tensor.Where),
-		"Zeros":           reflect.ValueOf(tensor.Zeros),
-		"ZerosLike":       reflect.ValueOf(tensor.ZerosLike),
+		"Arange":        reflect.ValueOf(tensor.Arange),
+		"BLAS":          reflect.ValueOf(tensor.BLAS),
+		"Backends":      reflect.ValueOf(tensor.Backends),
+		"Bool":          reflect.ValueOf(tensor.Bool),
+		"CPU":           reflect.ValueOf(&tensor.CPU).Elem(),
+		"CUDA":          reflect.ValueOf(tensor.CUDA),
+		"Cat":           reflect.ValueOf(tensor.Cat),
+		"Conv2d":        reflect.ValueOf(tensor.Conv2d),
+		"CopyInto":      reflect.ValueOf(tensor.CopyInto),
+		"CrossEntropy":  reflect.ValueOf(tensor.CrossEntropy),
+		"DefaultDevice": reflect.ValueOf(tensor.DefaultDevice),
+		"Dropout":       reflect.ValueOf(tensor.Dropout),
+		"Eye":           reflect.ValueOf(tensor.Eye),
+		"Float32":       reflect.ValueOf(tensor.Float32),
+		"Float64":       reflect.ValueOf(tensor.Float64),
+		"FromBools":     reflect.ValueOf(tensor.FromBools),
+		"FromFloat32s":  reflect.ValueOf(tensor.FromFloat32s),
+		"FromFloat64s":  reflect.ValueOf(tensor.FromFloat64s),
+		"FromInt64s":    reflect.ValueOf(tensor.FromInt64s),
+		"FromInts":      reflect.ValueOf(tensor.FromInts),
+		"Full":          reflect.ValueOf(tensor.Full),
+		"FullLike":      reflect.ValueOf(tensor.FullLike),
+		"GradEnabled":   reflect.ValueOf(tensor.GradEnabled),
+		"Int64":         reflect.ValueOf(tensor.Int64),
+		"ManualSeed":    reflect.ValueOf(tensor.ManualSeed),
+		"NewDevice":     reflect.ValueOf(tensor.NewDevice),
+		"NoGrad":        reflect.ValueOf(tensor.NoGrad),
+		"OneHot":        reflect.ValueOf(tensor.OneHot),
+		"Ones":          reflect.ValueOf(tensor.Ones),
+		"OnesLike":      reflect.ValueOf(tensor.OnesLike),
+		"PromoteTypes":  reflect.ValueOf(tensor.PromoteTypes),
+		"Rand":          reflect.ValueOf(tensor.Rand),
+		"RandInt":       reflect.ValueOf(tensor.RandInt),
+		"RandIntOn":     reflect.ValueOf(tensor.RandIntOn),
+		"RandOn":        reflect.ValueOf(tensor.RandOn),
+		"RandPerm":      reflect.ValueOf(tensor.RandPerm),
+		"Randn":         reflect.ValueOf(tensor.Randn),
+		"RandnOn":       reflect.ValueOf(tensor.RandnOn),
+		"Scalar":        reflect.ValueOf(tensor.Scalar),
+		"Stack":         reflect.ValueOf(tensor.Stack),
+		"Try":           reflect.ValueOf(tensor.Try),
+		"Where":         reflect.ValueOf(tensor.Where),
+		"Zeros":         reflect.ValueOf(tensor.Zeros),
+		"ZerosLike":     reflect.ValueOf(tensor.ZerosLike),
 
 		// type definitions
-		"AdamParams":     reflect.ValueOf((*tensor.AdamParams)(nil)),
-		"Backend":        reflect.ValueOf((*tensor.Backend)(nil)),
-		"BackendFactory": reflect.ValueOf((*tensor.BackendFactory)(nil)),
-		"BinaryOp":       reflect.ValueOf((*tensor.BinaryOp)(nil)),
-		"CompareOp":      reflect.ValueOf((*tensor.CompareOp)(nil)),
-		"DType":          reflect.ValueOf((*tensor.DType)(nil)),
-		"DTypeError":     reflect.ValueOf((*tensor.DTypeError)(nil)),
-		"Device":         reflect.ValueOf((*tensor.Device)(nil)),
-		"DeviceError":    reflect.ValueOf((*tensor.DeviceError)(nil)),
-		"Distribution":   reflect.ValueOf((*tensor.Distribution)(nil)),
-		"Error":          reflect.ValueOf((*tensor.Error)(nil)),
-		"Freer":          reflect.ValueOf((*tensor.Freer)(nil)),
-		"IndexError":     reflect.ValueOf((*tensor.IndexError)(nil)),
-		"Layout":         reflect.ValueOf((*tensor.Layout)(nil)),
-		"ReduceOp":       reflect.ValueOf((*tensor.ReduceOp)(nil)),
-		"SGDParams":      reflect.ValueOf((*tensor.SGDParams)(nil)),
-		"ShapeError":     reflect.ValueOf((*tensor.ShapeError)(nil)),
-		"Storage":        reflect.ValueOf((*tensor.Storage)(nil)),
-		"Tensor":         reflect.ValueOf((*tensor.Tensor)(nil)),
-		"UnaryOp":        reflect.ValueOf((*tensor.UnaryOp)(nil)),
+		"DType":       reflect.ValueOf((*tensor.DType)(nil)),
+		"DTypeError":  reflect.ValueOf((*tensor.DTypeError)(nil)),
+		"Device":      reflect.ValueOf((*tensor.Device)(nil)),
+		"DeviceError": reflect.ValueOf((*tensor.DeviceError)(nil)),
+		"Error":       reflect.ValueOf((*tensor.Error)(nil)),
+		"GradError":   reflect.ValueOf((*tensor.GradError)(nil)),
+		"IndexError":  reflect.ValueOf((*tensor.IndexError)(nil)),
+		"ShapeError":  reflect.ValueOf((*tensor.ShapeError)(nil)),
+		"Tensor":      reflect.ValueOf((*tensor.Tensor)(nil)),
+		"ValueError":  reflect.ValueOf((*tensor.ValueError)(nil)),
 
 		// interface wrapper definitions
-		"_Backend": reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_tensor_Backend)(nil)),
-		"_Error":   reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_tensor_Error)(nil)),
-		"_Freer":   reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_tensor_Freer)(nil)),
-		"_Storage": reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_tensor_Storage)(nil)),
+		"_Error": reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_tensor_Error)(nil)),
 	}
-}
-
-// _github_com_gotensor_gotensor_tensorlib_tensor_Backend is an interface wrapper for Backend type
-type _github_com_gotensor_gotensor_tensorlib_tensor_Backend struct {
-	IValue        interface{}
-	WAdamStep     func(p tensor.Storage, pl tensor.Layout, g tensor.Storage, gl tensor.Layout, m tensor.Storage, ml tensor.Layout, v tensor.Storage, vl tensor.Layout, h tensor.AdamParams)
-	WAlloc        func(dt tensor.DType, n int) tensor.Storage
-	WArange       func(dt tensor.DType, n int, start float64, step float64) tensor.Storage
-	WArgReduce    func(op tensor.ReduceOp, s tensor.Storage, l tensor.Layout, dim int) tensor.Storage
-	WBinary       func(op tensor.BinaryOp, a tensor.Storage, la tensor.Layout, b tensor.Storage, lb tensor.Layout) tensor.Storage
-	WBinaryScalar func(op tensor.BinaryOp, a tensor.Storage, la tensor.Layout, s float64, reversed bool) tensor.Storage
-	WCast         func(s tensor.Storage, l tensor.Layout, dt tensor.DType) tensor.Storage
-	WCol2Im       func(c tensor.Storage, cl tensor.Layout, shape []int, kernel [2]int, stride [2]int, padding [2]int, dilation [2]int) tensor.Storage
-	WCompare      func(op tensor.CompareOp, a tensor.Storage, la tensor.Layout, b tensor.Storage, lb tensor.Layout) tensor.Storage
-	WCopy         func(src tensor.Storage, sl tensor.Layout, dst tensor.Storage, dl tensor.Layout)
-	WDevice       func() tensor.Device
-	WFill         func(dst tensor.Storage, dl tensor.Layout, v float64)
-	WFromHost     func(data any) tensor.Storage
-	WGather       func(s tensor.Storage, l tensor.Layout, dim int, idx tensor.Storage, il tensor.Layout) tensor.Storage
-	WIm2Col       func(s tensor.Storage, l tensor.Layout, kernel [2]int, stride [2]int, padding [2]int, dilation [2]int) tensor.Storage
-	WIndexAdd     func(dst tensor.Storage, dl tensor.Layout, dim int, idx tensor.Storage, il tensor.Layout, src tensor.Storage, sl tensor.Layout)
-	WIndexSelect  func(s tensor.Storage, l tensor.Layout, dim int, idx tensor.Storage, il tensor.Layout) tensor.Storage
-	WMatMul       func(a tensor.Storage, la tensor.Layout, b tensor.Storage, lb tensor.Layout) tensor.Storage
-	WMaxPool2d    func(s tensor.Storage, l tensor.Layout, kernel [2]int, stride [2]int, padding [2]int) (out tensor.Storage, idx tensor.Storage)
-	WRandom       func(dist tensor.Distribution, dt tensor.DType, n int, a float64, b float64, seed uint64) tensor.Storage
-	WReduce       func(op tensor.ReduceOp, s tensor.Storage, l tensor.Layout, dims []int) tensor.Storage
-	WSGDStep      func(p tensor.Storage, pl tensor.Layout, g tensor.Storage, gl tensor.Layout, buf tensor.Storage, bl tensor.Layout, h tensor.SGDParams)
-	WScatterAdd   func(dst tensor.Storage, dl tensor.Layout, dim int, idx tensor.Storage, il tensor.Layout, src tensor.Storage, sl tensor.Layout)
-	WToHost       func(s tensor.Storage, l tensor.Layout) any
-	WUnary        func(op tensor.UnaryOp, s tensor.Storage, l tensor.Layout) tensor.Storage
-	WWhere        func(cond tensor.Storage, lc tensor.Layout, a tensor.Storage, la tensor.Layout, b tensor.Storage, lb tensor.Layout) tensor.Storage
-}
-
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) AdamStep(p tensor.Storage, pl tensor.Layout, g tensor.Storage, gl tensor.Layout, m tensor.Storage, ml tensor.Layout, v tensor.Storage, vl tensor.Layout, h tensor.AdamParams) {
-	W.WAdamStep(p, pl, g, gl, m, ml, v, vl, h)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Alloc(dt tensor.DType, n int) tensor.Storage {
-	return W.WAlloc(dt, n)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Arange(dt tensor.DType, n int, start float64, step float64) tensor.Storage {
-	return W.WArange(dt, n, start, step)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) ArgReduce(op tensor.ReduceOp, s tensor.Storage, l tensor.Layout, dim int) tensor.Storage {
-	return W.WArgReduce(op, s, l, dim)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Binary(op tensor.BinaryOp, a tensor.Storage, la tensor.Layout, b tensor.Storage, lb tensor.Layout) tensor.Storage {
-	return W.WBinary(op, a, la, b, lb)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) BinaryScalar(op tensor.BinaryOp, a tensor.Storage, la tensor.Layout, s float64, reversed bool) tensor.Storage {
-	return W.WBinaryScalar(op, a, la, s, reversed)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Cast(s tensor.Storage, l tensor.Layout, dt tensor.DType) tensor.Storage {
-	return W.WCast(s, l, dt)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Col2Im(c tensor.Storage, cl tensor.Layout, shape []int, kernel [2]int, stride [2]int, padding [2]int, dilation [2]int) tensor.Storage {
-	return W.WCol2Im(c, cl, shape, kernel, stride, padding, dilation)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Compare(op tensor.CompareOp, a tensor.Storage, la tensor.Layout, b tensor.Storage, lb tensor.Layout) tensor.Storage {
-	return W.WCompare(op, a, la, b, lb)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Copy(src tensor.Storage, sl tensor.Layout, dst tensor.Storage, dl tensor.Layout) {
-	W.WCopy(src, sl, dst, dl)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Device() tensor.Device {
-	return W.WDevice()
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Fill(dst tensor.Storage, dl tensor.Layout, v float64) {
-	W.WFill(dst, dl, v)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) FromHost(data any) tensor.Storage {
-	return W.WFromHost(data)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Gather(s tensor.Storage, l tensor.Layout, dim int, idx tensor.Storage, il tensor.Layout) tensor.Storage {
-	return W.WGather(s, l, dim, idx, il)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Im2Col(s tensor.Storage, l tensor.Layout, kernel [2]int, stride [2]int, padding [2]int, dilation [2]int) tensor.Storage {
-	return W.WIm2Col(s, l, kernel, stride, padding, dilation)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) IndexAdd(dst tensor.Storage, dl tensor.Layout, dim int, idx tensor.Storage, il tensor.Layout, src tensor.Storage, sl tensor.Layout) {
-	W.WIndexAdd(dst, dl, dim, idx, il, src, sl)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) IndexSelect(s tensor.Storage, l tensor.Layout, dim int, idx tensor.Storage, il tensor.Layout) tensor.Storage {
-	return W.WIndexSelect(s, l, dim, idx, il)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) MatMul(a tensor.Storage, la tensor.Layout, b tensor.Storage, lb tensor.Layout) tensor.Storage {
-	return W.WMatMul(a, la, b, lb)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) MaxPool2d(s tensor.Storage, l tensor.Layout, kernel [2]int, stride [2]int, padding [2]int) (out tensor.Storage, idx tensor.Storage) {
-	return W.WMaxPool2d(s, l, kernel, stride, padding)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Random(dist tensor.Distribution, dt tensor.DType, n int, a float64, b float64, seed uint64) tensor.Storage {
-	return W.WRandom(dist, dt, n, a, b, seed)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Reduce(op tensor.ReduceOp, s tensor.Storage, l tensor.Layout, dims []int) tensor.Storage {
-	return W.WReduce(op, s, l, dims)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) SGDStep(p tensor.Storage, pl tensor.Layout, g tensor.Storage, gl tensor.Layout, buf tensor.Storage, bl tensor.Layout, h tensor.SGDParams) {
-	W.WSGDStep(p, pl, g, gl, buf, bl, h)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) ScatterAdd(dst tensor.Storage, dl tensor.Layout, dim int, idx tensor.Storage, il tensor.Layout, src tensor.Storage, sl tensor.Layout) {
-	W.WScatterAdd(dst, dl, dim, idx, il, src, sl)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) ToHost(s tensor.Storage, l tensor.Layout) any {
-	return W.WToHost(s, l)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Unary(op tensor.UnaryOp, s tensor.Storage, l tensor.Layout) tensor.Storage {
-	return W.WUnary(op, s, l)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Backend) Where(cond tensor.Storage, lc tensor.Layout, a tensor.Storage, la tensor.Layout, b tensor.Storage, lb tensor.Layout) tensor.Storage {
-	return W.WWhere(cond, lc, a, la, b, lb)
 }
 
 // _github_com_gotensor_gotensor_tensorlib_tensor_Error is an interface wrapper for Error type
@@ -242,28 +84,4 @@ func (W _github_com_gotensor_gotensor_tensorlib_tensor_Error) Error() string {
 }
 func (W _github_com_gotensor_gotensor_tensorlib_tensor_Error) TensorError() {
 	W.WTensorError()
-}
-
-// _github_com_gotensor_gotensor_tensorlib_tensor_Freer is an interface wrapper for Freer type
-type _github_com_gotensor_gotensor_tensorlib_tensor_Freer struct {
-	IValue interface{}
-	WFree  func()
-}
-
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Freer) Free() {
-	W.WFree()
-}
-
-// _github_com_gotensor_gotensor_tensorlib_tensor_Storage is an interface wrapper for Storage type
-type _github_com_gotensor_gotensor_tensorlib_tensor_Storage struct {
-	IValue interface{}
-	WDType func() tensor.DType
-	WLen   func() int
-}
-
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Storage) DType() tensor.DType {
-	return W.WDType()
-}
-func (W _github_com_gotensor_gotensor_tensorlib_tensor_Storage) Len() int {
-	return W.WLen()
 }

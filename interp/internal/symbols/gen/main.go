@@ -34,6 +34,14 @@ var packages = []string{
 	"github.com/gotensor/gotensor/cuda",
 }
 
+// docsOnly lists packages whose doc comments are collected but that
+// notebooks do not import: tensorlib/backend declares the types tensor
+// re-exports (tensor.DType is backend.DType), so Shift-Tab on their methods
+// looks up the backend's docs.
+var docsOnly = []string{
+	"github.com/gotensor/gotensor/tensorlib/backend",
+}
+
 func main() {
 	log.SetFlags(0)
 	log.SetPrefix("symbols/gen: ")
@@ -48,6 +56,11 @@ func main() {
 		if err := os.WriteFile(name+".go", buf.Bytes(), 0o644); err != nil {
 			log.Fatal(err)
 		}
+		if err := collectDocs(path, docs); err != nil {
+			log.Fatalf("docs of %s: %v", path, err)
+		}
+	}
+	for _, path := range docsOnly {
 		if err := collectDocs(path, docs); err != nil {
 			log.Fatalf("docs of %s: %v", path, err)
 		}

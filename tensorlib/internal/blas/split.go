@@ -3,7 +3,7 @@ package blas
 import (
 	"runtime"
 
-	"github.com/gotensor/gotensor/internal/parallel"
+	"github.com/gotensor/gotensor/tensorlib/internal/parallel"
 )
 
 // splitMinWork is the smallest product m*n*k that Sgemm and Dgemm split

@@ -1,34 +1,17 @@
 package parallel
 
 import (
-	"errors"
 	"runtime"
 	"sync"
 	"sync/atomic"
-)
 
-// ErrInterrupted is the value For panics with when the interrupt hook asks it
-// to stop. The notebook session reports it as an interrupted cell.
-var ErrInterrupted = errors.New("parallel: interrupted")
+	"github.com/gotensor/gotensor/tensorlib/backend"
+)
 
 // chunksPerWorker is how many chunks For cuts per goroutine: more than one,
 // so that a goroutine slowed by other work on the machine is balanced by the
 // others, and so that the interrupt hook is consulted a few times per call.
 const chunksPerWorker = 4
-
-var interruptHook atomic.Pointer[func() bool]
-
-// SetInterruptHook makes For call h before each chunk it runs; when h
-// returns true, For runs no more chunks and panics with ErrInterrupted once
-// the chunks already running finish. h is called from several goroutines at
-// once and must be fast (an atomic load). A nil h removes the hook.
-func SetInterruptHook(h func() bool) {
-	if h == nil {
-		interruptHook.Store(nil)
-		return
-	}
-	interruptHook.Store(&h)
-}
 
 // For calls fn on disjoint ranges [lo, hi) that together cover [0, n), in
 // parallel on up to runtime.GOMAXPROCS goroutines, and returns when all
@@ -39,8 +22,8 @@ func SetInterruptHook(h func() bool) {
 //
 // If a call of fn panics, For stops starting new ranges and, once the
 // running ones return, panics in the caller with the same value (the first
-// one, if several panicked). If the interrupt hook reports true, For panics
-// with ErrInterrupted in the same way.
+// one, if several panicked). If backend.Interrupted reports true before a
+// range starts, For panics with backend.ErrInterrupted in the same way.
 //
 // Example, doubling a slice:
 //
@@ -56,10 +39,9 @@ func For(n, grain int, fn func(lo, hi int)) {
 	if grain < 1 {
 		grain = 1
 	}
-	hook := interruptHook.Load()
 	if n < 2*grain {
-		if hook != nil && (*hook)() {
-			panic(ErrInterrupted)
+		if backend.Interrupted() {
+			panic(backend.ErrInterrupted)
 		}
 		fn(0, n)
 		return
@@ -67,7 +49,7 @@ func For(n, grain int, fn func(lo, hi int)) {
 	procs := runtime.GOMAXPROCS(0)
 	size := max(grain, (n+procs*chunksPerWorker-1)/(procs*chunksPerWorker))
 	// The last chunk takes the remainder, so no chunk is shorter than grain.
-	r := loop{n: n, size: size, chunks: n / size, fn: fn, hook: hook}
+	r := loop{n: n, size: size, chunks: n / size, fn: fn}
 	workers := min(procs, r.chunks)
 	r.wg.Add(workers - 1)
 	for range workers - 1 {
@@ -82,7 +64,7 @@ func For(n, grain int, fn func(lo, hi int)) {
 		panic(r.panicVal)
 	}
 	if r.interrupted.Load() {
-		panic(ErrInterrupted)
+		panic(backend.ErrInterrupted)
 	}
 }
 
@@ -90,7 +72,6 @@ func For(n, grain int, fn func(lo, hi int)) {
 type loop struct {
 	n, size, chunks int
 	fn              func(lo, hi int)
-	hook            *func() bool
 
 	next        atomic.Int64 // index of the next chunk to run
 	stop        atomic.Bool  // set on panic or interrupt: start no more chunks
@@ -104,7 +85,7 @@ type loop struct {
 // work runs chunks until none are left or the loop stops.
 func (r *loop) work() {
 	for !r.stop.Load() {
-		if r.hook != nil && (*r.hook)() {
+		if backend.Interrupted() {
 			r.interrupted.Store(true)
 			r.stop.Store(true)
 			return

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 func TestForCoversRangeOnce(t *testing.T) {
@@ -101,8 +103,8 @@ func TestForRepanicsInCaller(t *testing.T) {
 
 func TestForInterrupt(t *testing.T) {
 	var checks atomic.Int32
-	SetInterruptHook(func() bool { return checks.Add(1) > 3 })
-	defer SetInterruptHook(nil)
+	backend.SetInterruptHook(func() bool { return checks.Add(1) > 3 })
+	defer backend.SetInterruptHook(nil)
 
 	var ran atomic.Int32
 	got := func() (r any) {
@@ -110,8 +112,8 @@ func TestForInterrupt(t *testing.T) {
 		For(1<<20, 1, func(lo, hi int) { ran.Add(1) })
 		return nil
 	}()
-	if err, ok := got.(error); !ok || !errors.Is(err, ErrInterrupted) {
-		t.Fatalf("recovered %v, want ErrInterrupted", got)
+	if err, ok := got.(error); !ok || !errors.Is(err, backend.ErrInterrupted) {
+		t.Fatalf("recovered %v, want backend.ErrInterrupted", got)
 	}
 	if n := ran.Load(); n > 3 {
 		t.Fatalf("%d chunks ran after the hook allowed 3", n)
@@ -123,12 +125,12 @@ func TestForInterrupt(t *testing.T) {
 		For(5, 10, func(lo, hi int) { t.Error("inline chunk ran after an interrupt") })
 		return nil
 	}()
-	if got != ErrInterrupted {
-		t.Fatalf("inline: recovered %v, want ErrInterrupted", got)
+	if got != backend.ErrInterrupted {
+		t.Fatalf("inline: recovered %v, want backend.ErrInterrupted", got)
 	}
 
 	// Removing the hook lets loops run again.
-	SetInterruptHook(nil)
+	backend.SetInterruptHook(nil)
 	ran.Store(0)
 	For(1000, 10, func(lo, hi int) { ran.Add(int32(hi - lo)) })
 	if ran.Load() != 1000 {

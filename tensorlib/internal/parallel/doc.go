@@ -6,7 +6,7 @@
 // again on the calling goroutine with the same value, so a typed error from
 // a kernel reaches the caller's recover.
 //
-// Long loops can be stopped: the notebook kernel installs a hook with
-// SetInterruptHook, For consults it before each chunk and, once it reports
-// true, runs no more chunks and panics with ErrInterrupted.
+// Long loops can be stopped: For consults backend.Interrupted (the hook the
+// notebook kernel installs) before each chunk and, once it reports true,
+// runs no more chunks and panics with backend.ErrInterrupted.
 package parallel

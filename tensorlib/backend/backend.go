@@ -1,4 +1,4 @@
-package tensor
+package backend
 
 // A Storage is a block of elements of one dtype owned by a backend. Tensors
 // read it through a Layout; many tensors (views) may share one Storage.
@@ -9,106 +9,31 @@ type Storage interface {
 	Len() int
 }
 
-// UnaryOp names an elementwise op of one operand for Backend.Unary.
-type UnaryOp int
-
-// The unary ops. Float-only ops (from OpSqrt on) receive Float32 or Float64
-// storage; OpNeg, OpAbs and OpReLU also receive Int64.
-const (
-	OpNeg UnaryOp = iota
-	OpAbs
-	OpReLU
-	OpSqrt
-	OpExp
-	OpLog
-	OpSin
-	OpCos
-	OpTanh
-	OpSigmoid
-	OpGELU
-	OpErf
-)
-
-var unaryNames = [...]string{"Neg", "Abs", "ReLU", "Sqrt", "Exp", "Log", "Sin", "Cos", "Tanh", "Sigmoid", "GELU", "Erf"}
-
-func (op UnaryOp) String() string { return unaryNames[op] }
-
-// BinaryOp names an elementwise op of two operands for Backend.Binary and
-// Backend.BinaryScalar.
-type BinaryOp int
-
-// The binary ops. Operands are Float32, Float64 or Int64 (OpDiv receives
-// floats only: the front end promotes integer division to Float32).
-const (
-	OpAdd BinaryOp = iota
-	OpSub
-	OpMul
-	OpDiv
-	OpPow
-	OpMaximum
-	OpMinimum
-)
-
-var binaryNames = [...]string{"Add", "Sub", "Mul", "Div", "Pow", "Maximum", "Minimum"}
-
-func (op BinaryOp) String() string { return binaryNames[op] }
-
-// CompareOp names a comparison for Backend.Compare.
-type CompareOp int
-
-// The comparisons; each yields Bool.
-const (
-	OpEq CompareOp = iota
-	OpNe
-	OpLt
-	OpLe
-	OpGt
-	OpGe
-)
-
-var compareNames = [...]string{"Eq", "Ne", "Lt", "Le", "Gt", "Ge"}
-
-func (op CompareOp) String() string { return compareNames[op] }
-
-// ReduceOp names a reduction for Backend.Reduce and Backend.ArgReduce.
-type ReduceOp int
-
-// The reductions. OpSum of Int64 yields Int64; OpMax and OpMin keep the
-// dtype; OpArgmax and OpArgmin (ArgReduce only) yield Int64 indices.
-const (
-	OpSum ReduceOp = iota
-	OpMax
-	OpMin
-	OpArgmax
-	OpArgmin
-)
-
-// Distribution names the law of Backend.Random.
-type Distribution int
-
-// The distributions Random draws from.
-const (
-	Uniform    Distribution = iota // uniform on [a, b)
-	Normal                         // normal with mean a and standard deviation b
-	IntUniform                     // integers uniform on [a, b)
-)
+// A Freer is a Storage whose memory can be released before the garbage
+// collector finds it unreachable, as the CUDA backend's device memory can.
+// Tensor.Free calls Free. After Free, the backend panics with a
+// *tensor.DeviceError when it is handed the storage again; Free must be
+// safe to call more than once.
+type Freer interface {
+	Free()
+}
 
 // A Backend implements tensor storage and compute for one device. The CPU
-// backend is built in; others (CUDA) register a BackendFactory with
-// RegisterBackend.
+// backend is built into package tensor; others (CUDA) register a Factory
+// with Register.
 //
 // Conventions: every Storage argument was made by the same backend; every
 // method that returns a Storage returns a new, contiguous one (row-major in
 // the shape of the result); input layouts may be any view (strided,
 // transposed, broadcast with stride 0, offset) and are never written
-// through. The front end checks shapes, dtypes and devices before calling,
-// so backends may panic on misuse without a friendly message. The front end
-// never passes Bool storage to Unary, Binary, BinaryScalar, Reduce,
-// ArgReduce or MatMul.
+// through. The front end (package tensor) checks shapes, dtypes and devices
+// before calling, so backends may panic on misuse without a friendly
+// message. It never passes Bool storage to Unary, Binary, BinaryScalar,
+// Reduce, ArgReduce or MatMul.
+//
+// Failures of the device itself (out of memory, a driver error) panic with
+// a value that implements tensor.Error, so that tensor.Try returns them.
 type Backend interface {
-	// Device returns the device this backend serves.
-	Device() Device
-
 	// Alloc returns n zero elements of dtype dt.
 	Alloc(dt DType, n int) Storage
 	// FromHost returns storage holding data, a []float32, []float64,
@@ -163,12 +88,12 @@ type Backend interface {
 	MatMul(a Storage, la Layout, b Storage, lb Layout) Storage
 
 	// Gather returns out[..., i, ...] = s[..., idx[..., i, ...], ...] along
-	// dim, shaped as il; idx is Int64. Out-of-range indices panic with an
-	// *IndexError.
+	// dim, shaped as il; idx is Int64. Out-of-range indices panic with a
+	// *tensor.IndexError.
 	Gather(s Storage, l Layout, dim int, idx Storage, il Layout) Storage
 	// IndexSelect returns the slices of s along dim listed in the 1-D
 	// Int64 idx, shaped as l with dim's size len(idx). Out-of-range
-	// indices panic with an *IndexError.
+	// indices panic with a *tensor.IndexError.
 	IndexSelect(s Storage, l Layout, dim int, idx Storage, il Layout) Storage
 
 	// ScatterAdd adds src under sl into dst under dl in place along dim:
@@ -185,8 +110,8 @@ type Backend interface {
 	// as columns, like torch.nn.functional.unfold: the result is
 	// [N, C*KH*KW, OH*OW], where row c*KH*KW + i*KW + j, column oh*OW + ow
 	// holds input (c, oh*SH - PH + i*DH, ow*SW - PW + j*DW), 0 outside the
-	// input. kernel, stride, padding and dilation are (H, W) pairs and
-	// OH = (H + 2*PH - DH*(KH-1) - 1)/SH + 1 (OW likewise) is at least 1.
+	// input. kernel, stride, padding and dilation are (H, W) pairs; see
+	// Window for the output size, which is at least 1.
 	Im2Col(s Storage, l Layout, kernel, stride, padding, dilation [2]int) Storage
 	// Col2Im is Im2Col's adjoint (torch.nn.functional.fold): it sums the
 	// columns c under cl, shaped [N, C*KH*KW, OH*OW], back into a new
@@ -194,7 +119,7 @@ type Backend interface {
 	Col2Im(c Storage, cl Layout, shape []int, kernel, stride, padding, dilation [2]int) Storage
 	// MaxPool2d returns the maxima of the windows of s under l, shaped
 	// [N, C, H, W], padded with -Inf: out is [N, C, OH, OW] (sizes as in
-	// Im2Col with dilation 1) and idx, Int64 of the same shape, holds each
+	// Window with dilation 1) and idx, Int64 of the same shape, holds each
 	// maximum's position h*W + w in its input plane (the first one on
 	// ties; NaN wins, as in PyTorch).
 	MaxPool2d(s Storage, l Layout, kernel, stride, padding [2]int) (out, idx Storage)
@@ -202,10 +127,31 @@ type Backend interface {
 	// AdamStep updates the parameters p, first moments m and second
 	// moments v in place with one Adam or AdamW step on the gradient g.
 	// All four have one shape and one float dtype; pl, ml and vl are
-	// contiguous (gl may be any layout).
+	// contiguous (gl may be any layout). One fused pass is several times
+	// faster than the dozen elementwise ops it replaces.
 	AdamStep(p Storage, pl Layout, g Storage, gl Layout, m Storage, ml Layout, v Storage, vl Layout, h AdamParams)
 	// SGDStep updates p in place with one SGD step on the gradient g, and
 	// the momentum buffer buf when h.Momentum != 0 (buf is nil otherwise).
 	// Layouts as in AdamStep.
 	SGDStep(p Storage, pl Layout, g Storage, gl Layout, buf Storage, bl Layout, h SGDParams)
+}
+
+// AdamParams are the hyperparameters of one Backend.AdamStep.
+type AdamParams struct {
+	LR           float64 // learning rate
+	Beta1, Beta2 float64 // decay rates of the moment estimates (0.9, 0.999)
+	Eps          float64 // added to the denominator (1e-8)
+	WeightDecay  float64 // L2 penalty (Adam) or decoupled decay (AdamW)
+	Step         int     // 1-based number of this step, for bias correction
+	Decoupled    bool    // AdamW: p *= 1 - LR*WeightDecay instead of g += WeightDecay*p
+}
+
+// SGDParams are the hyperparameters of one Backend.SGDStep.
+type SGDParams struct {
+	LR          float64 // learning rate
+	Momentum    float64 // momentum factor (0 for plain SGD)
+	Dampening   float64 // dampening for momentum
+	WeightDecay float64 // L2 penalty added to the gradient
+	Nesterov    bool    // Nesterov momentum
+	First       bool    // the first step: the buffer starts as the gradient
 }
