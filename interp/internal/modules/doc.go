@@ -1,0 +1,2 @@
+// Package modules makes Go modules importable in a running notebook session.
+package modules
