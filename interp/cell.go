@@ -8,7 +8,6 @@ import (
 	"go/parser"
 	"go/printer"
 	"go/token"
-	"path"
 	"reflect"
 	"strconv"
 	"strings"
@@ -190,9 +189,15 @@ func (s *Session) runImport(file int, code string, c chunk) error {
 
 // importPath imports p as name ("" for the package's own name).
 func (s *Session) importPath(name, p string) error {
+	if len(s.yi.Symbols(p)) == 0 {
+		// Not a package the interpreter has: a module's (modules.go).
+		if _, err := s.importModule(p); err != nil {
+			return err
+		}
+	}
 	local := name
 	if local == "" {
-		local = path.Base(p)
+		local = packageName(p)
 	}
 	if local != "_" && local != "." && s.imports[local] == p {
 		return nil

@@ -26,7 +26,7 @@ const magicHelp = `Magics (at the start of a line):
   %reset            forget every variable, function, type and import
   %env [NAME[=VALUE]]  list, show or set environment variables
   %cd [DIR]         change the working directory (home when DIR is empty)
-  %help             show this help
+` + goHelp + `  %help             show this help
   !CMD              run CMD in the shell and stream its output
 `
 
@@ -125,6 +125,8 @@ func (s *Session) lineMagic(line string) (*display.Bundle, error) {
 		}
 		wd, _ := os.Getwd()
 		fmt.Fprintln(s.stdout, wd)
+	case "go":
+		return nil, s.goMagic(args)
 	case "help":
 		io.WriteString(s.stdout, magicHelp)
 	default:

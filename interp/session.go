@@ -17,6 +17,7 @@ import (
 	"github.com/traefik/yaegi/stdlib/unrestricted"
 
 	"github.com/gotensor/gotensor/display"
+	"github.com/gotensor/gotensor/interp/internal/modules"
 	"github.com/gotensor/gotensor/interp/internal/symbols"
 	"github.com/gotensor/gotensor/tensorlib/backend"
 )
@@ -51,6 +52,12 @@ type Options struct {
 	// name: "github.com/gotensor/gotensor/tensorlib/tensor.Zeros".
 	Docs map[string]string
 
+	// ModFile is the file (go.mod syntax) where the session records the
+	// modules that cells add with %go get or by importing their packages,
+	// with their versions; imports take the versions it names. "" means
+	// $GOTENSOR_MODFILE, else gotensor.mod in the working directory.
+	ModFile string
+
 	// InterruptGrace is how long Execute waits, after its context is
 	// cancelled, for the cell to stop before returning anyway. Zero means
 	// two seconds.
@@ -79,6 +86,7 @@ type Session struct {
 	outMu sync.RWMutex
 	out   Output // the running cell's output, nil between cells
 
+	mods    *modules.Loader   // Go modules cells import (modules.go)
 	imports map[string]string // name in cells → import path
 	funcs   map[string]string // top-level function → its signature
 	types   map[string]int    // declared type → how many times
@@ -113,6 +121,7 @@ func New(opts Options) (*Session, error) {
 	s.stdout = &stream{name: "stdout", out: s.output}
 	s.stderr = &stream{name: "stderr", out: s.output}
 	s.cellStdout, s.cellStderr = s.stdout, s.stderr
+	s.mods = newModules(opts, s)
 	if opts.CaptureStdio {
 		c, err := captureStdio(s.stdout, s.stderr)
 		if err != nil {
@@ -185,6 +194,7 @@ func (s *Session) start() error {
 // Close ends the session: it gives file descriptors 1 and 2 back when
 // CaptureStdio was set. Goroutines that cells started keep running.
 func (s *Session) Close() error {
+	s.mods.Close()
 	if s.capture != nil {
 		s.capture.restore()
 		s.capture = nil

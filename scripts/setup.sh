@@ -83,4 +83,8 @@ if [[ -z "$have" || "$(printf '%s\n%s\n' "$want" "$have" | sort -V | head -n1)" 
 fi
 
 go mod download
+# The modules the notebook session's tests fetch with %go get and by
+# importing them (interp/modules_test.go): in the module cache, so that the
+# tests run with GOPROXY=off.
+go mod download github.com/google/uuid@v1.6.0 github.com/montanaflynn/stats@v0.7.1 github.com/dustin/go-humanize@v1.0.1
 say "ok"

@@ -52,10 +52,12 @@ type Error struct {
 	Detail string // what the go command or the build said, when it says more
 }
 
-func (e *Error) Error() string {
+func (e *Error) Error() string { return e.Query + ": " + e.Explain() }
+
+// Explain is the message without the query: the reason, what to do, and
+// what the go command said.
+func (e *Error) Explain() string {
 	var b strings.Builder
-	b.WriteString(e.Query)
-	b.WriteString(": ")
 	b.WriteString(e.Reason)
 	if e.Fix != "" {
 		b.WriteString("\n")

@@ -25,6 +25,7 @@ func (m Module) String() string { return m.Path + "@" + m.Version }
 // yaegi's Interpreter.Use takes, and where it came from.
 type Package struct {
 	Path    string // import path
+	Name    string // package name: what an import without a name binds
 	Module  Module // the module that provides it
 	Symbols map[string]map[string]reflect.Value
 	// Generic lists the package's exported generic functions and types:
@@ -129,6 +130,9 @@ func Loaded() []*Package {
 	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].Path < pkgs[j].Path })
 	return pkgs
 }
+
+// Find returns package p if the process has loaded it, else nil.
+func Find(p string) *Package { return loaded(p) }
 
 // loaded returns package p if the process has loaded it.
 func loaded(p string) *Package {
@@ -324,8 +328,45 @@ func (l *Loader) ensure(ctx context.Context) error {
 		os.RemoveAll(dir)
 		return fmt.Errorf("modules: %v", err)
 	}
+	// The checksums verified before: without them, the go command asks
+	// the checksum database about every module again.
+	if sum, err := os.ReadFile(filepath.Join(l.cfg.CacheDir, "go.sum")); err == nil {
+		os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644)
+	}
 	l.work = dir
 	return nil
+}
+
+// keepSums adds the work module's checksums to those kept in the cache
+// directory for the work modules of later sessions.
+func (l *Loader) keepSums() {
+	sum, err := os.ReadFile(filepath.Join(l.work, "go.sum"))
+	if err != nil {
+		return
+	}
+	kept := filepath.Join(l.cfg.CacheDir, "go.sum")
+	old, _ := os.ReadFile(kept)
+	set := map[string]bool{}
+	for _, line := range strings.Split(string(old)+string(sum), "\n") {
+		if strings.TrimSpace(line) != "" {
+			set[line] = true
+		}
+	}
+	all := make([]string, 0, len(set))
+	for line := range set {
+		all = append(all, line)
+	}
+	sort.Strings(all)
+	tmp, err := os.CreateTemp(l.cfg.CacheDir, "go.sum-")
+	if err != nil {
+		return
+	}
+	_, err = tmp.WriteString(strings.Join(all, "\n") + "\n")
+	if cerr := tmp.Close(); err == nil && cerr == nil {
+		os.Rename(tmp.Name(), kept)
+	} else {
+		os.Remove(tmp.Name())
+	}
 }
 
 // goGet runs `go get queries` in the work module. When the module proxy is
@@ -345,6 +386,7 @@ func (l *Loader) goGet(ctx context.Context, queries []string, what string) (undo
 	args := append([]string{"get"}, queries...)
 	_, err = l.g.run(ctx, l.work, progress, args...)
 	if err == nil {
+		l.keepSums()
 		return undo, nil
 	}
 	undo()
@@ -404,7 +446,7 @@ func (l *Loader) goError(query string, err error) error {
 	mod, _, _ := strings.Cut(query, "@")
 	switch e.Kind {
 	case Offline:
-		e.Reason = fmt.Sprintf("the module proxy cannot be reached (GOPROXY=%s), and the module cache holds no version that answers", l.g.proxy)
+		e.Reason = fmt.Sprintf("the module proxy or the checksum database cannot be reached (GOPROXY=%s), and the module cache holds no version that answers", l.g.proxy)
 		e.Fix = fmt.Sprintf("connect to the network and run the cell again. Offline, name a version in the module cache: %%go get %s@VERSION "+
 			"(!ls %s lists the cached versions)", mod, filepath.Join(l.g.modcache, "cache", "download", mod, "@v"))
 	case NotFound:

@@ -330,7 +330,7 @@ func TestErrors(t *testing.T) {
 			_, err := offline.Get(ctx, []string{"example.com/auto@v1.0.0"})
 			return err
 		},
-			Offline, []string{"module proxy cannot be reached (GOPROXY=http://127.0.0.1:1)", "%go get example.com/auto@VERSION", "cache/download/example.com/auto/@v"}},
+			Offline, []string{"module proxy or the checksum database cannot be reached (GOPROXY=http://127.0.0.1:1)", "%go get example.com/auto@VERSION", "cache/download/example.com/auto/@v"}},
 		{"version clash", func() error { _, err := l.Get(ctx, []string{"example.com/clash@v1.0.0"}); return err },
 			Clash, []string{"it needs github.com/traefik/yaegi v0.99.0, but the kernel has github.com/traefik/yaegi v0.16.1", "go list -m -versions"}},
 		{"cgo", func() error { _, err := l.Get(ctx, []string{"example.com/cgofail@v1.0.0"}); return err },

@@ -115,7 +115,10 @@ func (l *Loader) load(ctx context.Context, p string) (*Package, error) {
 	if err != nil {
 		return nil, l.openError(p, err)
 	}
-	pkg := &Package{Path: p, Module: *target.Module, Symbols: syms, Built: built, Plugin: so, Generic: genericNames(target)}
+	pkg := &Package{Path: p, Name: target.Name, Module: *target.Module, Symbols: syms, Built: built, Plugin: so, Generic: genericNames(target)}
+	if len(pkg.Generic) > 0 {
+		fmt.Fprintf(l.progress(), "modules: note: cells cannot use the generic functions and types of %s (%s): yaegi's symbol tables hold no generics\n", p, strings.Join(abbreviate(pkg.Generic, 8), ", "))
+	}
 	registry.Lock()
 	pins := pinsLocked()
 	for _, m := range closure {
@@ -356,4 +359,12 @@ func genericNames(p listed) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// abbreviate returns the first n names, and how many more there are.
+func abbreviate(names []string, n int) []string {
+	if len(names) <= n {
+		return names
+	}
+	return append(slices.Clone(names[:n]), fmt.Sprintf("and %d more", len(names)-n))
 }
