@@ -3,11 +3,15 @@ package modules
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/traefik/yaegi/extract"
 )
 
 // host describes the running binary: what a plugin must agree with to load
@@ -25,6 +29,9 @@ type host struct {
 	yaegi     string            // the version of yaegi linked in (the table format)
 	noPlugins string            // why this binary cannot open plugins; "" when it can
 	listed    bool              // deps came from the main module's build list (see hostDeps)
+	// modcache is the module cache the binary's dependencies were
+	// compiled from, as the file names it holds say ("" with -trimpath).
+	modcache string
 }
 
 var (
@@ -91,6 +98,9 @@ func newHost(bi *debug.BuildInfo, ok bool) *host {
 	}
 	if !slices.ContainsFunc(h.flags, func(f string) bool { return strings.HasPrefix(f, "-trimpath=") }) {
 		h.flags = append(h.flags, "-trimpath=false")
+	}
+	if !h.trimpath {
+		h.modcache = buildModCache()
 	}
 	if !cgo && h.noPlugins == "" {
 		h.noPlugins = "the kernel binary was built with CGO_ENABLED=0, and Go plugins need cgo"
@@ -169,4 +179,20 @@ func hostDeps(ctx context.Context, g *goCmd) error {
 		}
 	}
 	return nil
+}
+
+// buildModCache returns the module cache the running binary's dependencies
+// were compiled from: the directory above yaegi's source, whose file names
+// the binary keeps unless it was built with -trimpath.
+func buildModCache() string {
+	f := runtime.FuncForPC(reflect.ValueOf(extract.GetMinor).Pointer())
+	if f == nil {
+		return ""
+	}
+	file, _ := f.FileLine(f.Entry())
+	dir, _, ok := strings.Cut(filepath.ToSlash(file), "/github.com/traefik/yaegi@")
+	if !ok || !filepath.IsAbs(file) {
+		return ""
+	}
+	return filepath.FromSlash(dir)
 }

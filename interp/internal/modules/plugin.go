@@ -104,11 +104,11 @@ func (l *Loader) load(ctx context.Context, p string) (*Package, error) {
 	built := false
 	if !isFile(so) {
 		start := time.Now()
-		fmt.Fprintf(l.progress(), "modules: compiling %s (%s %s) with its symbol table into %s\n", p, target.Module.Path, target.Module.Version, so)
+		fmt.Fprintf(l.progress(), "modules: compiling %s from %s (once: later sessions load it from %s)\n", p, target.Module, filepath.Dir(so))
 		if err := l.build(ctx, target, so, cgo); err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(l.progress(), "modules: compiled %s in %.1f s; later sessions load it at once\n", p, time.Since(start).Seconds())
+		fmt.Fprintf(l.progress(), "modules: compiled %s in %.1f s\n", p, time.Since(start).Seconds())
 		built = true
 	}
 	syms, err := open(so)
@@ -163,6 +163,22 @@ func (l *Loader) closure(p string, pkgs []listed) ([]Module, []string, error) {
 		}
 	}
 	registry.Unlock()
+	if len(clash) == 0 && !h.trimpath && h.modcache != "" && h.modcache != l.g.modcache {
+		// The binary keeps the file names of what it compiled, and so
+		// does the plugin: a package both hold must come from one place.
+		var shared []string
+		for _, m := range seen {
+			if _, ok := h.deps[m.Path]; ok {
+				shared = append(shared, m.Path)
+			}
+		}
+		if len(shared) > 0 {
+			sort.Strings(shared)
+			return nil, nil, &Error{Kind: Clash, Query: p,
+				Reason: fmt.Sprintf("it shares %s with the kernel, which was compiled from the module cache in %s, and this go command keeps modules in %s", strings.Join(shared, ", "), h.modcache, l.g.modcache),
+				Fix:    fmt.Sprintf("point the go command at the kernel's module cache (%%env GOMODCACHE=%s) and import it again, or rebuild the kernel with -trimpath, which makes it independent of where modules are (go build -trimpath -o bin/gotensor ./cmd/gotensor)", h.modcache)}
+		}
+	}
 	if len(clash) > 0 {
 		sort.Strings(clash)
 		return nil, nil, &Error{Kind: Clash, Query: p,
