@@ -189,9 +189,9 @@ func (s *Session) runImport(file int, code string, c chunk) error {
 
 // importPath imports p as name ("" for the package's own name).
 func (s *Session) importPath(name, p string) error {
-	if len(s.yi.Symbols(p)) == 0 {
+	if !s.known[p] {
 		// Not a package the interpreter has: a module's (modules.go).
-		if _, err := s.importModule(p); err != nil {
+		if err := s.importModule(p); err != nil {
 			return err
 		}
 	}

@@ -4,11 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"time"
+
+	yaegi "github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib/generic"
 
 	"github.com/gotensor/gotensor/interp/internal/modules"
 )
@@ -43,15 +48,39 @@ func newModules(opts Options, s *Session) *modules.Loader {
 }
 
 // importModule makes package p, which the interpreter does not have,
-// importable from its module, and returns the package's name.
-func (s *Session) importModule(p string) (string, error) {
+// importable from its module.
+func (s *Session) importModule(p string) error {
 	ctx, cancel := interruptContext()
 	defer cancel()
 	pkg, err := s.mods.Import(ctx, p)
 	if err != nil {
-		return "", moduleError(err)
+		return moduleError(err)
 	}
-	return pkg.Name, s.yi.Use(pkg.Symbols)
+	if err := s.yi.Use(pkg.Symbols); err != nil {
+		return err
+	}
+	s.known[p] = true
+	return nil
+}
+
+// knownPackages returns the import paths of the tables in uses and of the
+// generic standard packages yaegi compiles from source (cmp, maps, slices):
+// the packages the interpreter imports without a module.
+func knownPackages(uses []yaegi.Exports) map[string]bool {
+	known := map[string]bool{}
+	for _, u := range uses {
+		for key := range u {
+			if key != "." {
+				known[path.Dir(key)] = true
+			}
+		}
+	}
+	for _, src := range generic.Sources {
+		if f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.PackageClauseOnly); err == nil {
+			known[f.Name.Name] = true
+		}
+	}
+	return known
 }
 
 // packageName returns the name an import of p binds: a module package's
@@ -93,6 +122,7 @@ func (s *Session) goMagic(args string) error {
 			if uerr := s.yi.Use(pkg.Symbols); uerr != nil && err == nil {
 				err = uerr
 			}
+			s.known[pkg.Path] = true
 			fmt.Fprintf(s.stdout, "%s %s: import %q\n", pkg.Module.Path, pkg.Module.Version, pkg.Path)
 		}
 		if err != nil {

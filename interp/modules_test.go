@@ -167,3 +167,20 @@ func TestModuleErrorsInCell(t *testing.T) {
 		}
 	}
 }
+
+// TestStdImportsNeedNoModule imports standard packages, among them those
+// yaegi compiles from source (cmp, slices): the module loader stays out.
+func TestStdImportsNeedNoModule(t *testing.T) {
+	record := filepath.Join(t.TempDir(), "gotensor.mod")
+	s := moduleSession(t, record)
+	res, out := mustRun(t, s, "import (\n\t\"cmp\"\n\t\"slices\"\n\t\"strings\"\n)\nfmt.Sprint(cmp.Compare(1, 2), slices.Contains([]int{1}, 1), strings.ToUpper(\"a\"))")
+	if res != "-1 trueA" { // fmt.Sprint puts no space next to a string
+		t.Errorf("got %s, want -1 trueA", res)
+	}
+	if strings.Contains(out, "modules:") {
+		t.Errorf("the module loader spoke:\n%s", out)
+	}
+	if _, err := os.Stat(record); err == nil {
+		t.Errorf("standard imports wrote %s", record)
+	}
+}

@@ -87,6 +87,7 @@ type Session struct {
 	out   Output // the running cell's output, nil between cells
 
 	mods    *modules.Loader   // Go modules cells import (modules.go)
+	known   map[string]bool   // import paths the interpreter has (modules.go)
 	imports map[string]string // name in cells → import path
 	funcs   map[string]string // top-level function → its signature
 	types   map[string]int    // declared type → how many times
@@ -175,6 +176,7 @@ func (s *Session) start() error {
 			return fmt.Errorf("interp: loading symbols: %w", err)
 		}
 	}
+	s.known = knownPackages(uses)
 	if _, err := s.yi.Eval(preludeSrc); err != nil {
 		return fmt.Errorf("interp: prelude: %w", err)
 	}

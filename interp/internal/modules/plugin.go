@@ -103,6 +103,11 @@ func (l *Loader) load(ctx context.Context, p string) (*Package, error) {
 	so := filepath.Join(l.cfg.CacheDir, "plugins", key+".so")
 	built := false
 	if !isFile(so) {
+		// Write every requirement of p into the work module's go.mod:
+		// the extractor's go commands read it as it is (-mod=readonly).
+		if _, err := l.g.run(ctx, l.work, nil, "get", p+"@"+target.Module.Version); err != nil {
+			return nil, l.goError(p, err)
+		}
 		start := time.Now()
 		fmt.Fprintf(l.progress(), "modules: compiling %s from %s (once: later sessions load it from %s)\n", p, target.Module, filepath.Dir(so))
 		if err := l.build(ctx, target, so, cgo); err != nil {
