@@ -39,6 +39,11 @@
 // returns the value rendered by display.Render. Compile errors and panics
 // come back as *Error, with positions in the cell's own lines.
 //
+// An import of a package of any Go module works too: the session fetches
+// the module with the go command and loads the package compiled, as a plugin
+// (see interp/internal/modules); %go get fetches modules ahead, at a version.
+//
 // Lines starting with % are magics (%time, %timeit, %who, %reset, %env, %cd,
-// %help) and lines starting with ! run shell commands.
+// %go get/list/mod/autoget, %help) and lines starting with ! run shell
+// commands.
 package interp

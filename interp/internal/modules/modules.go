@@ -303,7 +303,7 @@ func (l *Loader) ensure(ctx context.Context) error {
 	if err := os.MkdirAll(l.cfg.CacheDir, 0o755); err != nil {
 		return fmt.Errorf("modules: %v", err)
 	}
-	dir, err := os.MkdirTemp(l.cfg.CacheDir, "work-")
+	dir, err := os.MkdirTemp("", "gotensor-work-")
 	if err != nil {
 		return fmt.Errorf("modules: %v", err)
 	}

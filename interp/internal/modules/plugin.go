@@ -227,7 +227,7 @@ func (l *Loader) build(ctx context.Context, p listed, so string, cgo []string) e
 	if err := os.MkdirAll(filepath.Dir(so), 0o755); err != nil {
 		return fmt.Errorf("modules: %v", err)
 	}
-	dir, err := os.MkdirTemp(filepath.Dir(so), "build-")
+	dir, err := os.MkdirTemp("", "gotensor-plugin-")
 	if err != nil {
 		return fmt.Errorf("modules: %v", err)
 	}
@@ -258,7 +258,15 @@ func (l *Loader) build(ctx context.Context, p listed, so string, cgo []string) e
 	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(main), 0o644); err != nil {
 		return fmt.Errorf("modules: %v", err)
 	}
-	tmp := filepath.Join(dir, "plugin.so")
+	// Built beside its final name and renamed into place, so that a
+	// kernel never opens half a plugin.
+	f, err := os.CreateTemp(filepath.Dir(so), ".building-*.so")
+	if err != nil {
+		return fmt.Errorf("modules: %v", err)
+	}
+	f.Close()
+	tmp := f.Name()
+	defer os.Remove(tmp)
 	args := append([]string{"build", "-buildmode=plugin", "-mod=mod"}, thisHost().flags...)
 	if _, err := l.g.run(ctx, dir, nil, append(args, "-o", tmp, ".")...); err != nil {
 		if ctx.Err() != nil {
