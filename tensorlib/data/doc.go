@@ -1,5 +1,5 @@
-// Package data loads data sets, batches them for training, and reads and
-// writes tensors in NumPy's .npy and Hugging Face's safetensors formats.
+// Package data loads data sets and batches them for training. (Tensor
+// files, .npy and safetensors, are package tensorio's.)
 //
 // # Data sets
 //
@@ -29,13 +29,6 @@
 //			_, _ = x, y            // train on x, y
 //		}
 //	}
-//
-// # Files
-//
-// SaveNPY and LoadNPY exchange single tensors with NumPy (np.save,
-// np.load). SaveSafetensors and LoadSafetensors store named tensors with
-// string metadata in the safetensors format that nn.Save and nn.Load use
-// and that PyTorch and the Hugging Face tools read.
 //
 // # Errors
 //

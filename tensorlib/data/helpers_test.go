@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -74,29 +73,4 @@ func writeFile(t *testing.T, path string, b []byte) {
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// python returns Debian's python3 with numpy, or skips the test.
-func python(t *testing.T) string {
-	t.Helper()
-	const py = "/usr/bin/python3"
-	if err := exec.Command(py, "-c", "import numpy").Run(); err != nil {
-		t.Skipf("%s with numpy is not available: %v", py, err)
-	}
-	return py
-}
-
-// runPython runs script with Debian's python3 in dir and returns its
-// standard output.
-func runPython(t *testing.T, dir, script string) []byte {
-	t.Helper()
-	cmd := exec.Command(python(t), "-c", script)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("python: %v\n%s", err, stderr.String())
-	}
-	return out
 }

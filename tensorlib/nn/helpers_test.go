@@ -6,12 +6,12 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gotensor/gotensor/tensorlib/data"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
+	"github.com/gotensor/gotensor/tensorlib/tensorio"
 )
 
 var fixtures = sync.OnceValues(func() (map[string]*tensor.Tensor, error) {
-	ts, _, err := data.LoadSafetensors("testdata/layers.safetensors")
+	ts, _, err := tensorio.LoadSafetensors("testdata/layers.safetensors")
 	return ts, err
 })
 

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gotensor/gotensor/tensorlib/data"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
+	"github.com/gotensor/gotensor/tensorlib/tensorio"
 )
 
 // block is a user's own module, as a notebook user would write it:
@@ -229,7 +229,7 @@ func TestSaveLoadPyTorch(t *testing.T) {
 	if err := Save(filepath.Join(dir, "go_model.safetensors"), g); err != nil {
 		t.Fatal(err)
 	}
-	if err := data.SaveSafetensors(filepath.Join(dir, "go_input.safetensors"), map[string]*tensor.Tensor{"x": x}, nil); err != nil {
+	if err := tensorio.SaveSafetensors(filepath.Join(dir, "go_input.safetensors"), map[string]*tensor.Tensor{"x": x}, nil); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command("/usr/bin/python3", "testdata/torch_interop.py", dir)
@@ -237,7 +237,7 @@ func TestSaveLoadPyTorch(t *testing.T) {
 		t.Fatalf("torch_interop.py: %v\n%s", err, out)
 	}
 	read := func(name string) map[string]*tensor.Tensor {
-		ts, _, err := data.LoadSafetensors(filepath.Join(dir, name))
+		ts, _, err := tensorio.LoadSafetensors(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gotensor/gotensor/tensorlib/data"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
+	"github.com/gotensor/gotensor/tensorlib/tensorio"
 )
 
 // Save writes m's parameters and buffers (StateDict) to path in the
@@ -23,7 +23,7 @@ func Save(path string, m Module) error {
 	if err != nil {
 		return fmt.Errorf("nn: Save: %s: %w", path, err)
 	}
-	if err := data.SaveSafetensors(path, ts, map[string]string{"format": "pt"}); err != nil {
+	if err := tensorio.SaveSafetensors(path, ts, map[string]string{"format": "pt"}); err != nil {
 		return fmt.Errorf("nn: Save: %w", err)
 	}
 	return nil
@@ -58,7 +58,7 @@ func stateForSave(m Module) (map[string]*tensor.Tensor, error) {
 //	model := nn.NewSequential(nn.NewLinear(784, 10))
 //	if err := nn.Load("mnist.safetensors", model); err != nil { ... }
 func Load(path string, m Module) error {
-	ts, _, err := data.LoadSafetensors(path)
+	ts, _, err := tensorio.LoadSafetensors(path)
 	if err != nil {
 		return fmt.Errorf("nn: Load: %w", err)
 	}

@@ -15,7 +15,7 @@ func checkWindow(op string, x *Tensor, kernel, stride, padding, dilation [2]int)
 	}
 	for i := 0; i < 2; i++ {
 		if kernel[i] < 1 || stride[i] < 1 || dilation[i] < 1 || padding[i] < 0 {
-			panic(shapeErr(op, "kernel, stride and dilation must be >= 1 and padding >= 0", [][]int{x.Shape()},
+			panic(valueErr(op, "kernel, stride and dilation must be >= 1 and padding >= 0",
 				"invalid window: kernel %v, stride %v, padding %v, dilation %v", kernel, stride, padding, dilation))
 		}
 	}
@@ -136,77 +136,7 @@ func defaultStride(stride, kernel [2]int) [2]int {
 
 func checkPoolPad(op string, x *Tensor, kernel, padding [2]int) {
 	if 2*padding[0] > kernel[0] || 2*padding[1] > kernel[1] {
-		panic(shapeErr(op, "use padding <= kernel/2", [][]int{x.Shape()},
+		panic(valueErr(op, "use padding <= kernel/2",
 			"padding %v is more than half the kernel %v", padding, kernel))
 	}
-}
-
-// CrossEntropy returns the mean cross-entropy loss of the logits [N, C]
-// (unnormalised scores) against the Int64 class labels [N], as
-// torch.nn.functional.cross_entropy: the mean over rows of
-// logsumexp(row) - row[label], a 0-d tensor. It is computed stably in one
-// fused op whose gradient is (softmax(logits) - onehot(labels)) / N. It
-// panics with a *ShapeError or *DTypeError on wrong shapes or dtypes and an
-// *IndexError when a label is outside [0, C).
-//
-//	loss := tensor.CrossEntropy(model.Forward(x), y)
-func CrossEntropy(logits, labels *Tensor) *Tensor {
-	const op = "CrossEntropy"
-	sameDevice(op, logits, labels)
-	needFloat(op, logits)
-	if labels.DType() != Int64 {
-		panic(dtypeErr(op, "labels are class indices: convert with labels.AsType(tensor.Int64)", []DType{labels.DType()},
-			"labels must be Int64, got %v", labels.DType()))
-	}
-	if logits.Dim() != 2 || labels.Dim() != 1 || labels.layout.Shape[0] != logits.layout.Shape[0] {
-		panic(shapeErr(op, "pass logits [N, C] and labels [N]", [][]int{logits.Shape(), labels.Shape()},
-			"logits %v and labels %v do not fit", logits.layout.Shape, labels.layout.Shape))
-	}
-	n := logits.layout.Shape[0]
-	var lsm, out *Tensor
-	idx := labels.Unsqueeze(1)
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				if e, ok := r.(*IndexError); ok {
-					e.Op = op
-					e.Msg = fmt.Sprintf("label %d is outside [0, %d)", e.Index, e.Size)
-					e.Fix = "labels must be class indices in [0, C), C = logits.Size(1)"
-				}
-				panic(r)
-			}
-		}()
-		lsm = logits.Detach().LogSoftmax(1)
-		out = lsm.Gather(1, idx).Mean().Neg()
-	}()
-	if !tracked(logits) {
-		return out
-	}
-	return record(out, op, func(g *Tensor) []*Tensor {
-		p := lsm.Exp() // softmax, fresh storage
-		m1 := FullLike(idx, -1).AsType(p.DType())
-		p.backend.ScatterAdd(p.storage, p.layout, 1, idx.storage, idx.layout, m1.storage, m1.layout)
-		return []*Tensor{p.Mul(g).DivScalar(float64(n))}
-	}, logits)
-}
-
-// Dropout returns x with each element zeroed with probability p and the
-// others scaled by 1/(1-p), so the expected value is unchanged
-// (torch.nn.functional.dropout in training mode). The mask is drawn on x's
-// device from the generator ManualSeed seeds. Gradients flow through the
-// kept elements. It panics with a *ShapeError unless 0 <= p <= 1.
-func Dropout(x *Tensor, p float64) *Tensor {
-	if !(p >= 0 && p <= 1) {
-		panic(shapeErr("Dropout", "use a probability in [0, 1]", [][]int{x.Shape()}, "dropout probability %v", p))
-	}
-	needFloat("Dropout", x)
-	switch p {
-	case 0:
-		return x
-	case 1:
-		return x.MulScalar(0)
-	}
-	u := newTensor(x.backend, x.backend.Random(backend.Uniform, x.DType(), x.Numel(), 0, 1, nextSeed()), x.Shape())
-	keep := u.GeScalar(p).AsType(x.DType()).MulScalar(1 / (1 - p))
-	return x.Mul(keep)
 }

@@ -68,11 +68,11 @@ func Arange(start, end, step float64) *Tensor {
 
 func arangeLen(start, end, step float64) int {
 	if step == 0 || math.IsNaN(step) || math.IsInf(start, 0) || math.IsInf(end, 0) || math.IsNaN(start) || math.IsNaN(end) {
-		panic(shapeErr("Arange", "pass a finite start and end and a nonzero step", nil,
+		panic(valueErr("Arange", "pass a finite start and end and a nonzero step",
 			"invalid range start=%v end=%v step=%v", start, end, step))
 	}
 	if (end-start)*step < 0 {
-		panic(shapeErr("Arange", "use a negative step to count down", nil,
+		panic(valueErr("Arange", "use a negative step to count down",
 			"step %v cannot go from %v to %v", step, start, end))
 	}
 	return int(math.Ceil((end - start) / step))

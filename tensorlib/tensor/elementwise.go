@@ -317,7 +317,7 @@ func (x *Tensor) Square() *Tensor { return x.Mul(x) }
 // panics with a *ShapeError when lo > hi.
 func (x *Tensor) Clamp(lo, hi float64) *Tensor {
 	if lo > hi {
-		panic(shapeErr("Clamp", "pass lo <= hi", [][]int{x.Shape()}, "empty range [%v, %v]", lo, hi))
+		panic(valueErr("Clamp", "pass lo <= hi", "empty range [%v, %v]", lo, hi))
 	}
 	y := x
 	if !math.IsInf(lo, 0) && !math.IsNaN(lo) {

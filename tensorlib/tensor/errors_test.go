@@ -27,7 +27,6 @@ func TestErrorMessages(t *testing.T) {
 		{"dim dup", func() { Zeros(2, 3).Sum(1, -1) }, "tensor: Sum: dim 1 appears more than once in [1 -1]; list each dim once"},
 		{"max empty", func() { Zeros(0, 3).Max(0) }, "tensor: Max: cannot take the maximum over dim 0 of size 0 (shape [0 3])..."},
 		{"item", func() { Zeros(2).Item() }, "tensor: Item: a tensor with 2 elements (shape [2]) cannot be converted to a number; Item needs exactly one element..."},
-		{"narrow", func() { Zeros(5).Narrow(0, 3, 4) }, "tensor: Narrow: range [3, 7) does not fit dim 0 of size 5; need 0 <= start and start+length <= 5"},
 		{"permute", func() { Zeros(2, 3).Permute(0, 0) }, "tensor: Permute: dim 0 repeats in [0 0]..."},
 		{"expand", func() { Zeros(2, 3).Expand(4, 3) }, "tensor: Expand: cannot expand shape [2 3] to [4 3]; only dims of size 1 can grow..."},
 		{"view", func() { Zeros(2, 3).T().View(6) }, "tensor: View: a tensor of shape [3 2] and strides [1 3] cannot be viewed as [6] without copying; call x.Contiguous() first..."},
@@ -35,13 +34,39 @@ func TestErrorMessages(t *testing.T) {
 		{"stack", func() { Stack(0, Zeros(2), Zeros(3)) }, "tensor: Stack: tensor 1 has shape [3], tensor 0 has [2]; all tensors must have the same shape"},
 		{"gather dims", func() { Zeros(2, 3).Gather(1, FromInt64s([]int64{0})) }, "tensor: Gather: index shape [1] has 1 dims, x shape [2 3] has 2..."},
 		{"negative size", func() { Zeros(2, -1) }, "tensor: Zeros: negative size -1 in shape [2 -1]; sizes must be >= 0"},
-		{"arange", func() { Arange(0, 5, -1) }, "tensor: Arange: step -1 cannot go from 0 to 5; use a negative step to count down"},
 	}
 	for _, c := range cases {
 		err := mustPanic(t, c.f)
 		var se *ShapeError
 		if !errors.As(err, &se) {
 			t.Errorf("%s: got %T, want *ShapeError", c.name, err)
+			continue
+		}
+		checkMsg(t, c.name, err.Error(), c.want)
+	}
+	// Values out of range are not shape errors.
+	for _, c := range []struct {
+		name string
+		f    func()
+		kind any // a pointer to a nil error of the expected type
+		want string
+	}{
+		{"narrow", func() { Zeros(5).Narrow(0, 3, 4) }, new(*IndexError),
+			"tensor: Narrow: range [3, 7) does not fit dim 0 of size 5; need 0 <= start and start+length <= 5"},
+		{"arange", func() { Arange(0, 5, -1) }, new(*ValueError),
+			"tensor: Arange: step -1 cannot go from 0 to 5; use a negative step to count down"},
+		{"arange step 0", func() { Arange(0, 5, 0) }, new(*ValueError), "tensor: Arange: invalid range start=0 end=5 step=0..."},
+		{"clamp", func() { Ones(2).Clamp(1, 0) }, new(*ValueError), "tensor: Clamp: empty range [1, 0]; pass lo <= hi"},
+		{"dropout", func() { Dropout(Ones(2), 1.5) }, new(*ValueError), "tensor: Dropout: dropout probability 1.5; use a probability in [0, 1]"},
+		{"randint", func() { RandInt(3, 3, 2) }, new(*ValueError), "tensor: RandInt: empty range [3, 3)..."},
+		{"cat none", func() { Cat(0) }, new(*ValueError), "tensor: Cat: no tensors to concatenate; pass at least one tensor"},
+		{"window", func() { Zeros(1, 1, 4, 4).MaxPool2d([2]int{0, 2}, [2]int{}, [2]int{}) }, new(*ValueError), "tensor: MaxPool2d: invalid window..."},
+		{"pool padding", func() { Zeros(1, 1, 4, 4).MaxPool2d([2]int{2, 2}, [2]int{}, [2]int{2, 0}) }, new(*ValueError),
+			"tensor: MaxPool2d: padding [2 0] is more than half the kernel [2 2]; use padding <= kernel/2"},
+	} {
+		err := mustPanic(t, c.f)
+		if !errors.As(err, c.kind) {
+			t.Errorf("%s: got %T, want %T", c.name, err, c.kind)
 			continue
 		}
 		checkMsg(t, c.name, err.Error(), c.want)

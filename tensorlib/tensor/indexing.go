@@ -102,7 +102,7 @@ func OneHot(labels *Tensor, n int) *Tensor {
 				Fix: "pass the number of classes as n, larger than every label"})
 		}
 	} else if n <= 0 {
-		panic(shapeErr("OneHot", "pass the number of classes as n", [][]int{labels.Shape()}, "cannot infer the number of classes from empty labels"))
+		panic(valueErr("OneHot", "pass the number of classes as n", "cannot infer the number of classes from empty labels"))
 	}
 	classes := newTensor(labels.backend, labels.backend.Arange(Int64, n, 0, 1), []int{n})
 	return labels.Unsqueeze(-1).Eq(classes).AsType(Int64)

@@ -133,8 +133,8 @@ func (x *Tensor) Narrow(dim, start, length int) *Tensor {
 		start += size
 	}
 	if start < 0 || length < 0 || start+length > size {
-		panic(shapeErr("Narrow", fmt.Sprintf("need 0 <= start and start+length <= %d", size), [][]int{x.Shape()},
-			"range [%d, %d) does not fit dim %d of size %d", start, start+length, d, size))
+		panic(&IndexError{Op: "Narrow", Index: start, Size: size, Fix: fmt.Sprintf("need 0 <= start and start+length <= %d", size),
+			Msg: fmt.Sprintf("range [%d, %d) does not fit dim %d of size %d", start, start+length, d, size)})
 	}
 	l := backend.Layout{Shape: cloneInts(x.layout.Shape), Strides: x.layout.Strides, Offset: x.layout.Offset + start*x.layout.Strides[d]}
 	l.Shape[d] = length
@@ -267,7 +267,7 @@ func (x *Tensor) Expand(shape ...int) *Tensor {
 //	tensor.Cat(0, a, b) // [2 3] and [4 3] give [6 3]
 func Cat(dim int, xs ...*Tensor) *Tensor {
 	if len(xs) == 0 {
-		panic(shapeErr("Cat", "pass at least one tensor", nil, "no tensors to concatenate"))
+		panic(valueErr("Cat", "pass at least one tensor", "no tensors to concatenate"))
 	}
 	sameDevice("Cat", xs...)
 	var parts []*Tensor
@@ -332,7 +332,7 @@ func Cat(dim int, xs ...*Tensor) *Tensor {
 // [3] give [n, 3] with dim 0 and [3, n] with dim 1 (or -1).
 func Stack(dim int, xs ...*Tensor) *Tensor {
 	if len(xs) == 0 {
-		panic(shapeErr("Stack", "pass at least one tensor", nil, "no tensors to stack"))
+		panic(valueErr("Stack", "pass at least one tensor", "no tensors to stack"))
 	}
 	d := normDim("Stack", dim, xs[0].Dim()+1, append(xs[0].Shape(), 1))
 	us := make([]*Tensor, len(xs))

@@ -78,7 +78,7 @@ func RandIntOn(d Device, lo, hi int, shape ...int) *Tensor {
 		op = "RandInt"
 	}
 	if hi <= lo {
-		panic(shapeErr(op, "pass lo < hi", nil, "empty range [%d, %d)", lo, hi))
+		panic(valueErr(op, "pass lo < hi", "empty range [%d, %d)", lo, hi))
 	}
 	return random(op, d, backend.IntUniform, Int64, float64(lo), float64(hi), shape)
 }
@@ -93,4 +93,25 @@ func RandPerm(n int) *Tensor {
 		v[i] = int64(x)
 	}
 	return newTensor(cpuEngine, cpuEngine.FromHost(v), []int{n})
+}
+
+// Dropout returns x with each element zeroed with probability p and the
+// others scaled by 1/(1-p), so the expected value is unchanged
+// (torch.nn.functional.dropout in training mode). The mask is drawn on x's
+// device from the generator ManualSeed seeds. Gradients flow through the
+// kept elements. It panics with a *ValueError unless 0 <= p <= 1.
+func Dropout(x *Tensor, p float64) *Tensor {
+	if !(p >= 0 && p <= 1) {
+		panic(valueErr("Dropout", "use a probability in [0, 1]", "dropout probability %v", p))
+	}
+	needFloat("Dropout", x)
+	switch p {
+	case 0:
+		return x
+	case 1:
+		return x.MulScalar(0)
+	}
+	u := newTensor(x.backend, x.backend.Random(backend.Uniform, x.DType(), x.Numel(), 0, 1, nextSeed()), x.Shape())
+	keep := u.GeScalar(p).AsType(x.DType()).MulScalar(1 / (1 - p))
+	return x.Mul(keep)
 }

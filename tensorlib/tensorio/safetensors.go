@@ -1,4 +1,4 @@
-package data
+package tensorio
 
 import (
 	"bufio"
@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"reflect"
 	"sort"
 
 	"github.com/gotensor/gotensor/tensorlib/tensor"
@@ -39,12 +40,12 @@ type stEntry struct {
 // tensor's data is aligned, and the header is padded to a multiple of 8
 // bytes. Names may not be empty or "__metadata__".
 //
-//	err := data.SaveSafetensors("model.safetensors",
+//	err := tensorio.SaveSafetensors("model.safetensors",
 //		map[string]*tensor.Tensor{"0.weight": w, "0.bias": b}, nil)
 func SaveSafetensors(path string, tensors map[string]*tensor.Tensor, metadata map[string]string) error {
 	f, err := os.Create(path)
 	if err != nil {
-		return fmt.Errorf("data: SaveSafetensors: %w", err)
+		return fmt.Errorf("tensorio: SaveSafetensors: %w", err)
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
 	err = writeSafetensors(w, tensors, metadata)
@@ -55,7 +56,7 @@ func SaveSafetensors(path string, tensors map[string]*tensor.Tensor, metadata ma
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("data: SaveSafetensors: %s: %w", path, err)
+		return fmt.Errorf("tensorio: SaveSafetensors: %s: %w", path, err)
 	}
 	return nil
 }
@@ -64,7 +65,7 @@ func SaveSafetensors(path string, tensors map[string]*tensor.Tensor, metadata ma
 // format, as SaveSafetensors does.
 func WriteSafetensors(w io.Writer, tensors map[string]*tensor.Tensor, metadata map[string]string) error {
 	if err := writeSafetensors(w, tensors, metadata); err != nil {
-		return fmt.Errorf("data: WriteSafetensors: %w", err)
+		return fmt.Errorf("tensorio: WriteSafetensors: %w", err)
 	}
 	return nil
 }
@@ -118,7 +119,7 @@ func writeSafetensors(w io.Writer, tensors map[string]*tensor.Tensor, metadata m
 		return err
 	}
 	for _, name := range names {
-		if _, err := w.Write(tensorBytes(tensors[name])); err != nil {
+		if err := writeElements(w, tensors[name]); err != nil {
 			return err
 		}
 	}
@@ -146,17 +147,28 @@ func stSize(dt tensor.DType) int {
 	return dt.Size()
 }
 
-// stKinds maps the safetensors dtypes LoadSafetensors reads to .npy-style
-// kind and size: "F16" and "BF16" become Float32, the smaller integers
-// Int64.
+// stKinds maps the safetensors dtypes LoadSafetensors reads to the Go
+// type of one element (16-bit floats, which Go has no types for, as the
+// bits): fromSlice then makes "F16" and "BF16" Float32 and the smaller
+// integers Int64.
 var stKinds = map[string]struct {
-	kind byte
+	typ  reflect.Type
 	size int
 }{
-	"F64": {'f', 8}, "F32": {'f', 4}, "F16": {'f', 2}, "BF16": {'B', 2},
-	"I64": {'i', 8}, "I32": {'i', 4}, "I16": {'i', 2}, "I8": {'i', 1},
-	"U32": {'u', 4}, "U16": {'u', 2}, "U8": {'u', 1}, "BOOL": {'b', 1},
+	"F64": {reflect.TypeFor[float64](), 8}, "F32": {reflect.TypeFor[float32](), 4},
+	"F16": {reflect.TypeFor[half](), 2}, "BF16": {reflect.TypeFor[bfloat16](), 2},
+	"I64": {reflect.TypeFor[int64](), 8}, "I32": {reflect.TypeFor[int32](), 4},
+	"I16": {reflect.TypeFor[int16](), 2}, "I8": {reflect.TypeFor[int8](), 1},
+	"U32": {reflect.TypeFor[uint32](), 4}, "U16": {reflect.TypeFor[uint16](), 2},
+	"U8": {reflect.TypeFor[uint8](), 1}, "BOOL": {reflect.TypeFor[bool](), 1},
 }
+
+// half and bfloat16 hold the bits of a 16-bit float: IEEE 754 binary16,
+// and bfloat16 (the top half of a float32's bits).
+type (
+	half     uint16
+	bfloat16 uint16
+)
 
 // LoadSafetensors reads a safetensors file into CPU tensors by name and
 // its "__metadata__" strings (nil when it has none). "F32", "F64", "I64"
@@ -165,16 +177,16 @@ var stKinds = map[string]struct {
 // must lie in the data buffer, match each shape and dtype, and neither
 // overlap nor leave gaps.
 //
-//	params, meta, err := data.LoadSafetensors("model.safetensors")
+//	params, meta, err := tensorio.LoadSafetensors("model.safetensors")
 func LoadSafetensors(path string) (map[string]*tensor.Tensor, map[string]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("data: LoadSafetensors: %w", err)
+		return nil, nil, fmt.Errorf("tensorio: LoadSafetensors: %w", err)
 	}
 	defer f.Close()
 	ts, meta, err := readSafetensors(bufio.NewReaderSize(f, 1<<20))
 	if err != nil {
-		return nil, nil, fmt.Errorf("data: LoadSafetensors: %s: %w", path, err)
+		return nil, nil, fmt.Errorf("tensorio: LoadSafetensors: %s: %w", path, err)
 	}
 	return ts, meta, nil
 }
@@ -183,7 +195,7 @@ func LoadSafetensors(path string) (map[string]*tensor.Tensor, map[string]string,
 func ReadSafetensors(r io.Reader) (map[string]*tensor.Tensor, map[string]string, error) {
 	ts, meta, err := readSafetensors(r)
 	if err != nil {
-		return nil, nil, fmt.Errorf("data: ReadSafetensors: %w", err)
+		return nil, nil, fmt.Errorf("tensorio: ReadSafetensors: %w", err)
 	}
 	return ts, meta, nil
 }
@@ -257,15 +269,11 @@ func readSafetensors(r io.Reader) (map[string]*tensor.Tensor, map[string]string,
 	for _, it := range items {
 		k := stKinds[it.DType]
 		b := buf[it.DataOffsets[0]:it.DataOffsets[1]]
-		if k.kind == 'B' {
-			v := make([]float32, len(b)/2)
-			for i := range v {
-				v[i] = math.Float32frombits(uint32(binary.LittleEndian.Uint16(b[2*i:])) << 16)
-			}
-			out[it.name] = tensor.FromFloat32s(v, it.Shape...)
-			continue
+		v := reflect.MakeSlice(reflect.SliceOf(k.typ), len(b)/k.size, len(b)/k.size)
+		if err := binary.Read(bytes.NewReader(b), binary.LittleEndian, v.Interface()); err != nil {
+			return nil, nil, fmt.Errorf("tensor %q: %w", it.name, err)
 		}
-		out[it.name] = decodeElements(b, k.kind, k.size, binary.LittleEndian, it.Shape)
+		out[it.name] = fromSlice(v.Interface()).Reshape(it.Shape...)
 	}
 	return out, meta, nil
 }

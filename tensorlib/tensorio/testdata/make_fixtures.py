@@ -44,6 +44,11 @@ with open("f4_v2_2x2.npy", "wb") as f:
     f.write(a.tobytes())
 
 
+# Version 3.0 header (UTF-8), as np.save writes when a field name needs it.
+with open("f8_v3_3.npy", "wb") as f:
+    fmt.write_array(f, arange((3,), np.float64) * 2, version=(3, 0))  # 2i
+
+
 # safetensors, by the documented layout.
 def save_safetensors(path, tensors, metadata=None):
     codes = {np.dtype("float32"): "F32", np.dtype("float64"): "F64",
