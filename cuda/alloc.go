@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/gotensor/gotensor/cuda/internal/driver"
-	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
 // allocator is a device's caching allocator. Blocks are rounded up to a
@@ -104,7 +103,7 @@ func (a *allocator) malloc(n int) (driver.DevicePtr, int) {
 		if errors.Is(err, driver.ErrOutOfMemory) {
 			panic(a.oomError(n, err))
 		}
-		panic(fmt.Sprintf("cuda: allocating %d bytes on cuda:%d: %v", size, a.dev, err))
+		panic(&DriverError{Device: a.dev, Op: fmt.Sprintf("allocating %d bytes", size), Err: err})
 	}
 	a.mu.Lock()
 	a.allocated += int64(size)
@@ -143,7 +142,7 @@ func (a *allocator) release(p driver.DevicePtr, size int) {
 // by a tensor that an in-flight kernel still reads).
 func (a *allocator) emptyCache() {
 	if err := a.drv.Synchronize(); err != nil {
-		panic(fmt.Sprintf("cuda: cuda:%d: %v", a.dev, err))
+		panic(&DriverError{Device: a.dev, Op: "waiting for the device before emptying the cache", Err: err})
 	}
 	a.mu.Lock()
 	free := a.free
@@ -152,7 +151,7 @@ func (a *allocator) emptyCache() {
 	for size, list := range free {
 		for _, p := range list {
 			if err := a.drv.Free(p); err != nil {
-				panic(fmt.Sprintf("cuda: freeing device memory on cuda:%d: %v", a.dev, err))
+				panic(&DriverError{Device: a.dev, Op: "freeing device memory", Err: err})
 			}
 			a.mu.Lock()
 			a.cached -= int64(size)
@@ -193,34 +192,6 @@ func collectGarbage() {
 	case <-time.After(time.Second):
 	}
 }
-
-// An OutOfMemoryError reports that a CUDA device could not satisfy an
-// allocation even after the allocator emptied its cache and ran the
-// garbage collector. Tensor ops panic with it; tensor.Try (or a notebook
-// cell) turns the panic into an error, and the session goes on.
-type OutOfMemoryError struct {
-	Device    int   // the device ordinal
-	Requested int64 // bytes asked for
-	Allocated int64 // bytes held by live tensors
-	Cached    int64 // bytes cached for reuse (0 after the retry)
-	Total     int64 // the device's memory
-	cause     error
-}
-
-func (e *OutOfMemoryError) Error() string {
-	return fmt.Sprintf("cuda: out of memory on cuda:%d: tried to allocate %s with %s held by tensors, %s cached, of %s; "+
-		"free tensors you no longer need (x.Free(), or drop references), use smaller batches, or move work to the CPU",
-		e.Device, bytesString(e.Requested), bytesString(e.Allocated), bytesString(e.Cached), bytesString(e.Total))
-}
-
-// Unwrap returns the driver's error.
-func (e *OutOfMemoryError) Unwrap() error { return e.cause }
-
-// TensorError marks *OutOfMemoryError as a tensor.Error, so tensor.Try
-// returns it.
-func (*OutOfMemoryError) TensorError() {}
-
-var _ tensor.Error = (*OutOfMemoryError)(nil)
 
 // bytesString formats n bytes with a binary unit.
 func bytesString(n int64) string {

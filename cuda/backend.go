@@ -86,7 +86,7 @@ func (b *deviceBackend) FromHost(data any) backend.Storage {
 		s = b.dev.newStorage(dt, n)
 		if n > 0 {
 			if err := b.dev.drv.MemcpyHtoD(s.ptr, ptr, n*elemSize(dt)); err != nil {
-				panic(fmt.Sprintf("cuda: copying %d bytes to cuda:%d: %v", n*elemSize(dt), b.dev.index, err))
+				b.dev.fail(err, fmt.Sprintf("copying %d bytes to the device", n*elemSize(dt)))
 			}
 		}
 	})
@@ -139,7 +139,7 @@ func (b *deviceBackend) ToHost(s backend.Storage, l backend.Layout) any {
 			}
 			d.sync()
 			if err := d.drv.MemcpyDtoH(ptr, c.at(off), n*elemSize(src.dt)); err != nil {
-				panic(fmt.Sprintf("cuda: copying %d bytes from cuda:%d: %v", n*elemSize(src.dt), d.index, err))
+				d.fail(err, fmt.Sprintf("copying %d bytes from the device", n*elemSize(src.dt)))
 			}
 		})
 	}
@@ -170,7 +170,7 @@ func (d *device) copy(src *storage, sl backend.Layout, dst *storage, dl backend.
 	shape, st := backend.Coalesce(dl.Shape, dl, sl)
 	if len(shape) <= 1 && (len(shape) == 0 || (st[0][0] == 1 && st[1][0] == 1)) {
 		if err := d.drv.MemcpyDtoD(dst.at(dl.Offset), src.at(sl.Offset), n*elemSize(src.dt)); err != nil {
-			panic(fmt.Sprintf("cuda: copy on cuda:%d: %v", d.index, err))
+			d.fail(err, fmt.Sprintf("copying %d bytes on the device", n*elemSize(src.dt)))
 		}
 		return
 	}

@@ -21,7 +21,7 @@ func (d *device) errorRecord() *storage {
 		d.errRec = d.newStorage(tensor.Int64, errWords)
 	}
 	if err := d.drv.Memset(d.errRec.ptr, 0, errWords*8); err != nil {
-		panic(fmt.Sprintf("cuda: Memset on cuda:%d: %v", d.index, err))
+		d.fail(err, "clearing the index-check record")
 	}
 	return d.errRec
 }
@@ -32,7 +32,7 @@ func (d *device) checkIndex(op string, dim int) {
 	var rec [errWords * 8]byte
 	d.sync()
 	if err := d.drv.MemcpyDtoH(unsafe.Pointer(&rec[0]), d.errRec.ptr, len(rec)); err != nil {
-		panic(fmt.Sprintf("cuda: reading the index check on cuda:%d: %v", d.index, err))
+		d.fail(err, "reading the index-check record")
 	}
 	if binary.LittleEndian.Uint64(rec[0:]) == 0 {
 		return

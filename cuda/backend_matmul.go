@@ -91,7 +91,7 @@ func (b *deviceBackend) MatMul(x backend.Storage, la backend.Layout, y backend.S
 			Batch: batch,
 		}
 		if err := d.drv.Gemm(g); err != nil {
-			panic(fmt.Sprintf("cuda: MatMul %v @ %v on cuda:%d: %v", la.Shape, lb.Shape, d.index, err))
+			d.fail(err, fmt.Sprintf("cuBLAS GEMM for MatMul %v @ %v", la.Shape, lb.Shape))
 		}
 	})
 	return out

@@ -56,7 +56,7 @@ func (d *device) do(f func()) {
 		d.mu.Unlock()
 	}()
 	if err := d.drv.Bind(); err != nil {
-		panic(fmt.Sprintf("cuda: cuda:%d: %v", d.index, err))
+		d.fail(err, "making the device's context current")
 	}
 	f()
 }
@@ -75,13 +75,13 @@ func (d *device) function(name string) driver.Function {
 	if !ok {
 		var err error
 		if m, err = d.drv.LoadModule(mod, kernels.PTX(mod)); err != nil {
-			panic(fmt.Sprintf("cuda: loading kernel module %s on cuda:%d: %v", mod, d.index, err))
+			panic(&DriverError{Device: d.index, Op: "loading kernel module " + mod, Err: err, Fix: fixModule})
 		}
 		d.mods[mod] = m
 	}
 	f, err := m.Function(name)
 	if err != nil {
-		panic(fmt.Sprintf("cuda: kernel %s on cuda:%d: %v", name, d.index, err))
+		panic(&DriverError{Device: d.index, Op: "finding kernel " + name, Err: err, Fix: fixModule})
 	}
 	d.funcs[name] = f
 	return f
@@ -94,7 +94,7 @@ func (d *device) launch(name string, grid, block int, args *driver.Args) {
 	}
 	f := d.function(name)
 	if err := d.drv.Launch(f, driver.Dim3{grid, 1, 1}, driver.Dim3{block, 1, 1}, 0, args); err != nil {
-		panic(fmt.Sprintf("cuda: launching %s (grid %d, block %d) on cuda:%d: %v", name, grid, block, d.index, err))
+		d.fail(err, fmt.Sprintf("launching %s (grid %d, block %d)", name, grid, block))
 	}
 }
 
@@ -140,7 +140,7 @@ func (d *device) newArgs() *driver.Args {
 // sync waits for the device. Inside do only.
 func (d *device) sync() {
 	if err := d.drv.Synchronize(); err != nil {
-		panic(fmt.Sprintf("cuda: cuda:%d: %v", d.index, err))
+		d.fail(err, "waiting for the device")
 	}
 }
 

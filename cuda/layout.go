@@ -8,6 +8,8 @@ import (
 	"github.com/gotensor/gotensor/cuda/internal/driver"
 
 	"github.com/gotensor/gotensor/tensorlib/backend"
+
+	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
 // maxDims is MAXDIMS of kernels/common.cuh.
@@ -20,8 +22,9 @@ const layoutBytes = 8 + 8 + 8*maxDims + 8*maxDims
 // packLayout appends a kernel Layout to a.
 func packLayout(a *driver.Args, shape, strides []int, offset int) {
 	if len(shape) > maxDims {
-		panic(fmt.Sprintf("cuda: a view with %d dims that cannot be merged (shape %v, strides %v): kernels take at most %d; call Contiguous() first",
-			len(shape), shape, strides, maxDims))
+		panic(&tensor.ShapeError{Op: "cuda", Shapes: [][]int{shape},
+			Msg: fmt.Sprintf("a view with %d dims that cannot be merged (shape %v, strides %v): CUDA kernels take at most %d", len(shape), shape, strides, maxDims),
+			Fix: "call x.Contiguous() first, or Reshape to fewer dims"})
 	}
 	var b [layoutBytes]byte
 	contig := len(shape) == 0 || (len(shape) == 1 && strides[0] == 1)
@@ -44,7 +47,9 @@ func packRaw(a *driver.Args, l backend.Layout) {
 	binary.LittleEndian.PutUint32(b[0:], uint32(len(l.Shape)))
 	binary.LittleEndian.PutUint64(b[8:], uint64(l.Offset))
 	if len(l.Shape) > maxDims {
-		panic(fmt.Sprintf("cuda: %d dims (at most %d)", len(l.Shape), maxDims))
+		panic(&tensor.ShapeError{Op: "cuda", Shapes: [][]int{l.Shape},
+			Msg: fmt.Sprintf("%d dims: CUDA kernels take at most %d", len(l.Shape), maxDims),
+			Fix: "Reshape to fewer dims"})
 	}
 	for i := range l.Shape {
 		binary.LittleEndian.PutUint64(b[16+8*i:], uint64(l.Shape[i]))

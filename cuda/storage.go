@@ -70,7 +70,7 @@ func (d *device) zeroStorage(dt tensor.DType, n int) *storage {
 	s := d.newStorage(dt, n)
 	if n > 0 {
 		if err := d.drv.Memset(s.ptr, 0, n*elemSize(dt)); err != nil {
-			panic(fmt.Sprintf("cuda: Memset on cuda:%d: %v", d.index, err))
+			d.fail(err, fmt.Sprintf("zeroing %d bytes", n*elemSize(dt)))
 		}
 	}
 	return s

@@ -20,6 +20,7 @@ func init() {
 
 		// type definitions
 		"DeviceInfo":       reflect.ValueOf((*cuda.DeviceInfo)(nil)),
+		"DriverError":      reflect.ValueOf((*cuda.DriverError)(nil)),
 		"EmulatorConfig":   reflect.ValueOf((*cuda.EmulatorConfig)(nil)),
 		"OutOfMemoryError": reflect.ValueOf((*cuda.OutOfMemoryError)(nil)),
 		"Stats":            reflect.ValueOf((*cuda.Stats)(nil)),
