@@ -51,3 +51,67 @@ strings.Join(names, " ")`, "1.bn.bias 1.bn.num_batches_tracked 1.bn.running_mean
 		}
 	}
 }
+
+// TestCellModuleOnDevice declares a module in a cell, with only Forward
+// and Parameters, moves it with nn.To to the emulated CUDA device after
+// the optimizer was made, and trains a step there: every parameter and
+// BatchNorm buffer moves in place (the optimizer's tensors are the
+// model's), the loss falls, and SetTraining, Save and Load reach the
+// BatchNorm through its weight.
+func TestCellModuleOnDevice(t *testing.T) {
+	s := newSession(t)
+	if res, _ := mustRun(t, s, "cuda.UseEmulator(cuda.EmulatorConfig{Memory: 64 << 20})"); res != "<nil>" && !strings.Contains(res, "already in use") {
+		t.Fatalf("UseEmulator: %s", res)
+	}
+	mustRun(t, s, `
+type Net struct {
+	fc  *nn.Linear
+	bn  *nn.BatchNorm
+	out *nn.Linear
+}
+
+func (n *Net) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return n.out.Forward(n.bn.Forward(n.fc.Forward(x)).ReLU())
+}
+
+func (n *Net) Parameters() []*tensor.Tensor {
+	return append(append(n.fc.Parameters(), n.bn.Parameters()...), n.out.Parameters()...)
+}
+
+tensor.ManualSeed(1)
+net := &Net{fc: nn.NewLinear(4, 8), bn: nn.NewBatchNorm1d(8), out: nn.NewLinear(8, 3)}
+opt := optim.NewSGD(net.Parameters(), 0.5)
+w := net.fc.Weight
+x, y := tensor.Randn(16, 4), tensor.RandInt(0, 3, 16)
+`)
+	mustRun(t, s, "nn.To(net, tensor.CUDA(0))")
+	for i, tc := range []struct{ code, want string }{
+		{"net.fc.Weight == w", "true"},
+		{"net.fc.Weight.Device().String() + \" \" + net.out.Bias.Device().String()", "cuda:0 cuda:0"},
+		{"net.bn.RunningMean.Device().String() + \" \" + net.bn.NumBatchesTracked.Device().String()", "cuda:0 cuda:0"},
+		{`step := func() float64 {
+	loss := nn.CrossEntropy(net.Forward(x.To(tensor.CUDA(0))), y.To(tensor.CUDA(0)))
+	opt.ZeroGrad()
+	loss.Backward()
+	opt.Step()
+	return loss.Item()
+}
+first := step()
+for i := 0; i < 5; i++ { step() }
+step() < first`, "true"},
+		{"net.fc.Weight.Grad().Device().String()", "cuda:0"},
+		{"net.bn.NumBatchesTracked.Item()", "7"},
+		{"nn.SetTraining(net, false); net.bn.Training", "false"},
+		{`import "path/filepath"
+p := filepath.Join(` + "`" + t.TempDir() + "`" + `, "net.safetensors")
+err := nn.Save(p, net)
+other := &Net{fc: nn.NewLinear(4, 8), bn: nn.NewBatchNorm1d(8), out: nn.NewLinear(8, 3)}
+err = nn.Load(p, other)
+fmt.Sprint(err, " ", other.bn.NumBatchesTracked.Item(), " ", other.fc.Weight.Sub(net.fc.Weight.CPU()).Abs().Max(0).Max(0).Item())`, "<nil> 7 0"},
+	} {
+		got, _ := mustRun(t, s, tc.code)
+		if got != tc.want {
+			t.Errorf("%d: %s\n got %s\nwant %s", i, tc.code, got, tc.want)
+		}
+	}
+}

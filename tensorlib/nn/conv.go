@@ -63,17 +63,13 @@ func (l *Conv2d) Forward(x *tensor.Tensor) *tensor.Tensor {
 }
 
 // Parameters returns Weight and, when present, Bias.
-func (l *Conv2d) Parameters() []*tensor.Tensor { return nonNil(l.Weight, l.Bias) }
+func (l *Conv2d) Parameters() []*tensor.Tensor { return own(l, nonNil(l.Weight, l.Bias)) }
 
-// NamedTensors returns "weight" and "bias" (when present).
-func (l *Conv2d) NamedTensors() []NamedTensor {
-	return namedNonNil("weight", l.Weight, "bias", l.Bias)
-}
+func (l *Conv2d) state() []named { return namedNonNil("weight", l.Weight, "bias", l.Bias) }
+func (l *Conv2d) setMode(bool)   {}
 
-// To moves the parameters to dev. Create optimizers after moving.
-func (l *Conv2d) To(dev tensor.Device) {
-	l.Weight, l.Bias = moveParam(l.Weight, dev), moveParam(l.Bias, dev)
-}
+// To moves the parameters to dev in place (see the function To).
+func (l *Conv2d) To(dev tensor.Device) { To(l, dev) }
 
 // String returns PyTorch's repr:
 // Conv2d(1, 32, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1)).

@@ -55,9 +55,12 @@
 //
 // A struct with Forward and Parameters methods is a Module, in compiled
 // code and in a notebook cell, and works everywhere a layer does: inside
-// a Sequential, with optimizers, Summary, Save and Load. Implement
-// Children to give its sub-modules PyTorch's names ("fc1.weight") and to
-// let SetTraining, To, Summary, Save and Load reach them:
+// a Sequential, with optimizers, To, SetTraining, Summary, Save and Load.
+// These reach what Parameters returns and, through it, the layers of this
+// package the parameters belong to, with their buffers and mode (see
+// Module). Implement Children (Container) to give sub-modules PyTorch's
+// names ("fc1.weight" rather than "0.weight") and to let SetTraining reach
+// a sub-module that owns no parameters, such as a Dropout field:
 //
 //	type Net struct{ FC1, FC2 *nn.Linear; Drop *nn.Dropout }
 //
@@ -75,9 +78,9 @@
 // Sequential with Add (or a []nn.Module slice and ...): the interpreter
 // cannot pass it as a variadic argument.
 //
-// The library never inspects a module beyond these methods: it finds the
-// optional ones (Children, SetTraining, NamedTensors, String) through
-// the small interfaces Container, Trainable, Stateful and fmt.Stringer.
+// The library never inspects a module beyond these methods: it asks for
+// the optional ones (Children, String) through Container and fmt.Stringer,
+// and works without them.
 //
 // # Losses
 //

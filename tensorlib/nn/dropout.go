@@ -40,6 +40,9 @@ func (l *Dropout) Forward(x *tensor.Tensor) *tensor.Tensor {
 // Parameters returns nil.
 func (l *Dropout) Parameters() []*tensor.Tensor { return nil }
 
+func (l *Dropout) state() []named        { return nil }
+func (l *Dropout) setMode(training bool) { l.Training = training }
+
 // SetTraining sets the mode: dropout in training, identity in evaluation.
 func (l *Dropout) SetTraining(training bool) { l.Training = training }
 

@@ -41,15 +41,13 @@ func (l *Embedding) Forward(idx *tensor.Tensor) *tensor.Tensor {
 }
 
 // Parameters returns Weight.
-func (l *Embedding) Parameters() []*tensor.Tensor { return []*tensor.Tensor{l.Weight} }
+func (l *Embedding) Parameters() []*tensor.Tensor { return own(l, nonNil(l.Weight)) }
 
-// NamedTensors returns "weight".
-func (l *Embedding) NamedTensors() []NamedTensor {
-	return []NamedTensor{{Name: "weight", Tensor: l.Weight}}
-}
+func (l *Embedding) state() []named { return namedNonNil("weight", l.Weight) }
+func (l *Embedding) setMode(bool)   {}
 
-// To moves Weight to dev.
-func (l *Embedding) To(dev tensor.Device) { l.Weight = moveParam(l.Weight, dev) }
+// To moves the weight to dev in place (see the function To).
+func (l *Embedding) To(dev tensor.Device) { To(l, dev) }
 
 // String returns PyTorch's repr: Embedding(10000, 64).
 func (l *Embedding) String() string {

@@ -150,16 +150,3 @@ func defaultWeightBias(weightShape []int, fanIn int, bias bool) (w, b *tensor.Te
 	}
 	return w, b
 }
-
-// moveParam returns p on dev: p itself when it is there already, else a
-// copy that is a leaf requiring grad as p did.
-func moveParam(p *tensor.Tensor, dev tensor.Device) *tensor.Tensor {
-	if p == nil || p.Device() == dev {
-		return p
-	}
-	q := p.Detach().To(dev)
-	if p.RequiresGrad() {
-		q.SetRequiresGrad(true)
-	}
-	return q
-}

@@ -46,42 +46,17 @@ func (l *Linear) Forward(x *tensor.Tensor) *tensor.Tensor {
 }
 
 // Parameters returns Weight and, when present, Bias.
-func (l *Linear) Parameters() []*tensor.Tensor { return nonNil(l.Weight, l.Bias) }
+func (l *Linear) Parameters() []*tensor.Tensor { return own(l, nonNil(l.Weight, l.Bias)) }
 
-// NamedTensors returns "weight" and "bias" (when present).
-func (l *Linear) NamedTensors() []NamedTensor {
-	return namedNonNil("weight", l.Weight, "bias", l.Bias)
-}
+func (l *Linear) state() []named { return namedNonNil("weight", l.Weight, "bias", l.Bias) }
+func (l *Linear) setMode(bool)   {}
 
-// To moves the parameters to dev. Create optimizers after moving.
-func (l *Linear) To(dev tensor.Device) {
-	l.Weight, l.Bias = moveParam(l.Weight, dev), moveParam(l.Bias, dev)
-}
+// To moves the parameters to dev in place (see the function To).
+func (l *Linear) To(dev tensor.Device) { To(l, dev) }
 
 // String returns PyTorch's repr: Linear(in_features=784, out_features=256, bias=True).
 func (l *Linear) String() string {
 	return fmt.Sprintf("Linear(in_features=%d, out_features=%d, bias=%s)", l.InFeatures, l.OutFeatures, pyBool(l.Bias != nil))
-}
-
-func nonNil(ts ...*tensor.Tensor) []*tensor.Tensor {
-	var out []*tensor.Tensor
-	for _, t := range ts {
-		if t != nil {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// namedNonNil takes name, tensor pairs and keeps the non-nil tensors.
-func namedNonNil(pairs ...any) []NamedTensor {
-	var out []NamedTensor
-	for i := 0; i < len(pairs); i += 2 {
-		if t := pairs[i+1].(*tensor.Tensor); t != nil {
-			out = append(out, NamedTensor{Name: pairs[i].(string), Tensor: t})
-		}
-	}
-	return out
 }
 
 func pyBool(b bool) string {

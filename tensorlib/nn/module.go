@@ -15,21 +15,21 @@ import (
 // Parameters returns the leaf tensors an optimizer updates, in a stable
 // order; a module without parameters returns nil.
 //
+// Everything nn does to a module goes through these two methods, so it
+// works the same for a module declared in a notebook cell: To moves, Save
+// and Load write and read, ZeroGrad and NumParameters count the tensors
+// Parameters returns, and for those that belong to a layer of this
+// package, the layer's buffers too (a BatchNorm's running statistics,
+// which are not parameters); SetTraining reaches those layers and the
+// layers of the Sequentials whose parameters Parameters lists. Container
+// is an optional extra.
+//
 //	type MLP struct{ FC1, FC2 *nn.Linear }
 //	func (m *MLP) Forward(x *tensor.Tensor) *tensor.Tensor { return m.FC2.Forward(m.FC1.Forward(x).ReLU()) }
 //	func (m *MLP) Parameters() []*tensor.Tensor { return append(m.FC1.Parameters(), m.FC2.Parameters()...) }
 type Module interface {
 	Forward(x *tensor.Tensor) *tensor.Tensor
 	Parameters() []*tensor.Tensor
-}
-
-// Trainable is implemented by modules whose forward pass depends on
-// training mode (Dropout, BatchNorm1d, BatchNorm2d) and by containers
-// that pass the mode on. SetTraining calls it. A user's module that holds
-// such layers may implement it to pass the mode on; implementing
-// Container is enough when its children are the only layers that care.
-type Trainable interface {
-	SetTraining(training bool)
 }
 
 // A Child is a named sub-module of a Container. The name becomes the
@@ -41,57 +41,65 @@ type Child struct {
 }
 
 // Container is implemented by modules built from other modules, such as
-// Sequential. SetTraining, StateDict, Save, Load, To and Summary walk a
-// module's children through it. A user's model implements it to get
-// PyTorch's parameter names:
+// Sequential. A user's module may implement it to give its sub-modules
+// PyTorch's names in StateDict, Save and Load ("fc1.weight" rather than
+// "0.weight"), rows in Summary, and to let SetTraining and To reach
+// sub-modules that own no parameters (a Dropout field):
 //
 //	func (m *MLP) Children() []nn.Child {
 //		return []nn.Child{{Name: "fc1", Module: m.FC1}, {Name: "fc2", Module: m.FC2}}
 //	}
 //
-// The tensors of a module that is neither a Container nor Stateful are
-// its Parameters, named "0", "1", ... (as torch.nn.ParameterList names
-// them).
+// It is optional: everything nn does to a module works from Parameters
+// alone (see Module). In a notebook, the interpreter passes a module
+// declared in a cell to compiled code in a wrapper that has Children only
+// when the type has it.
 type Container interface {
 	Children() []Child
 }
 
-// A NamedTensor is one tensor of a module's state with its local name,
-// "weight" or "running_mean".
-type NamedTensor struct {
-	Name   string
-	Tensor *tensor.Tensor
-}
-
-// Stateful is implemented by modules that name their own tensors: their
-// parameters and buffers (BatchNorm's running statistics), but not their
-// children's. StateDict, Save and Load use the names. A Container that is
-// also Stateful has both its own tensors and its children's.
-type Stateful interface {
-	NamedTensors() []NamedTensor
-}
-
-// SetTraining puts m and every module under it in training mode (true)
-// or evaluation mode (false), like PyTorch's model.train() and
-// model.eval(). Dropout is the identity in evaluation mode and BatchNorm
-// normalises with its running statistics instead of the batch's. New
-// layers start in training mode.
+// SetTraining puts m and every layer under it in training mode (true) or
+// evaluation mode (false), like PyTorch's model.train() and model.eval().
+// Dropout is the identity in evaluation mode and BatchNorm normalises with
+// its running statistics instead of the batch's. New layers start in
+// training mode.
 //
-// SetTraining calls m.SetTraining when m is Trainable, and otherwise
-// walks the children of a Container. A user's module passes the mode on
-// by implementing Trainable or Container.
+// It reaches the layers of this package that m's parameters belong to
+// (the BatchNorm whose weight a module declared in a cell returns), the
+// layers of every Sequential in m, and, when m is a Container, its
+// children. A Dropout held directly in a field of your own module owns
+// no parameters: list it in Children, keep it in a Sequential with the
+// layers around it, or switch it yourself (drop.Training = false).
 //
 //	nn.SetTraining(model, false) // evaluate
 //	nn.SetTraining(model, true)  // back to training
 func SetTraining(m Module, training bool) {
-	if t, ok := m.(Trainable); ok {
-		t.SetTraining(training)
-		return
+	visitLayers(m, func(l layer) { l.setMode(training) })
+}
+
+// To moves m's parameters and buffers (BatchNorm's running statistics) to
+// dev in place, as PyTorch's model.to(dev): the tensors keep their
+// identity, so optimizers that hold them stay valid, and gradients move
+// with them. It moves every tensor m.Parameters() returns and the buffers
+// of the layers SetTraining reaches, so it works for any Module, one
+// declared in a notebook cell included.
+//
+//	nn.To(model, tensor.CUDA(0))
+func To(m Module, dev tensor.Device) {
+	for _, p := range m.Parameters() {
+		moveTo(p, dev)
 	}
-	if c, ok := m.(Container); ok {
-		for _, ch := range c.Children() {
-			SetTraining(ch.Module, training)
+	visitLayers(m, func(l layer) {
+		for _, nt := range l.state() {
+			moveTo(nt.t, dev)
 		}
+	})
+}
+
+// moveTo moves t to dev in place.
+func moveTo(t *tensor.Tensor, dev tensor.Device) {
+	if t != nil && t.Device() != dev {
+		acc.SetData(t, t.Detach().To(dev))
 	}
 }
 
@@ -114,36 +122,64 @@ func ZeroGrad(m Module) {
 // StateDict returns m's parameters and buffers by their PyTorch names
 // ("0.weight", "0.bias", "1.running_mean", ...): the tensors themselves,
 // not copies, so the map stays current as training updates them in place.
-// Names come from Container and Stateful (see Container).
+// A Sequential names its layers "0", "1", ...; a layer of this package
+// names its tensors as PyTorch does; a Container names its children. The
+// tensors of any other module are those Parameters returns, grouped by
+// the layer each belongs to, in order: "0.weight", "0.bias",
+// "1.running_mean" for a module whose Parameters lists a Linear's and
+// then a BatchNorm's, and "2" for a tensor of its own.
 //
 //	for name, t := range nn.StateDict(model) { fmt.Println(name, t.Shape()) }
 func StateDict(m Module) map[string]*tensor.Tensor {
 	out := map[string]*tensor.Tensor{}
 	for _, nt := range namedTensors(m, "") {
-		out[nt.Name] = nt.Tensor
+		out[nt.name] = nt.t
 	}
 	return out
 }
 
-// namedTensors lists m's tensors with full names, in a stable order.
-func namedTensors(m Module, prefix string) []NamedTensor {
-	var out []NamedTensor
-	s, stateful := m.(Stateful)
-	c, container := m.(Container)
-	if stateful {
-		for _, nt := range s.NamedTensors() {
-			out = append(out, NamedTensor{Name: prefix + nt.Name, Tensor: nt.Tensor})
+// named is one tensor of a module's state with its name.
+type named struct {
+	name string
+	t    *tensor.Tensor
+}
+
+// namedTensors lists m's tensors with full names, in a stable order (see
+// StateDict).
+func namedTensors(m Module, prefix string) []named {
+	var out []named
+	switch x := m.(type) {
+	case *Sequential:
+		for i, l := range x.Layers {
+			out = append(out, namedTensors(l, prefix+strconv.Itoa(i)+".")...)
 		}
+		return out
+	case layer:
+		for _, nt := range x.state() {
+			out = append(out, named{prefix + nt.name, nt.t})
+		}
+		return out
 	}
-	if container {
+	if c, ok := m.(Container); ok {
 		for _, ch := range c.Children() {
 			out = append(out, namedTensors(ch.Module, prefix+ch.Name+".")...)
 		}
+		return out
 	}
-	if !stateful && !container {
-		for i, p := range m.Parameters() {
-			out = append(out, NamedTensor{Name: prefix + strconv.Itoa(i), Tensor: p})
+	seen := map[layer]bool{}
+	k := 0
+	for _, p := range m.Parameters() {
+		l := tagOf(p).layer
+		switch {
+		case l == nil:
+			out = append(out, named{prefix + strconv.Itoa(k), p})
+		case seen[l]:
+			continue
+		default:
+			seen[l] = true
+			out = append(out, namedTensors(l, prefix+strconv.Itoa(k)+".")...)
 		}
+		k++
 	}
 	return out
 }

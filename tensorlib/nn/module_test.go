@@ -16,8 +16,8 @@ import (
 )
 
 // block is a user's own module, as a notebook user would write it:
-// relu(bn(conv(x)) + x). It names its children but does not implement
-// Trainable: SetTraining reaches its BatchNorm through Children.
+// relu(bn(conv(x)) + x). It names its children (Container), which gives
+// PyTorch's names "conv.weight", "bn.running_mean".
 type block struct {
 	Conv *Conv2d
 	BN   *BatchNorm
@@ -45,13 +45,31 @@ type scale struct{ W *tensor.Tensor }
 func (s *scale) Forward(x *tensor.Tensor) *tensor.Tensor { return x.Mul(s.W) }
 func (s *scale) Parameters() []*tensor.Tensor            { return []*tensor.Tensor{s.W} }
 
-// modal is a user's module that implements Trainable itself.
-type modal struct {
-	scale
-	training bool
+// net is a user's module without Children: nn reaches its layers only
+// through Parameters, as it does a module declared in a notebook cell.
+type net struct {
+	Features *Sequential // with a Dropout, reached through the Linear beside it
+	BN       *BatchNorm  // reached through its weight
+	Head     *Linear
+	Drop     *Dropout // owns nothing: not reached
 }
 
-func (m *modal) SetTraining(training bool) { m.training = training }
+func newNet() *net {
+	return &net{
+		Features: NewSequential(NewLinear(4, 6), NewBatchNorm1d(6, NoAffine()), NewReLU(), NewDropout(0.5)),
+		BN:       NewBatchNorm1d(6),
+		Head:     NewLinear(6, 2),
+		Drop:     NewDropout(0.5),
+	}
+}
+
+func (n *net) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return n.Head.Forward(n.Drop.Forward(n.BN.Forward(n.Features.Forward(x))))
+}
+
+func (n *net) Parameters() []*tensor.Tensor {
+	return append(append(n.Features.Parameters(), n.BN.Parameters()...), n.Head.Parameters()...)
+}
 
 // interopModel is the model of testdata/torch_interop.py.
 func interopModel() *Sequential {
@@ -92,7 +110,7 @@ func TestStateDictNames(t *testing.T) {
 	if got := len(m.Parameters()); got != 13 {
 		t.Errorf("%d parameters, want 13", got)
 	}
-	// A module that is neither Container nor Stateful: its parameters by index.
+	// A module that is not a Container, with a tensor of its own: named by its index.
 	s := NewSequential(&scale{W: tensor.Ones(2)}, NewLinear(2, 2))
 	sd := StateDict(s)
 	if _, ok := sd["0.0"]; !ok || len(sd) != 3 {
@@ -111,23 +129,52 @@ func keys(m map[string]*tensor.Tensor) []string {
 
 func TestSetTraining(t *testing.T) {
 	m := interopModel()
-	md := &modal{scale: scale{W: tensor.Ones(1)}, training: true}
-	if m.Add(md) != m || m.Len() != 13 || m.At(-1) != Module(md) {
+	sc := &scale{W: tensor.Ones(1)}
+	if m.Add(sc) != m || m.Len() != 13 || m.At(-1) != Module(sc) {
 		t.Fatal("Add did not append the layer")
 	}
 	SetTraining(m, false)
 	blk := m.At(4).(*block)
-	if m.At(1).(*BatchNorm).Training || blk.BN.Training || m.At(7).(*Dropout).Training || md.training {
+	if m.At(1).(*BatchNorm).Training || blk.BN.Training || m.At(7).(*Dropout).Training {
 		t.Error("SetTraining(false) left a layer in training mode")
 	}
 	m.Train()
-	if !m.At(1).(*BatchNorm).Training || !blk.BN.Training || !m.At(-6).(*Dropout).Training || !md.training {
+	if !m.At(1).(*BatchNorm).Training || !blk.BN.Training || !m.At(-6).(*Dropout).Training {
 		t.Error("Train() left a layer in evaluation mode")
 	}
 	// A user's container directly.
 	SetTraining(blk, false)
 	if blk.BN.Training {
 		t.Error("SetTraining did not reach a user module's children")
+	}
+}
+
+// TestSetTrainingThroughParameters checks what SetTraining reaches of a
+// module that has only Forward and Parameters.
+func TestSetTrainingThroughParameters(t *testing.T) {
+	n := newNet()
+	SetTraining(n, false)
+	if n.BN.Training || n.Features.At(1).(*BatchNorm).Training || n.Features.At(3).(*Dropout).Training {
+		t.Error("SetTraining(false) did not reach the BatchNorm through its weight, or the Sequential's layers through its Linear")
+	}
+	if !n.Drop.Training {
+		t.Error("SetTraining reached a Dropout that owns nothing and is listed nowhere")
+	}
+	// Tensors of a layer shared with another model do not pull that
+	// model's other layers in.
+	other := NewSequential(n.Head, NewDropout(0.1))
+	other.Parameters()
+	SetTraining(n, true)
+	if !other.At(1).(*Dropout).Training {
+		t.Fatal("the other model's Dropout starts in training mode")
+	}
+	SetTraining(NewSequential(n.Head), false)
+	if !n.BN.Training || n.Head.String() == "" {
+		t.Error("SetTraining of a model sharing only the head reached the rest of n")
+	}
+	SetTraining(n, false)
+	if !other.At(1).(*Dropout).Training {
+		t.Error("SetTraining(n) reached a Dropout of another model that shares n's head")
 	}
 }
 
@@ -330,5 +377,18 @@ func TestTo(t *testing.T) {
 	To(newBlock(2), tensor.CPU)
 	if m.At(0).(*Conv2d).Weight != w {
 		t.Error("To(CPU) on a CPU model replaced its parameters")
+	}
+}
+
+// TestStateDictThroughParameters checks the names of a module without
+// Children: its tensors grouped by layer, buffers included.
+func TestStateDictThroughParameters(t *testing.T) {
+	got := keys(StateDict(newNet()))
+	want := []string{"0.bias", "0.weight", // Features' Linear
+		"1.num_batches_tracked", "1.running_mean", "1.running_var", "1.weight", "1.bias", // BN
+		"2.bias", "2.weight"} // Head
+	sort.Strings(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("StateDict names:\n got %v\nwant %v", got, want)
 	}
 }

@@ -125,15 +125,19 @@ func (l *BatchNorm) Forward(x *tensor.Tensor) *tensor.Tensor {
 	return y
 }
 
-// Parameters returns Weight and Bias (nil with NoAffine).
-func (l *BatchNorm) Parameters() []*tensor.Tensor { return nonNil(l.Weight, l.Bias) }
+// Parameters returns Weight and Bias (nil with NoAffine). The running
+// statistics are buffers: nn.To, Save and Load reach them through the
+// parameters (see nn.Module).
+func (l *BatchNorm) Parameters() []*tensor.Tensor { return own(l, nonNil(l.Weight, l.Bias)) }
 
-// NamedTensors returns PyTorch's names: "weight", "bias", "running_mean",
+// state has PyTorch's names: "weight", "bias", "running_mean",
 // "running_var", "num_batches_tracked".
-func (l *BatchNorm) NamedTensors() []NamedTensor {
+func (l *BatchNorm) state() []named {
 	return namedNonNil("weight", l.Weight, "bias", l.Bias, "running_mean", l.RunningMean,
 		"running_var", l.RunningVar, "num_batches_tracked", l.NumBatchesTracked)
 }
+
+func (l *BatchNorm) setMode(training bool) { l.Training = training }
 
 // SetTraining sets the mode: batch statistics in training, running
 // statistics in evaluation.
@@ -145,12 +149,9 @@ func (l *BatchNorm) Train() { l.Training = true }
 // Eval puts the layer in evaluation mode.
 func (l *BatchNorm) Eval() { l.Training = false }
 
-// To moves the parameters and running statistics to dev.
-func (l *BatchNorm) To(dev tensor.Device) {
-	l.Weight, l.Bias = moveParam(l.Weight, dev), moveParam(l.Bias, dev)
-	l.RunningMean, l.RunningVar = moveParam(l.RunningMean, dev), moveParam(l.RunningVar, dev)
-	l.NumBatchesTracked = moveParam(l.NumBatchesTracked, dev)
-}
+// To moves the parameters and running statistics to dev in place (see
+// the function To).
+func (l *BatchNorm) To(dev tensor.Device) { To(l, dev) }
 
 // String returns PyTorch's repr:
 // BatchNorm2d(32, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True).
@@ -218,17 +219,13 @@ func (l *LayerNorm) Forward(x *tensor.Tensor) *tensor.Tensor {
 }
 
 // Parameters returns Weight and Bias.
-func (l *LayerNorm) Parameters() []*tensor.Tensor { return nonNil(l.Weight, l.Bias) }
+func (l *LayerNorm) Parameters() []*tensor.Tensor { return own(l, nonNil(l.Weight, l.Bias)) }
 
-// NamedTensors returns "weight" and "bias".
-func (l *LayerNorm) NamedTensors() []NamedTensor {
-	return namedNonNil("weight", l.Weight, "bias", l.Bias)
-}
+func (l *LayerNorm) state() []named { return namedNonNil("weight", l.Weight, "bias", l.Bias) }
+func (l *LayerNorm) setMode(bool)   {}
 
-// To moves the parameters to dev.
-func (l *LayerNorm) To(dev tensor.Device) {
-	l.Weight, l.Bias = moveParam(l.Weight, dev), moveParam(l.Bias, dev)
-}
+// To moves the parameters to dev in place (see the function To).
+func (l *LayerNorm) To(dev tensor.Device) { To(l, dev) }
 
 // String returns PyTorch's repr: LayerNorm((512,), eps=1e-05, elementwise_affine=True).
 func (l *LayerNorm) String() string {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
@@ -14,6 +15,8 @@ import (
 // Layers may be any Module, a user's own included.
 type Sequential struct {
 	Layers []Module
+
+	listed atomic.Uint64 // the walk of visitLayers in which Parameters last ran (see layers.go)
 }
 
 // NewSequential returns a Sequential of the given layers. It panics when
@@ -81,7 +84,7 @@ func (s *Sequential) Parameters() []*tensor.Tensor {
 	for _, l := range s.Layers {
 		ps = append(ps, l.Parameters()...)
 	}
-	return ps
+	return s.list(ps)
 }
 
 // Children returns the layers named "0", "1", ...
@@ -94,11 +97,7 @@ func (s *Sequential) Children() []Child {
 }
 
 // SetTraining sets every layer's mode (see the function SetTraining).
-func (s *Sequential) SetTraining(training bool) {
-	for _, l := range s.Layers {
-		SetTraining(l, training)
-	}
-}
+func (s *Sequential) SetTraining(training bool) { SetTraining(s, training) }
 
 // Train puts every layer in training mode.
 func (s *Sequential) Train() { s.SetTraining(true) }
@@ -106,15 +105,12 @@ func (s *Sequential) Train() { s.SetTraining(true) }
 // Eval puts every layer in evaluation mode.
 func (s *Sequential) Eval() { s.SetTraining(false) }
 
-// To moves every layer's tensors to dev (see the function To) and returns
-// s, so that it chains as PyTorch's model.to(dev) does. Create optimizers
-// after moving.
+// To moves every layer's tensors to dev in place (see the function To)
+// and returns s, so that it chains as PyTorch's model.to(dev) does.
 //
 //	model := nn.NewSequential(nn.NewLinear(784, 10)).To(tensor.DefaultDevice())
 func (s *Sequential) To(dev tensor.Device) *Sequential {
-	for _, l := range s.Layers {
-		To(l, dev)
-	}
+	To(s, dev)
 	return s
 }
 
@@ -139,22 +135,4 @@ func containerString(name string, children []Child) string {
 	}
 	b.WriteString(")")
 	return b.String()
-}
-
-// To moves m's parameters and buffers to dev: it calls m's method
-// To(tensor.Device) when m has one (every layer of this package does),
-// and otherwise walks the children of a Container. Moving replaces the
-// parameter tensors, so create optimizers after moving.
-//
-//	nn.To(model, tensor.CUDA(0))
-func To(m Module, dev tensor.Device) {
-	if mv, ok := m.(interface{ To(tensor.Device) }); ok {
-		mv.To(dev)
-		return
-	}
-	if c, ok := m.(Container); ok {
-		for _, ch := range c.Children() {
-			To(ch.Module, dev)
-		}
-	}
 }

@@ -32,17 +32,17 @@ func Save(path string, m Module) error {
 func stateForSave(m Module) (map[string]*tensor.Tensor, error) {
 	ts := map[string]*tensor.Tensor{}
 	for _, nt := range namedTensors(m, "") {
-		if nt.Tensor == nil {
+		if nt.t == nil {
 			continue
 		}
-		if _, dup := ts[nt.Name]; dup {
-			return nil, fmt.Errorf("two tensors are named %q; give the model's children distinct names", nt.Name)
+		if _, dup := ts[nt.name]; dup {
+			return nil, fmt.Errorf("two tensors are named %q; give the model's children distinct names", nt.name)
 		}
-		t := nt.Tensor.Detach()
+		t := nt.t.Detach()
 		if t.Device() != tensor.CPU {
 			t = t.CPU()
 		}
-		ts[nt.Name] = t
+		ts[nt.name] = t
 	}
 	return ts, nil
 }
@@ -84,13 +84,13 @@ func loadState(m Module, src map[string]*tensor.Tensor) error {
 	var missing, unexpected, mismatched []string
 	have := map[string]bool{}
 	for _, nt := range dst {
-		have[nt.Name] = true
-		t, ok := src[nt.Name]
+		have[nt.name] = true
+		t, ok := src[nt.name]
 		switch {
 		case !ok:
-			missing = append(missing, nt.Name)
-		case !slices.Equal(t.Shape(), nt.Tensor.Shape()):
-			mismatched = append(mismatched, fmt.Sprintf("%s is %v in the file and %v in the model", nt.Name, t.Shape(), nt.Tensor.Shape()))
+			missing = append(missing, nt.name)
+		case !slices.Equal(t.Shape(), nt.t.Shape()):
+			mismatched = append(mismatched, fmt.Sprintf("%s is %v in the file and %v in the model", nt.name, t.Shape(), nt.t.Shape()))
 		}
 	}
 	for name := range src {
@@ -112,8 +112,8 @@ func loadState(m Module, src map[string]*tensor.Tensor) error {
 	}
 	tensor.NoGrad(func() {
 		for _, nt := range dst {
-			t := src[nt.Name]
-			tensor.CopyInto(nt.Tensor, t.AsType(nt.Tensor.DType()).To(nt.Tensor.Device()))
+			t := src[nt.name]
+			tensor.CopyInto(nt.t, t.AsType(nt.t.DType()).To(nt.t.Device()))
 		}
 	})
 	return nil

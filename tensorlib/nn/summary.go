@@ -124,29 +124,25 @@ func firstLeaf(m Module) Module {
 	}
 }
 
-// evalModes puts the Dropout and BatchNorm layers under m in evaluation
-// mode and returns a function that restores their modes.
+// evalModes puts the Dropout and BatchNorm layers in m (those
+// SetTraining reaches) in evaluation mode and returns a function that
+// restores their modes.
 func evalModes(m Module) func() {
 	var restore []func()
-	var visit func(Module)
-	visit = func(m Module) {
-		switch l := m.(type) {
+	visitLayers(m, func(l layer) {
+		var mode *bool
+		switch l := l.(type) {
 		case *Dropout:
-			old := l.Training
-			l.Training = false
-			restore = append(restore, func() { l.Training = old })
+			mode = &l.Training
 		case *BatchNorm:
-			old := l.Training
-			l.Training = false
-			restore = append(restore, func() { l.Training = old })
+			mode = &l.Training
+		default:
+			return
 		}
-		if c, ok := m.(Container); ok {
-			for _, ch := range c.Children() {
-				visit(ch.Module)
-			}
-		}
-	}
-	visit(m)
+		old := *mode
+		*mode = false
+		restore = append(restore, func() { *mode = old })
+	})
 	return func() {
 		for _, f := range restore {
 			f()

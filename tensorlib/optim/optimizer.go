@@ -6,7 +6,7 @@ import (
 
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 
-	"github.com/gotensor/gotensor/tensorlib/internal/inplace"
+	"github.com/gotensor/gotensor/tensorlib/internal/access"
 )
 
 // An Optimizer updates a list of parameters from their gradients. SGD,
@@ -144,4 +144,4 @@ func zeroGrad(params []*tensor.Tensor) {
 
 // step holds the fused in-place updates of package tensor (one backend
 // pass per parameter), which are not part of tensor's public API.
-var step = inplace.Get[*tensor.Tensor]()
+var step = access.Get[*tensor.Tensor]()

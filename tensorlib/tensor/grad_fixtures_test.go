@@ -10,7 +10,7 @@ import (
 
 	"github.com/gotensor/gotensor/tensorlib/backend"
 
-	"github.com/gotensor/gotensor/tensorlib/internal/inplace"
+	"github.com/gotensor/gotensor/tensorlib/internal/access"
 )
 
 // testdata/grad_fixtures.json holds PyTorch's outputs and gradients for the
@@ -213,14 +213,14 @@ func TestOptimizerStepsMatchTorch(t *testing.T) {
 			}
 			m, v := tensor.ZerosLike(p), tensor.ZerosLike(p)
 			for i, g := range o.Grads {
-				inplace.Get[*tensor.Tensor]().AdamStep(p, g.tensor(), m, v, backend.AdamParams{LR: num("lr", 1e-3), Beta1: b1, Beta2: b2,
+				access.Get[*tensor.Tensor]().AdamStep(p, g.tensor(), m, v, backend.AdamParams{LR: num("lr", 1e-3), Beta1: b1, Beta2: b2,
 					Eps: num("eps", 1e-8), WeightDecay: num("weight_decay", wd), Step: i + 1, Decoupled: o.Name == "adamw"})
 			}
 		default:
 			buf := tensor.ZerosLike(p)
 			_, nesterov := o.Hyper["nesterov"]
 			for i, g := range o.Grads {
-				inplace.Get[*tensor.Tensor]().SGDStep(p, g.tensor(), buf, backend.SGDParams{LR: num("lr", 0), Momentum: num("momentum", 0),
+				access.Get[*tensor.Tensor]().SGDStep(p, g.tensor(), buf, backend.SGDParams{LR: num("lr", 0), Momentum: num("momentum", 0),
 					Dampening: num("dampening", 0), WeightDecay: num("weight_decay", 0), Nesterov: nesterov, First: i == 0})
 			}
 		}

@@ -4,16 +4,19 @@ import (
 	"slices"
 
 	"github.com/gotensor/gotensor/tensorlib/backend"
-	"github.com/gotensor/gotensor/tensorlib/internal/inplace"
+	"github.com/gotensor/gotensor/tensorlib/internal/access"
 )
 
 // This file holds the in-place operations: CopyInto, which users may call
 // (PyTorch's copy_), and those that package optim and nn reach through
-// tensorlib/internal/inplace (fused optimizer steps, SetData). They write
-// into their arguments' storage and record no graph.
+// tensorlib/internal/access (fused optimizer steps, SetData). They write
+// into their arguments' storage and record no graph. (The owner tag
+// handed over with them is package nn's.)
 
 func init() {
-	inplace.Set(&inplace.Ops[*Tensor]{AdamStep: adamStep, SGDStep: sgdStep, SetData: setData})
+	access.Set(&access.Ops[*Tensor]{AdamStep: adamStep, SGDStep: sgdStep, SetData: setData,
+		Owner:    func(t *Tensor) any { return t.owner },
+		SetOwner: func(t *Tensor, owner any) { t.owner = owner }})
 }
 
 // adamStep performs one step of torch.optim.Adam (or AdamW when
@@ -119,7 +122,7 @@ func matchGrad(p, g *Tensor) *Tensor {
 	return out
 }
 
-// setData makes dst view src's storage (see inplace.Ops.SetData).
+// setData makes dst view src's storage (see access.Ops.SetData).
 func setData(dst, src *Tensor) {
 	const op = "SetData"
 	if !slices.Equal(dst.layout.Shape, src.layout.Shape) {

@@ -20,6 +20,7 @@ type Tensor struct {
 	layout  backend.Layout
 	backend *engine        // the device and the backend that serves it
 	node    *autograd.Node // nil unless x requires grad
+	owner   any            // package nn's tag: the layer x is a parameter or buffer of
 }
 
 // newTensor wraps storage in a contiguous layout of shape.

@@ -9,109 +9,6 @@ import (
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
-type _nnModuleCTNS struct {
-	IValue        interface{}
-	WForward      func(x *tensor.Tensor) *tensor.Tensor
-	WParameters   func() []*tensor.Tensor
-	WChildren     func() []nn.Child
-	WSetTraining  func(training bool)
-	WNamedTensors func() []nn.NamedTensor
-	WString       func() string
-}
-
-func (W _nnModuleCTNS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
-func (W _nnModuleCTNS) Parameters() []*tensor.Tensor            { return W.WParameters() }
-func (W _nnModuleCTNS) Children() []nn.Child                    { return W.WChildren() }
-func (W _nnModuleCTNS) SetTraining(training bool)               { W.WSetTraining(training) }
-func (W _nnModuleCTNS) NamedTensors() []nn.NamedTensor          { return W.WNamedTensors() }
-func (W _nnModuleCTNS) String() string                          { return W.WString() }
-
-type _nnModuleTNS struct {
-	IValue        interface{}
-	WForward      func(x *tensor.Tensor) *tensor.Tensor
-	WParameters   func() []*tensor.Tensor
-	WSetTraining  func(training bool)
-	WNamedTensors func() []nn.NamedTensor
-	WString       func() string
-}
-
-func (W _nnModuleTNS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
-func (W _nnModuleTNS) Parameters() []*tensor.Tensor            { return W.WParameters() }
-func (W _nnModuleTNS) SetTraining(training bool)               { W.WSetTraining(training) }
-func (W _nnModuleTNS) NamedTensors() []nn.NamedTensor          { return W.WNamedTensors() }
-func (W _nnModuleTNS) String() string                          { return W.WString() }
-
-type _nnModuleCNS struct {
-	IValue        interface{}
-	WForward      func(x *tensor.Tensor) *tensor.Tensor
-	WParameters   func() []*tensor.Tensor
-	WChildren     func() []nn.Child
-	WNamedTensors func() []nn.NamedTensor
-	WString       func() string
-}
-
-func (W _nnModuleCNS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
-func (W _nnModuleCNS) Parameters() []*tensor.Tensor            { return W.WParameters() }
-func (W _nnModuleCNS) Children() []nn.Child                    { return W.WChildren() }
-func (W _nnModuleCNS) NamedTensors() []nn.NamedTensor          { return W.WNamedTensors() }
-func (W _nnModuleCNS) String() string                          { return W.WString() }
-
-type _nnModuleCTS struct {
-	IValue       interface{}
-	WForward     func(x *tensor.Tensor) *tensor.Tensor
-	WParameters  func() []*tensor.Tensor
-	WChildren    func() []nn.Child
-	WSetTraining func(training bool)
-	WString      func() string
-}
-
-func (W _nnModuleCTS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
-func (W _nnModuleCTS) Parameters() []*tensor.Tensor            { return W.WParameters() }
-func (W _nnModuleCTS) Children() []nn.Child                    { return W.WChildren() }
-func (W _nnModuleCTS) SetTraining(training bool)               { W.WSetTraining(training) }
-func (W _nnModuleCTS) String() string                          { return W.WString() }
-
-type _nnModuleCTN struct {
-	IValue        interface{}
-	WForward      func(x *tensor.Tensor) *tensor.Tensor
-	WParameters   func() []*tensor.Tensor
-	WChildren     func() []nn.Child
-	WSetTraining  func(training bool)
-	WNamedTensors func() []nn.NamedTensor
-}
-
-func (W _nnModuleCTN) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
-func (W _nnModuleCTN) Parameters() []*tensor.Tensor            { return W.WParameters() }
-func (W _nnModuleCTN) Children() []nn.Child                    { return W.WChildren() }
-func (W _nnModuleCTN) SetTraining(training bool)               { W.WSetTraining(training) }
-func (W _nnModuleCTN) NamedTensors() []nn.NamedTensor          { return W.WNamedTensors() }
-
-type _nnModuleNS struct {
-	IValue        interface{}
-	WForward      func(x *tensor.Tensor) *tensor.Tensor
-	WParameters   func() []*tensor.Tensor
-	WNamedTensors func() []nn.NamedTensor
-	WString       func() string
-}
-
-func (W _nnModuleNS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
-func (W _nnModuleNS) Parameters() []*tensor.Tensor            { return W.WParameters() }
-func (W _nnModuleNS) NamedTensors() []nn.NamedTensor          { return W.WNamedTensors() }
-func (W _nnModuleNS) String() string                          { return W.WString() }
-
-type _nnModuleTS struct {
-	IValue       interface{}
-	WForward     func(x *tensor.Tensor) *tensor.Tensor
-	WParameters  func() []*tensor.Tensor
-	WSetTraining func(training bool)
-	WString      func() string
-}
-
-func (W _nnModuleTS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
-func (W _nnModuleTS) Parameters() []*tensor.Tensor            { return W.WParameters() }
-func (W _nnModuleTS) SetTraining(training bool)               { W.WSetTraining(training) }
-func (W _nnModuleTS) String() string                          { return W.WString() }
-
 type _nnModuleCS struct {
 	IValue      interface{}
 	WForward    func(x *tensor.Tensor) *tensor.Tensor
@@ -125,45 +22,6 @@ func (W _nnModuleCS) Parameters() []*tensor.Tensor            { return W.WParame
 func (W _nnModuleCS) Children() []nn.Child                    { return W.WChildren() }
 func (W _nnModuleCS) String() string                          { return W.WString() }
 
-type _nnModuleTN struct {
-	IValue        interface{}
-	WForward      func(x *tensor.Tensor) *tensor.Tensor
-	WParameters   func() []*tensor.Tensor
-	WSetTraining  func(training bool)
-	WNamedTensors func() []nn.NamedTensor
-}
-
-func (W _nnModuleTN) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
-func (W _nnModuleTN) Parameters() []*tensor.Tensor            { return W.WParameters() }
-func (W _nnModuleTN) SetTraining(training bool)               { W.WSetTraining(training) }
-func (W _nnModuleTN) NamedTensors() []nn.NamedTensor          { return W.WNamedTensors() }
-
-type _nnModuleCN struct {
-	IValue        interface{}
-	WForward      func(x *tensor.Tensor) *tensor.Tensor
-	WParameters   func() []*tensor.Tensor
-	WChildren     func() []nn.Child
-	WNamedTensors func() []nn.NamedTensor
-}
-
-func (W _nnModuleCN) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
-func (W _nnModuleCN) Parameters() []*tensor.Tensor            { return W.WParameters() }
-func (W _nnModuleCN) Children() []nn.Child                    { return W.WChildren() }
-func (W _nnModuleCN) NamedTensors() []nn.NamedTensor          { return W.WNamedTensors() }
-
-type _nnModuleCT struct {
-	IValue       interface{}
-	WForward     func(x *tensor.Tensor) *tensor.Tensor
-	WParameters  func() []*tensor.Tensor
-	WChildren    func() []nn.Child
-	WSetTraining func(training bool)
-}
-
-func (W _nnModuleCT) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
-func (W _nnModuleCT) Parameters() []*tensor.Tensor            { return W.WParameters() }
-func (W _nnModuleCT) Children() []nn.Child                    { return W.WChildren() }
-func (W _nnModuleCT) SetTraining(training bool)               { W.WSetTraining(training) }
-
 type _nnModuleS struct {
 	IValue      interface{}
 	WForward    func(x *tensor.Tensor) *tensor.Tensor
@@ -174,28 +32,6 @@ type _nnModuleS struct {
 func (W _nnModuleS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
 func (W _nnModuleS) Parameters() []*tensor.Tensor            { return W.WParameters() }
 func (W _nnModuleS) String() string                          { return W.WString() }
-
-type _nnModuleN struct {
-	IValue        interface{}
-	WForward      func(x *tensor.Tensor) *tensor.Tensor
-	WParameters   func() []*tensor.Tensor
-	WNamedTensors func() []nn.NamedTensor
-}
-
-func (W _nnModuleN) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
-func (W _nnModuleN) Parameters() []*tensor.Tensor            { return W.WParameters() }
-func (W _nnModuleN) NamedTensors() []nn.NamedTensor          { return W.WNamedTensors() }
-
-type _nnModuleT struct {
-	IValue       interface{}
-	WForward     func(x *tensor.Tensor) *tensor.Tensor
-	WParameters  func() []*tensor.Tensor
-	WSetTraining func(training bool)
-}
-
-func (W _nnModuleT) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
-func (W _nnModuleT) Parameters() []*tensor.Tensor            { return W.WParameters() }
-func (W _nnModuleT) SetTraining(training bool)               { W.WSetTraining(training) }
 
 type _nnModuleC struct {
 	IValue      interface{}
@@ -211,20 +47,8 @@ func (W _nnModuleC) Children() []nn.Child                    { return W.WChildre
 func init() {
 	module := reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_nn_Module)(nil))
 	Symbols["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(map[reflect.Value][]reflect.Type{module: {
-		reflect.TypeOf((*_nnModuleCTNS)(nil)).Elem(),
-		reflect.TypeOf((*_nnModuleTNS)(nil)).Elem(),
-		reflect.TypeOf((*_nnModuleCNS)(nil)).Elem(),
-		reflect.TypeOf((*_nnModuleCTS)(nil)).Elem(),
-		reflect.TypeOf((*_nnModuleCTN)(nil)).Elem(),
-		reflect.TypeOf((*_nnModuleNS)(nil)).Elem(),
-		reflect.TypeOf((*_nnModuleTS)(nil)).Elem(),
 		reflect.TypeOf((*_nnModuleCS)(nil)).Elem(),
-		reflect.TypeOf((*_nnModuleTN)(nil)).Elem(),
-		reflect.TypeOf((*_nnModuleCN)(nil)).Elem(),
-		reflect.TypeOf((*_nnModuleCT)(nil)).Elem(),
 		reflect.TypeOf((*_nnModuleS)(nil)).Elem(),
-		reflect.TypeOf((*_nnModuleN)(nil)).Elem(),
-		reflect.TypeOf((*_nnModuleT)(nil)).Elem(),
 		reflect.TypeOf((*_nnModuleC)(nil)).Elem(),
 	}})}
 }

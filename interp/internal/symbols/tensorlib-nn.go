@@ -74,21 +74,16 @@ func init() {
 		"MaxPool2d":    reflect.ValueOf((*nn.MaxPool2d)(nil)),
 		"ModelSummary": reflect.ValueOf((*nn.ModelSummary)(nil)),
 		"Module":       reflect.ValueOf((*nn.Module)(nil)),
-		"NamedTensor":  reflect.ValueOf((*nn.NamedTensor)(nil)),
 		"Option":       reflect.ValueOf((*nn.Option)(nil)),
 		"ReLU":         reflect.ValueOf((*nn.ReLU)(nil)),
 		"Sequential":   reflect.ValueOf((*nn.Sequential)(nil)),
 		"Sigmoid":      reflect.ValueOf((*nn.Sigmoid)(nil)),
-		"Stateful":     reflect.ValueOf((*nn.Stateful)(nil)),
 		"SummaryRow":   reflect.ValueOf((*nn.SummaryRow)(nil)),
 		"Tanh":         reflect.ValueOf((*nn.Tanh)(nil)),
-		"Trainable":    reflect.ValueOf((*nn.Trainable)(nil)),
 
 		// interface wrapper definitions
 		"_Container": reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_nn_Container)(nil)),
 		"_Module":    reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_nn_Module)(nil)),
-		"_Stateful":  reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_nn_Stateful)(nil)),
-		"_Trainable": reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_nn_Trainable)(nil)),
 	}
 }
 
@@ -114,24 +109,4 @@ func (W _github_com_gotensor_gotensor_tensorlib_nn_Module) Forward(x *tensor.Ten
 }
 func (W _github_com_gotensor_gotensor_tensorlib_nn_Module) Parameters() []*tensor.Tensor {
 	return W.WParameters()
-}
-
-// _github_com_gotensor_gotensor_tensorlib_nn_Stateful is an interface wrapper for Stateful type
-type _github_com_gotensor_gotensor_tensorlib_nn_Stateful struct {
-	IValue        interface{}
-	WNamedTensors func() []nn.NamedTensor
-}
-
-func (W _github_com_gotensor_gotensor_tensorlib_nn_Stateful) NamedTensors() []nn.NamedTensor {
-	return W.WNamedTensors()
-}
-
-// _github_com_gotensor_gotensor_tensorlib_nn_Trainable is an interface wrapper for Trainable type
-type _github_com_gotensor_gotensor_tensorlib_nn_Trainable struct {
-	IValue       interface{}
-	WSetTraining func(training bool)
-}
-
-func (W _github_com_gotensor_gotensor_tensorlib_nn_Trainable) SetTraining(training bool) {
-	W.WSetTraining(training)
 }
