@@ -73,8 +73,51 @@ func (v *live) changedLocked() *liveJob {
 		v.id = newDisplayID()
 		return v.beginLocked(false)
 	}
+	pending.add(v)
 	v.scheduleLocked()
 	return nil
+}
+
+// pending holds the live outputs with changes not yet drawn, for
+// DrawPending.
+var pending liveSet
+
+// A liveSet is a set of live outputs, safe for concurrent use.
+type liveSet struct {
+	mu  sync.Mutex
+	set map[*live]bool
+}
+
+func (s *liveSet) add(v *live) {
+	s.mu.Lock()
+	if s.set == nil {
+		s.set = map[*live]bool{}
+	}
+	s.set[v] = true
+	s.mu.Unlock()
+}
+
+// take empties the set and returns what it held.
+func (s *liveSet) take() map[*live]bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	vs := s.set
+	s.set = nil
+	return vs
+}
+
+// DrawPending draws now, in the caller, every live output (LivePlot,
+// Progress) changed since its last drawing, which its throttled redraw
+// would otherwise draw up to a quarter of a second later. The notebook
+// kernel calls it when a cell ends, before the cell's reply, so that what
+// Jupyter saves (jupyter nbconvert --execute, gotensor run) shows every
+// live output's final state even when the cell did not call Done. Each
+// output goes where its last change was published. Later changes are
+// drawn live again.
+func DrawPending() {
+	for v := range pending.take() {
+		v.draw()
+	}
 }
 
 // liveJob is one redraw: the drawing function and where its result goes.
@@ -161,6 +204,27 @@ func (v *live) finishLocked() *liveJob {
 		return nil
 	}
 	return v.beginLocked(true)
+}
+
+// draw draws the changes not yet drawn in the caller, if any, without
+// stopping live updates.
+func (v *live) draw() {
+	v.mu.Lock()
+	for v.busy {
+		v.idle.Wait()
+	}
+	var j *liveJob
+	if v.dirty && v.shown {
+		if v.timer != nil {
+			v.timer.Stop()
+			v.timer = nil
+		}
+		j = v.beginLocked(true)
+	}
+	v.mu.Unlock()
+	if j != nil {
+		v.run(j)
+	}
 }
 
 // finish draws the final state in the caller, when needed.

@@ -1,6 +1,7 @@
 package display
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -289,4 +290,52 @@ func (v *live) settle(timeout time.Duration) bool {
 		time.Sleep(10 * time.Millisecond)
 	}
 	return false
+}
+
+// TestDrawPending checks that the changes a throttled redraw has not drawn
+// yet are drawn by DrawPending, at once, as an update of the same output:
+// what a cell that ends without Done leaves in a saved notebook.
+func TestDrawPending(t *testing.T) {
+	// No throttled redraw comes before DrawPending, however slow the
+	// machine.
+	defer func(old time.Duration) { liveInterval = old }(liveInterval)
+	liveInterval = time.Hour
+	r := record(t)
+	l := NewLivePlot("loss")
+	p := NewProgress(10)
+	l.Add("train", 3)
+	p.Add(1)
+	// Within the throttle interval: not drawn.
+	l.Add("train", 2)
+	l.Add("train", 1)
+	p.Add(9)
+	before := len(r.all())
+	DrawPending()
+	d := r.all()[before:]
+	if len(d) != 2 {
+		t.Fatalf("DrawPending published %d outputs, want the plot's and the bar's updates", len(d))
+	}
+	for _, o := range d {
+		switch {
+		case !o.update:
+			t.Errorf("DrawPending published a new output %+v, want an update", o)
+		case o.id == l.v.id:
+			if fmt.Sprint(o.b.Data["image/png"]) != fmt.Sprint(l.Bundle().Data["image/png"]) {
+				t.Error("the plot's update is not its final state (3 points)")
+			}
+		case o.id == p.v.id:
+			if txt := fmt.Sprint(o.b.Data["text/plain"]); !strings.Contains(txt, "10/10") {
+				t.Errorf("the bar's update is %q, want its final count 10/10", txt)
+			}
+		default:
+			t.Errorf("DrawPending published output %q, want the plot's or the bar's", o.id)
+		}
+	}
+	if n := len(r.all()); n != before+2 {
+		t.Errorf("%d outputs after DrawPending", n)
+	}
+	DrawPending() // nothing left to draw
+	if n := len(r.all()); n != before+2 {
+		t.Errorf("a second DrawPending published %d more", n-before-2)
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image"
 	"strings"
-	"sync"
 
 	"gonum.org/v1/plot"
 
@@ -46,7 +45,6 @@ type (
 //   - an image.Image: a PNG image, scaled up when small (see ImageBundle);
 //   - v's HTML() string, Markdown() string, SVG() string, PNG() []byte and
 //     Latex() string methods, all that it has, in one bundle;
-//   - the hook installed with SetRenderHook, when it takes v;
 //   - an error: its message, styled as an error;
 //   - anything else: its fmt %v text.
 //
@@ -99,48 +97,10 @@ func Render(v any) Bundle {
 		}
 		return b
 	}
-	if h := renderHook(); h != nil {
-		if b, ok := h(v); ok {
-			return b
-		}
-	}
 	if err, ok := v.(error); ok {
 		return ErrorBundle(err)
 	}
 	return Text(fmt.Sprintf("%v", v))
-}
-
-var (
-	hookMu sync.RWMutex
-	hook   func(v any) (Bundle, bool)
-)
-
-// SetRenderHook installs h, which Render consults for values that none of
-// its compiled rules match (before errors and the %v text), and returns a
-// function that restores the previous hook. It is for the notebook
-// interpreter: the methods of a type declared in a cell are invisible to
-// compiled type assertions, so the interpreter looks them up itself — a
-// Bundle method, or HTML, Markdown, SVG and PNG methods whose results it
-// passes to FromMethods — and reports ok. A nil h removes the hook.
-//
-//	restore := display.SetRenderHook(session.renderCellValue)
-//	defer restore()
-func SetRenderHook(h func(v any) (b Bundle, ok bool)) (restore func()) {
-	hookMu.Lock()
-	old := hook
-	hook = h
-	hookMu.Unlock()
-	return func() {
-		hookMu.Lock()
-		hook = old
-		hookMu.Unlock()
-	}
-}
-
-func renderHook() func(v any) (Bundle, bool) {
-	hookMu.RLock()
-	defer hookMu.RUnlock()
-	return hook
 }
 
 // FromMethods builds the bundle of a value from the results of its display

@@ -207,26 +207,3 @@ func TestPublish(t *testing.T) {
 		t.Errorf("clears %v", r.clears)
 	}
 }
-
-func TestRenderHook(t *testing.T) {
-	type cellType struct{ n int }
-	restore := SetRenderHook(func(v any) (Bundle, bool) {
-		if c, ok := v.(cellType); ok {
-			return FromMethods("<b>cell</b>", "", "", nil, "cell"), c.n > 0
-		}
-		return Bundle{}, false
-	})
-	if got := Render(cellType{1}).Data["text/html"]; got != "<b>cell</b>" {
-		t.Errorf("hooked value: text/html %v", got)
-	}
-	if got := Render(cellType{0}).Data["text/plain"]; got != "{0}" {
-		t.Errorf("value the hook declines: %v", got)
-	}
-	if got := Render(htmlOnly{}).Data["text/html"]; got != "<p>Hello <b>world</b></p>" {
-		t.Errorf("compiled methods come before the hook: %v", got)
-	}
-	restore()
-	if got := Render(cellType{1}).Data["text/plain"]; got != "{1}" {
-		t.Errorf("after restore: %v", got)
-	}
-}

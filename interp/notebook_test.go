@@ -1,10 +1,13 @@
 package interp
 
 import (
+	"context"
 	"encoding/base64"
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/gotensor/gotensor/display"
 )
 
 // TestRichCellTypes checks that a last value whose type a cell declares is
@@ -197,5 +200,39 @@ func TestTraceback(t *testing.T) {
 		if got := strings.Join(e.Traceback[1:], "\n"); got != strings.Join(c.want, "\n") {
 			t.Errorf("case %d %q: traceback\n%s\nwant\n%s", i, c.code, got, strings.Join(c.want, "\n"))
 		}
+	}
+}
+
+// TestLiveOutputsFinalAtCellEnd checks that a live plot and a progress
+// bar changed faster than their redraws are shown in their final state
+// when the cell ends, before Execute returns, without Done: what a saved
+// notebook (nbconvert --execute, gotensor run) keeps.
+func TestLiveOutputsFinalAtCellEnd(t *testing.T) {
+	s := newSession(t)
+	var r recorder
+	_, err := s.Execute(context.Background(), `
+curve := display.NewLivePlot("loss")
+bar := display.NewProgress(3)
+for i := 0; i < 3; i++ {
+	curve.Add("train", float64(3-i))
+	bar.Add(1)
+}`, &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.mu.Lock()
+	shown := append([]display.Bundle(nil), r.displays...)
+	r.mu.Unlock()
+	var lastText string
+	for _, b := range shown {
+		if txt, ok := b.Data["text/plain"].(string); ok && strings.Contains(txt, "/3") {
+			lastText = txt
+		}
+	}
+	if !strings.Contains(lastText, "3/3") {
+		t.Errorf("the last drawing of the bar before the cell's reply is %q, want its final state 3/3", lastText)
+	}
+	if len(shown) < 4 {
+		t.Errorf("%d outputs: want the first drawing of each and an update of each", len(shown))
 	}
 }

@@ -239,6 +239,9 @@ func (s *Session) Execute(ctx context.Context, code string, out Output) (*displa
 	s.setOutput(out)
 	restore := display.SetPublisher(orderedPublisher{s, out})
 	defer func() {
+		// Live plots and progress bars show their final state in what is
+		// saved, even when the cell did not call Done.
+		display.DrawPending()
 		s.flushStreams()
 		restore()
 		s.setOutput(nil)
