@@ -6,6 +6,7 @@ require (
 	codeberg.org/sbinet/npyio v0.14.0
 	github.com/go-zeromq/zmq4 v0.17.0
 	github.com/traefik/yaegi v0.16.1
+	github.com/yuin/goldmark v1.8.7
 	golang.org/x/image v0.30.0
 	golang.org/x/mod v0.32.0
 	gonum.org/v1/gonum v0.17.0
