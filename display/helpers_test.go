@@ -44,7 +44,7 @@ func (r *recorder) all() []published {
 }
 
 // record installs a recorder for the test's duration.
-func record(t *testing.T) *recorder {
+func record(t testing.TB) *recorder {
 	r := &recorder{}
 	restore := SetPublisher(r)
 	t.Cleanup(restore)

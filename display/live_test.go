@@ -47,9 +47,6 @@ func TestLivePlotThrottle(t *testing.T) {
 	if during > maxDraws {
 		t.Errorf("%d displays in %v, want at most %d (4 a second)", during, elapsed, maxDraws)
 	}
-	if perAdd > 20*time.Microsecond {
-		t.Errorf("Add took %v on average, want well under 20µs", perAdd)
-	}
 	t.Logf("%d Adds in %v: %v each, %d redraws", adds, elapsed, perAdd, during)
 
 	l.Done()
@@ -249,9 +246,7 @@ func TestProgressLive(t *testing.T) {
 		p.Add(1)
 	}
 	elapsed := time.Since(start)
-	if per := elapsed / 100000; per > 10*time.Microsecond {
-		t.Errorf("Progress.Add took %v, want well under 10µs", per)
-	}
+	t.Logf("Progress.Add: %v each", elapsed/100000)
 	p.Done()
 	d = r.all()
 	if max := 2 + int(elapsed/liveInterval) + 1; len(d) > max {
@@ -338,4 +333,25 @@ func TestDrawPending(t *testing.T) {
 	if n := len(r.all()); n != before+2 {
 		t.Errorf("a second DrawPending published %d more", n-before-2)
 	}
+}
+
+// BenchmarkLivePlotAdd measures adding a point to a live plot between
+// redraws: what a training loop pays (well under a microsecond).
+func BenchmarkLivePlotAdd(b *testing.B) {
+	record(b)
+	l := NewLivePlot("loss")
+	for i := 0; b.Loop(); i++ {
+		l.Add("train", float64(i))
+	}
+	l.Done()
+}
+
+// BenchmarkProgressAdd measures advancing a progress bar between redraws.
+func BenchmarkProgressAdd(b *testing.B) {
+	record(b)
+	p := NewProgress(1 << 30)
+	for b.Loop() {
+		p.Add(1)
+	}
+	p.Done()
 }

