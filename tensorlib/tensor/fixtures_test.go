@@ -19,7 +19,9 @@ import (
 // testdata/gen_fixtures.py (run it with Debian's /usr/bin/python3 after
 // changing it). Each case names an op, its inputs (with the view steps that
 // make them non-contiguous) and either torch's result or the kind of error
-// torch raised. TestFixtures runs every case through the public API.
+// torch raised. TestFixtures runs every case through the public API, on
+// every device the test binary has (testDevices): NaN, infinities, empty
+// tensors, error kinds and non-contiguous inputs reach each backend.
 
 type fixtureFile struct {
 	Torch string        `json:"torch"`
@@ -209,15 +211,19 @@ func TestFixtures(t *testing.T) {
 	if len(f.Cases) == 0 {
 		t.Fatal("no fixture cases")
 	}
-	failed := 0
-	for _, c := range f.Cases {
-		ok := t.Run(c.Name, func(t *testing.T) { runFixture(t, c) })
-		if !ok {
-			failed++
-		}
+	for _, dev := range testDevices(t) {
+		t.Run(dev.String(), func(t *testing.T) {
+			failed := 0
+			for _, c := range f.Cases {
+				ok := t.Run(c.Name, func(t *testing.T) { runFixture(t, c, dev) })
+				if !ok {
+					failed++
+				}
+			}
+			t.Logf("%d fixture cases from torch %s on %v: %d passed, %d failed",
+				len(f.Cases), f.Torch, dev, len(f.Cases)-failed, failed)
+		})
 	}
-	t.Logf("%d fixture cases from torch %s: %d passed, %d failed",
-		len(f.Cases), f.Torch, len(f.Cases)-failed, failed)
 }
 
 // TestFixturesCoverOps checks that every op the harness maps has cases and
@@ -243,14 +249,15 @@ func TestFixturesCoverOps(t *testing.T) {
 	}
 }
 
-func runFixture(t *testing.T, c fixtureCase) {
+// runFixture runs case c with its inputs on dev.
+func runFixture(t *testing.T, c fixtureCase, dev tensor.Device) {
 	fn, ok := fixtureOps[c.Op]
 	if !ok {
 		t.Fatalf("unknown op %q", c.Op)
 	}
 	in := make([]*tensor.Tensor, len(c.Inputs))
 	for i, ft := range c.Inputs {
-		x, err := buildFixtureInput(ft)
+		x, err := buildFixtureInput(ft, dev)
 		if err != nil {
 			t.Fatalf("input %d: %v", i, err)
 		}
@@ -290,6 +297,9 @@ func runFixture(t *testing.T, c fixtureCase) {
 	}
 	if got == nil {
 		t.Fatal("op returned nil")
+	}
+	if len(in) > 0 && c.Op != "item" && got.Device() != dev { // item makes a CPU tensor of a number
+		t.Errorf("result on %v, want %v", got.Device(), dev)
 	}
 	compareFixture(t, c, c.Want, got)
 }
@@ -358,7 +368,9 @@ func errorIsKind(err error, kinds string) bool {
 	return false
 }
 
-func buildFixtureInput(ft fixtureTensor) (x *tensor.Tensor, err error) {
+// buildFixtureInput makes input ft on dev: its data moves there before
+// the view steps, so that the views are the device's.
+func buildFixtureInput(ft fixtureTensor, dev tensor.Device) (x *tensor.Tensor, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("building %s %v view %v: panic: %v", ft.DType, ft.Shape, ft.View, r)
@@ -396,6 +408,7 @@ func buildFixtureInput(ft fixtureTensor) (x *tensor.Tensor, err error) {
 	if x.DType().String() != ft.DType {
 		return nil, fmt.Errorf("built %s, want %s", x.DType(), ft.DType)
 	}
+	x = x.To(dev)
 	for _, step := range ft.View {
 		x = applyFixtureView(x, step)
 	}

@@ -154,11 +154,19 @@ func equalShape(a, b []int) bool {
 	return true
 }
 
+// TestGradFixtures checks every expression's output and gradients against
+// PyTorch's, on every device the test binary has.
 func TestGradFixtures(t *testing.T) {
 	f := loadGradFixtures(t)
 	if len(f.Cases) != len(gradExprs) {
 		t.Errorf("%d fixture cases, %d expressions", len(f.Cases), len(gradExprs))
 	}
+	for _, dev := range testDevices(t) {
+		t.Run(dev.String(), func(t *testing.T) { gradFixturesOn(t, f, dev) })
+	}
+}
+
+func gradFixturesOn(t *testing.T, f gradFixtures, dev tensor.Device) {
 	for _, c := range f.Cases {
 		expr, ok := gradExprs[c.Name]
 		if !ok {
@@ -167,11 +175,11 @@ func TestGradFixtures(t *testing.T) {
 		}
 		xs := make([]*tensor.Tensor, len(c.Inputs))
 		for i, in := range c.Inputs {
-			xs[i] = in.tensor().SetRequiresGrad(true)
+			xs[i] = in.tensor().To(dev).SetRequiresGrad(true)
 		}
 		var y *tensor.Tensor
 		if c.Labels != nil {
-			y = tensor.FromInt64s(c.Labels)
+			y = tensor.FromInt64s(c.Labels).To(dev)
 		}
 		out := expr(xs, y)
 		tol := 1e-9
@@ -179,7 +187,7 @@ func TestGradFixtures(t *testing.T) {
 			tol = 2e-5
 		}
 		closeTo(t, c.Name+" output", out, c.Out, tol)
-		out.Mul(c.R.tensor()).Sum().Backward()
+		out.Mul(c.R.tensor().To(dev)).Sum().Backward()
 		for i, g := range c.Grads {
 			if xs[i].Grad() == nil {
 				t.Errorf("%s: input %d has no gradient", c.Name, i)
