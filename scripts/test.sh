@@ -41,6 +41,8 @@ step "gofmt" gofmt_check
 step "go vet" go vet ./...
 # go.mod lists what the code imports, no more and no less.
 step "go mod tidy" go mod tidy -diff
+# Imports point down the layers of the README's Layout.
+step "layers" scripts/check-layers.sh
 # The yaegi symbol tables and docs (interp/internal/symbols) are generated from the library's source:
 # a stale table would hide a new name from notebooks.
 symbols_current() {
