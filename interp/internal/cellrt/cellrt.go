@@ -1,0 +1,217 @@
+// Package cellrt is the compiled half of the runtime that planned cells
+// call as _gt (the interpreted half is the planner's prelude, see
+// plan.Session.Prelude): the interrupt check and the recursion limit, the
+// cell's value, fmt for values of types declared in cells, the builtins
+// the interpreter lacks or gets wrong (print, println, clear), errors.Is
+// and errors.As for errors declared in cells, and the hooks that keep
+// os.Exit, log.Fatal and runtime.Goexit from ending the process.
+//
+// A Runtime belongs to one session: its hooks are how the executor learns
+// what a cell does. Exports gives its functions to the interpreter and to
+// the planner's universe, which must see the same table.
+package cellrt
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"unicode/utf8"
+)
+
+// Path is the import path under which generated code imports the runtime
+// (plan.DefaultRuntimePath).
+const Path = "gotensor.internal/cell"
+
+// Runtime holds one session's hooks. A nil hook does the default that its
+// comment gives.
+type Runtime struct {
+	// Stderr receives what print and println write (os.Stderr if nil).
+	Stderr io.Writer
+
+	// Interrupted reports whether the running cell is being interrupted.
+	Interrupted func() bool
+
+	// Limit is the recursion limit the executor set in _gtLimit, for the
+	// message of a RecursionError.
+	Limit int
+
+	// OnResult receives the cell's last value and its display methods.
+	OnResult func(v any, m Methods)
+
+	// OnExit ends the cell for os.Exit(code) and log.Fatal (code 1). It
+	// must not return. Default: panic with an *ExitError.
+	OnExit func(code int)
+
+	// OnGoexit ends the calling goroutine's part in the cell for
+	// runtime.Goexit. It must not return. Default: panic with
+	// ErrGoexit.
+	OnGoexit func()
+
+	// OnGoPanic reports the panic of a goroutine a cell started. Default:
+	// write it to Stderr.
+	OnGoPanic func(r any)
+
+	// OnRecursion ends the cell for a call deeper than Limit. It must not
+	// return. Default: panic with the *RecursionError. A panic unwinds
+	// yaegi's frames in time quadratic in their number (each frame
+	// recovers and panics again, on a stack that is not unwound yet): a
+	// few seconds for a thousand frames, minutes for ten thousand. An
+	// executor that runs the cell in a goroutine of its own can record the
+	// error and call runtime.Goexit instead, which unwinds in linear time.
+	OnRecursion func(err *RecursionError)
+}
+
+// Methods are the display methods of a cell's value whose type a cell
+// declared (compiled code cannot see them); nil when the type has none.
+type Methods struct {
+	Text     any // a value that formats like v with its fmt methods (see Fmt)
+	HTML     func() string
+	Markdown func() string
+	SVG      func() string
+	PNG      func() []byte
+}
+
+// Interrupted is the value Stop panics with: the cell was interrupted.
+type Interrupted struct{}
+
+func (Interrupted) Error() string { return "the cell was interrupted" }
+
+// RecursionError is the panic of a call deeper than the recursion limit.
+type RecursionError struct {
+	Func  string // the function whose call went too deep
+	Limit int
+}
+
+func (e *RecursionError) Error() string {
+	return fmt.Sprintf("runaway recursion: %s was called %d calls deep, the session's limit (raise it if the recursion is meant)", e.Func, e.Limit)
+}
+
+// ExitError is the panic of os.Exit or log.Fatal in a cell.
+type ExitError struct{ Code int }
+
+func (e *ExitError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
+
+// ErrGoexit is the panic of runtime.Goexit in a cell.
+var ErrGoexit = errors.New("runtime.Goexit called")
+
+// Exports returns the runtime's functions in the form of yaegi's
+// interp.Exports, under Path.
+func (rt *Runtime) Exports() map[string]map[string]reflect.Value {
+	return map[string]map[string]reflect.Value{Path + "/cell": {
+		"Stop":       reflect.ValueOf(rt.Stop),
+		"Enter":      reflect.ValueOf(rt.Enter),
+		"Result":     reflect.ValueOf(rt.Result),
+		"Exit":       reflect.ValueOf(rt.Exit),
+		"Goexit":     reflect.ValueOf(rt.Goexit),
+		"Fatal":      reflect.ValueOf(rt.Fatal),
+		"Fatalf":     reflect.ValueOf(rt.Fatalf),
+		"GoPanic":    reflect.ValueOf(rt.GoPanic),
+		"Print":      reflect.ValueOf(rt.Print),
+		"Println":    reflect.ValueOf(rt.Println),
+		"Fmt":        reflect.ValueOf(Fmt),
+		"ErrorsIs":   reflect.ValueOf(ErrorsIs),
+		"ErrorsAs":   reflect.ValueOf(ErrorsAs),
+		"Clear":      reflect.ValueOf(Clear),
+		"DecodeRune": reflect.ValueOf(utf8.DecodeRuneInString),
+	}}
+}
+
+// Stop ends the cell: the interrupt flag was set.
+func (rt *Runtime) Stop() { panic(Interrupted{}) }
+
+// Enter is called by a function whose call depth passed the limit (or
+// when the cell is interrupted, which sets the limit to -1).
+func (rt *Runtime) Enter(name string) {
+	if rt.Interrupted != nil && rt.Interrupted() {
+		rt.Stop()
+	}
+	err := &RecursionError{Func: name, Limit: rt.Limit}
+	if rt.OnRecursion != nil {
+		rt.OnRecursion(err)
+	}
+	panic(err)
+}
+
+// Result receives the cell's last value, with the display methods of a
+// type declared in a cell: text is nil or what Fmt returned.
+func (rt *Runtime) Result(v any, text any, html, markdown, svg func() string, png func() []byte) {
+	if rt.OnResult != nil {
+		rt.OnResult(Unwrap(v), Methods{Text: text, HTML: html, Markdown: markdown, SVG: svg, PNG: png})
+	}
+}
+
+// Exit stands for os.Exit in cells.
+func (rt *Runtime) Exit(code int) {
+	if rt.OnExit != nil {
+		rt.OnExit(code)
+	}
+	panic(&ExitError{Code: code})
+}
+
+// Goexit stands for runtime.Goexit in cells.
+func (rt *Runtime) Goexit() {
+	if rt.OnGoexit != nil {
+		rt.OnGoexit()
+	}
+	panic(ErrGoexit)
+}
+
+// Fatal returns log.Fatal or log.Fatalln, given log.Print or log.Println
+// (or a Logger's): print, then Exit(1).
+func (rt *Runtime) Fatal(print func(...any)) func(...any) {
+	return func(v ...any) {
+		print(v...)
+		rt.Exit(1)
+	}
+}
+
+// Fatalf returns log.Fatalf, given log.Printf (or a Logger's).
+func (rt *Runtime) Fatalf(printf func(string, ...any)) func(string, ...any) {
+	return func(format string, v ...any) {
+		printf(format, v...)
+		rt.Exit(1)
+	}
+}
+
+// GoPanic reports the panic of a goroutine a cell started.
+func (rt *Runtime) GoPanic(r any) {
+	if rt.OnGoPanic != nil {
+		rt.OnGoPanic(r)
+		return
+	}
+	fmt.Fprintf(rt.stderr(), "panic in goroutine: %v\n", Unwrap(r))
+}
+
+func (rt *Runtime) stderr() io.Writer {
+	if rt.Stderr != nil {
+		return rt.Stderr
+	}
+	return stderr
+}
+
+// Clear is the clear builtin for maps and slices.
+func Clear(x any) {
+	v := reflect.ValueOf(Unwrap(x))
+	switch v.Kind() {
+	case reflect.Map, reflect.Slice:
+		v.Clear()
+	default:
+		panic(fmt.Sprintf("clear: argument must be a map or a slice, not %T", x))
+	}
+}
+
+// Unwrap returns the value of the interpreter's wrapper of a value (yaegi
+// hands compiled code a value of a type with methods as a struct whose
+// first field, IValue, holds it), or x itself.
+func Unwrap(x any) any {
+	v := reflect.ValueOf(x)
+	if v.Kind() != reflect.Struct || v.NumField() == 0 {
+		return x
+	}
+	t := v.Type()
+	if f := t.Field(0); f.Name == "IValue" && f.Type.Kind() == reflect.Interface && len(t.Name()) > 0 && t.Name()[0] == '_' {
+		return v.Field(0).Interface()
+	}
+	return x
+}

@@ -1,0 +1,729 @@
+package plan
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// bodyName is the function the check source puts a cell's statements in.
+const bodyName = "_gtcell"
+
+// cell is one cell being planned: its source, the check source built from
+// it, its syntax and, once checked, its types.
+type cell struct {
+	s      *Session
+	n      int
+	src    string
+	lines  []int // offsets of the cell's line starts
+	pieces []piece
+	// text is the check source: the cell's pieces, imports first, then
+	// declarations, then the statements in the body of func _gtcell,
+	// each after a //line comment that gives its position in the cell.
+	text     string
+	pieceOff []int // where each piece starts in text (-1: dropped)
+	fset     *token.FileSet
+	tf       *token.File
+	file     *ast.File
+
+	imports []*ast.ImportSpec // the cell's own
+	types   []*ast.TypeSpec
+	consts  []*ast.ValueSpec
+	funcs   []*ast.FuncDecl // functions, main and init included
+	methods []*ast.FuncDecl
+	body    *ast.FuncDecl // func _gtcell, the statements
+	// earlier maps the methods declared on types of earlier cells to
+	// the function that stands for them in the check (see asFunction).
+	earlier map[*ast.FuncDecl]*ast.FuncDecl
+	// declared holds the package-level names the cell declares.
+	declared map[string]bool
+
+	pkg     *types.Package
+	info    *types.Info
+	topVars map[string]*types.Var // the variables the statements define at the top
+	// placeholders are the package-level variables that stand for
+	// topVars in the bodies of the cell's functions (see check).
+	placeholders map[string]*types.Var
+	// added lists the methods added to earlier types while checking.
+	added []*types.Func
+}
+
+// parse builds the check source of the cell and parses it.
+func (c *cell) parse() error {
+	c.lines = lineStarts(c.src)
+	c.pieces = splitCell(c.src)
+	c.pieceOff = make([]int, len(c.pieces))
+	var b strings.Builder
+	b.WriteString("package main\n")
+	if len(c.s.imports) > 0 {
+		names := make([]string, 0, len(c.s.imports))
+		for name := range c.s.imports {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		b.WriteString("import (\n")
+		for _, name := range names {
+			fmt.Fprintf(&b, "\t%s %q\n", name, c.s.imports[name])
+		}
+		b.WriteString(")\n")
+	}
+	emit := func(kinds ...pieceKind) {
+		for i, p := range c.pieces {
+			for _, k := range kinds {
+				if p.kind == k {
+					fmt.Fprintf(&b, "//line cell:%d:%d\n", p.line, p.col)
+					c.pieceOff[i] = b.Len()
+					b.WriteString(c.src[p.start:p.end])
+					b.WriteString("\n")
+				}
+			}
+		}
+	}
+	for i := range c.pieceOff {
+		c.pieceOff[i] = -1
+	}
+	emit(pieceImport)
+	emit(pieceDecl)
+	b.WriteString("func " + bodyName + "() {\n")
+	emit(pieceStmt)
+	// The body's end is the cell's, for "found '}'" at a cell's last
+	// line.
+	endLine, endCol := c.lineCol(len(c.src))
+	fmt.Fprintf(&b, "//line cell:%d:%d\n}\n", endLine, endCol)
+	c.text = b.String()
+
+	c.fset = token.NewFileSet()
+	f, err := parser.ParseFile(c.fset, "", c.text, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		var list scanner.ErrorList
+		if e, ok := err.(scanner.ErrorList); ok {
+			list = e
+		}
+		var out ErrorList
+		for _, e := range list {
+			out = append(out, c.errorAt(e.Pos, e.Msg))
+			if len(out) == 10 {
+				break
+			}
+		}
+		if len(out) == 0 {
+			out = ErrorList{{Cell: c.n, Msg: err.Error()}}
+		}
+		return out
+	}
+	c.file = f
+	c.tf = c.fset.File(f.Package)
+	c.dedupeImports()
+	c.declared = map[string]bool{}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				switch sp := sp.(type) {
+				case *ast.ImportSpec:
+					if c.inCell(sp.Pos()) {
+						c.imports = append(c.imports, sp)
+					}
+				case *ast.TypeSpec:
+					c.types = append(c.types, sp)
+					c.declared[sp.Name.Name] = true
+				case *ast.ValueSpec:
+					c.consts = append(c.consts, sp)
+					for _, n := range sp.Names {
+						c.declared[n.Name] = true
+					}
+				}
+			}
+		case *ast.FuncDecl:
+			switch {
+			case d.Name.Name == bodyName && d.Recv == nil && !c.inCell(d.Pos()):
+				c.body = d
+			case d.Recv != nil:
+				c.methods = append(c.methods, d)
+			default:
+				c.funcs = append(c.funcs, d)
+				if d.Name.Name != "init" {
+					c.declared[d.Name.Name] = true
+				}
+			}
+		}
+	}
+	for _, sp := range c.imports {
+		c.declared[importName(sp, c.s.u)] = true
+	}
+	return nil
+}
+
+// dedupeImports drops imports that an earlier one of the same name makes
+// again (importing twice is harmless in a notebook), and the session's
+// imports whose name a cell's import takes.
+func (c *cell) dedupeImports() {
+	cellNames := map[string]bool{}
+	for _, d := range c.file.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+			for _, sp := range g.Specs {
+				if sp := sp.(*ast.ImportSpec); c.inCell(sp.Pos()) {
+					cellNames[importName(sp, c.s.u)] = true
+				}
+			}
+		}
+	}
+	seen := map[string]string{}
+	for _, d := range c.file.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.IMPORT {
+			continue
+		}
+		kept := g.Specs[:0]
+		for _, sp := range g.Specs {
+			is := sp.(*ast.ImportSpec)
+			name := importName(is, c.s.u)
+			path, _ := strconv.Unquote(is.Path.Value)
+			if !c.inCell(is.Pos()) && cellNames[name] {
+				continue
+			}
+			if name != "_" && name != "." {
+				if _, dup := seen[name]; dup && seen[name] == path {
+					continue
+				}
+				seen[name] = path
+			}
+			kept = append(kept, sp)
+		}
+		g.Specs = kept
+	}
+}
+
+// importName returns the name an import declares.
+func importName(sp *ast.ImportSpec, u *Universe) string {
+	if sp.Name != nil {
+		return sp.Name.Name
+	}
+	p, _ := strconv.Unquote(sp.Path.Value)
+	return u.Name(p)
+}
+
+// inCell reports whether pos is in the cell's own text, not in what the
+// check source adds around it.
+func (c *cell) inCell(pos token.Pos) bool {
+	return c.pieceAt(c.tf.Offset(pos)) >= 0
+}
+
+// pieceAt returns the piece that holds offset off of the check source, or
+// -1.
+func (c *cell) pieceAt(off int) int {
+	for i, p := range c.pieces {
+		if o := c.pieceOff[i]; o >= 0 && off >= o && off <= o+p.end-p.start {
+			return i
+		}
+	}
+	return -1
+}
+
+// cellOffset returns the offset in the cell of offset off of the check
+// source, or -1.
+func (c *cell) cellOffset(off int) int {
+	i := c.pieceAt(off)
+	if i < 0 {
+		return -1
+	}
+	return c.pieces[i].start + off - c.pieceOff[i]
+}
+
+// lineCol returns the cell line and column (1-based, in bytes) of offset
+// off of the cell.
+func (c *cell) lineCol(off int) (int, int) {
+	i := sort.Search(len(c.lines), func(i int) bool { return c.lines[i] > off }) - 1
+	return i + 1, off - c.lines[i] + 1
+}
+
+// lineStarts returns the offsets at which the lines of src start.
+func lineStarts(src string) []int {
+	l := []int{0}
+	for i := 0; i < len(src); i++ {
+		if src[i] == '\n' {
+			l = append(l, i+1)
+		}
+	}
+	return l
+}
+
+// errorAt makes an Error at a position of the check source.
+func (c *cell) errorAt(pos token.Position, msg string) Error {
+	e := Error{Cell: c.n, Msg: msg}
+	if pos.Filename == "cell" {
+		e.Line, e.Col = pos.Line, pos.Column
+	}
+	return e
+}
+
+// check type-checks the cell against the session.
+//
+// The cell's statements are the body of a function, so they mean what
+// they mean in a function body: a name defined at the top (x := 1) is a
+// local of that body, seen by the statements after it. The cell's
+// declarations are package-level: they may refer to each other in any
+// order, and the statements see them wherever they are written.
+//
+// The functions and methods of the cell may use the variables its
+// statements define at the top (they become session variables). Such a
+// use is undefined at package level, so a second check renames it to a
+// package-level placeholder of the variable's type (see placeholders).
+//
+// A method on a type from an earlier cell is checked as a function whose
+// first parameter is the receiver: go/types cannot declare a method on a
+// type it did not declare itself. When the cell uses such a method, it is
+// added to the type and the cell is checked again.
+func (c *cell) check() error {
+	c.earlier = map[*ast.FuncDecl]*ast.FuncDecl{}
+	for i, d := range c.file.Decls {
+		if m, ok := d.(*ast.FuncDecl); ok && m.Recv != nil {
+			if fn := c.asFunction(m); fn != nil {
+				c.earlier[m] = fn
+				c.file.Decls[i] = fn
+			}
+		}
+	}
+	errs, err := c.checkOnce(nil)
+	if err != nil {
+		return err
+	}
+	c.findTopVars()
+	if renamed := c.usesOfTopVars(); len(renamed) > 0 {
+		errs, err = c.checkOnce(renamed)
+		if err != nil {
+			return err
+		}
+	}
+	if len(c.earlier) > 0 && c.needsNewMethods(errs) {
+		c.addEarlierMethods()
+		c.findTopVars()
+		errs, err = c.checkOnce(c.usesOfTopVars())
+		if err != nil {
+			return err
+		}
+	}
+	for m, fn := range c.earlier {
+		for i, d := range c.file.Decls {
+			if d == fn {
+				c.file.Decls[i] = m
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	c.findTopVars()
+	return nil
+}
+
+// asFunction returns the function that stands for method m in the check
+// when m's receiver is a type of an earlier cell, else nil.
+func (c *cell) asFunction(m *ast.FuncDecl) *ast.FuncDecl {
+	if len(m.Recv.List) != 1 {
+		return nil
+	}
+	name, generic := recvBase(m.Recv.List[0].Type)
+	if name == "" || generic || c.declared[name] {
+		return nil
+	}
+	e, ok := c.s.entries[name]
+	if !ok {
+		return nil
+	}
+	if _, ok := e.obj.(*types.TypeName); !ok {
+		return nil
+	}
+	recv := *m.Recv.List[0]
+	if len(recv.Names) == 0 {
+		recv.Names = []*ast.Ident{{Name: "_", NamePos: recv.Type.Pos()}}
+	}
+	params := &ast.FieldList{Opening: m.Type.Params.Opening, Closing: m.Type.Params.Closing}
+	params.List = append([]*ast.Field{&recv}, m.Type.Params.List...)
+	return &ast.FuncDecl{
+		Doc:  m.Doc,
+		Name: &ast.Ident{Name: "_gtmethod_" + name + "_" + m.Name.Name, NamePos: m.Name.NamePos},
+		Type: &ast.FuncType{Func: m.Type.Func, Params: params, Results: m.Type.Results},
+		Body: m.Body,
+	}
+}
+
+// recvBase returns the name of a receiver's base type and whether it has
+// type parameters.
+func recvBase(t ast.Expr) (string, bool) {
+	t = ast.Unparen(t)
+	if s, ok := t.(*ast.StarExpr); ok {
+		t = ast.Unparen(s.X)
+	}
+	switch x := t.(type) {
+	case *ast.Ident:
+		return x.Name, false
+	case *ast.IndexExpr:
+		id, _ := x.X.(*ast.Ident)
+		if id != nil {
+			return id.Name, true
+		}
+	case *ast.IndexListExpr:
+		id, _ := x.X.(*ast.Ident)
+		if id != nil {
+			return id.Name, true
+		}
+	}
+	return "", false
+}
+
+// checkOnce type-checks the cell's file in a fresh package whose scope
+// holds the session's names (less those the cell declares), and the
+// placeholders of renamed: identifiers in function bodies that stand for
+// top-level variables of the statements, renamed for the check only.
+func (c *cell) checkOnce(renamed []*ast.Ident) (errs ErrorList, err error) {
+	prev := c.pkg
+	c.pkg = types.NewPackage(cellPath, "main")
+	scope := c.pkg.Scope()
+	for name, e := range c.s.entries {
+		if !c.declared[name] {
+			scope.Insert(e.obj)
+		}
+	}
+	c.placeholders = map[string]*types.Var{}
+	var old []string
+	var extra []ast.Decl
+	for _, id := range renamed {
+		if _, ok := c.placeholders[id.Name]; !ok {
+			v := c.topVars[id.Name]
+			if d := c.placeholderDecl(id.Name, v.Type(), prev); d != nil {
+				extra = append(extra, d)
+				c.placeholders[id.Name] = nil // declared by the check
+			} else {
+				p := types.NewVar(v.Pos(), c.pkg, placeholderPrefix+id.Name, v.Type())
+				c.placeholders[id.Name] = p
+				scope.Insert(p)
+			}
+		}
+		old = append(old, id.Name)
+		id.Name = placeholderPrefix + id.Name
+	}
+	decls := c.file.Decls
+	c.file.Decls = append(decls[:len(decls):len(decls)], extra...)
+	defer func() {
+		for i, id := range renamed {
+			id.Name = old[i]
+		}
+		c.file.Decls = decls
+		for name, p := range c.placeholders {
+			if p == nil {
+				c.placeholders[name], _ = c.pkg.Scope().Lookup(placeholderPrefix + name).(*types.Var)
+			}
+		}
+	}()
+	c.info = &types.Info{
+		Types:      map[ast.Expr]types.TypeAndValue{},
+		Defs:       map[*ast.Ident]types.Object{},
+		Uses:       map[*ast.Ident]types.Object{},
+		Selections: map[*ast.SelectorExpr]*types.Selection{},
+		Implicits:  map[ast.Node]types.Object{},
+		Scopes:     map[ast.Node]*types.Scope{},
+	}
+	var list []types.Error
+	conf := types.Config{
+		Importer: c.s.u,
+		Error:    func(err error) { list = append(list, err.(types.Error)) },
+	}
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				err = ErrorList{{Cell: c.n, Msg: fmt.Sprintf("internal error: the type checker failed on this cell (%v); please report it", r)}}
+			}
+		}()
+		types.NewChecker(&conf, c.fset, c.pkg, c.info).Files([]*ast.File{c.file})
+	}()
+	if err != nil {
+		return nil, err
+	}
+	c.pkg.SetName("")
+	return c.filter(list), nil
+}
+
+// placeholderDecl returns the declaration of the placeholder of top-level
+// variable name when its type, found by the previous check of the cell
+// (in package prev), involves a type the cell declares: the next check
+// declares that type anew, so the placeholder must name it in source.
+// It returns nil when the type can be used as it is, or cannot be named.
+func (c *cell) placeholderDecl(name string, t types.Type, prev *types.Package) ast.Decl {
+	if prev == nil || !mentions(t, prev) {
+		return nil
+	}
+	src, ok := typeSource(checkNamer{c, prev}, t)
+	if !ok {
+		return nil
+	}
+	expr, err := parser.ParseExprFrom(c.fset, "", src, 0)
+	if err != nil {
+		return nil
+	}
+	return &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{
+		Names: []*ast.Ident{{Name: placeholderPrefix + name, NamePos: expr.Pos()}}, Type: expr}}}
+}
+
+// mentions reports whether t involves a named type of package pkg.
+func mentions(t types.Type, pkg *types.Package) bool {
+	found := false
+	var visit func(t types.Type)
+	seen := map[types.Type]bool{}
+	visit = func(t types.Type) {
+		if found || seen[t] {
+			return
+		}
+		seen[t] = true
+		switch t := t.(type) {
+		case *types.Named:
+			if t.Obj().Pkg() == pkg {
+				found = true
+			}
+			for i := 0; i < t.TypeArgs().Len(); i++ {
+				visit(t.TypeArgs().At(i))
+			}
+		case *types.Pointer:
+			visit(t.Elem())
+		case *types.Slice:
+			visit(t.Elem())
+		case *types.Array:
+			visit(t.Elem())
+		case *types.Map:
+			visit(t.Key())
+			visit(t.Elem())
+		case *types.Chan:
+			visit(t.Elem())
+		case *types.Signature:
+			for _, tu := range []*types.Tuple{t.Params(), t.Results()} {
+				for i := 0; i < tu.Len(); i++ {
+					visit(tu.At(i).Type())
+				}
+			}
+		case *types.Struct:
+			for i := 0; i < t.NumFields(); i++ {
+				visit(t.Field(i).Type())
+			}
+		}
+	}
+	visit(t)
+	return found
+}
+
+// checkNamer names types as the cell's check source does: packages by
+// its imports, the cell's types and the session's current ones by name.
+type checkNamer struct {
+	c    *cell
+	prev *types.Package // the package of the previous check
+}
+
+func (n checkNamer) qualify(pkg *types.Package) (string, bool) {
+	for _, sp := range n.c.file.Imports {
+		if p, _ := strconv.Unquote(sp.Path.Value); p == pkg.Path() {
+			if name := importName(sp, n.c.s.u); name != "_" && name != "." {
+				return name, true
+			}
+		}
+	}
+	return "", false
+}
+
+func (n checkNamer) typeName(obj *types.TypeName) (string, bool) {
+	name := obj.Name()
+	if obj.Pkg() == n.prev {
+		return name, n.c.declared[name]
+	}
+	return name, n.c.s.isEntry(obj) && !n.c.declared[name]
+}
+
+// placeholderPrefix starts the names of placeholders (see check).
+const placeholderPrefix = "_gtvar_"
+
+// filter keeps the errors Go reports for this cell, less those that are
+// not errors in a notebook: unused imports (they serve later cells), unused
+// variables defined at the top (they are session variables) and the last
+// expression statement (it is the cell's value). At most ten are kept, in
+// source order, as the compiler reports them.
+func (c *cell) filter(list []types.Error) ErrorList {
+	var last ast.Expr
+	if n := len(c.body.Body.List); n > 0 {
+		if es, ok := c.body.Body.List[n-1].(*ast.ExprStmt); ok {
+			last = es.X
+		}
+	}
+	top := map[token.Pos]bool{}
+	for _, st := range c.body.Body.List {
+		for _, id := range definedIdents(st) {
+			top[id.Pos()] = true
+		}
+	}
+	var out ErrorList
+	seen := map[string]bool{}
+	for _, e := range list {
+		msg := e.Msg
+		switch {
+		case strings.HasSuffix(msg, "imported and not used") || strings.Contains(msg, "imported as ") && strings.HasSuffix(msg, "and not used"):
+			continue
+		case strings.HasPrefix(msg, "declared and not used") && top[e.Pos]:
+			continue
+		case last != nil && e.Pos == last.Pos() && strings.HasSuffix(msg, "is not used"):
+			continue
+		}
+		msg = strings.ReplaceAll(msg, placeholderPrefix, "")
+		er := c.errorAt(c.fset.Position(e.Pos), msg)
+		if key := er.Error(); !seen[key] {
+			seen[key] = true
+			out = append(out, er)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Line != out[j].Line {
+			return out[i].Line < out[j].Line
+		}
+		return out[i].Col < out[j].Col
+	})
+	if len(out) > 10 {
+		out = out[:10]
+	}
+	return out
+}
+
+// definedIdents returns the identifiers a top-level statement of the cell
+// defines: x and y of "x, y := ..." and "var x, y = ...".
+func definedIdents(st ast.Stmt) []*ast.Ident {
+	var ids []*ast.Ident
+	switch st := st.(type) {
+	case *ast.AssignStmt:
+		if st.Tok == token.DEFINE {
+			for _, l := range st.Lhs {
+				if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
+					ids = append(ids, id)
+				}
+			}
+		}
+	case *ast.DeclStmt:
+		if g, ok := st.Decl.(*ast.GenDecl); ok && g.Tok == token.VAR {
+			for _, sp := range g.Specs {
+				for _, id := range sp.(*ast.ValueSpec).Names {
+					if id.Name != "_" {
+						ids = append(ids, id)
+					}
+				}
+			}
+		}
+	}
+	return ids
+}
+
+// findTopVars records the variables the statements define at the top.
+func (c *cell) findTopVars() {
+	c.topVars = map[string]*types.Var{}
+	for _, st := range c.body.Body.List {
+		for _, id := range definedIdents(st) {
+			if v, ok := c.info.Defs[id].(*types.Var); ok {
+				c.topVars[id.Name] = v
+			}
+		}
+	}
+}
+
+// usesOfTopVars returns the identifiers in the bodies of the cell's
+// functions and methods that mean a variable the statements define at the
+// top: those that are undefined, or resolve to a session name, where a
+// top-level variable of the cell has that name.
+func (c *cell) usesOfTopVars() []*ast.Ident {
+	if len(c.topVars) == 0 {
+		return nil
+	}
+	var ids []*ast.Ident
+	for _, d := range c.file.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn == c.body || fn.Body == nil {
+			continue
+		}
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.SelectorExpr:
+				ast.Inspect(n.X, func(m ast.Node) bool {
+					if id, ok := m.(*ast.Ident); ok {
+						ids = c.appendTopUse(ids, id)
+					}
+					return true
+				})
+				return false
+			case *ast.Ident:
+				ids = c.appendTopUse(ids, n)
+			}
+			return true
+		})
+	}
+	return ids
+}
+
+func (c *cell) appendTopUse(ids []*ast.Ident, id *ast.Ident) []*ast.Ident {
+	name := strings.TrimPrefix(id.Name, placeholderPrefix)
+	if _, ok := c.topVars[name]; !ok || c.info.Defs[id] != nil {
+		return ids
+	}
+	obj := c.info.Uses[id]
+	placeholder := obj != nil && obj.Parent() == c.pkg.Scope() && !c.declared[name]
+	if obj == nil || placeholder || c.s.isEntry(obj) {
+		return append(ids, id)
+	}
+	return ids
+}
+
+// needsNewMethods reports whether errs include a use of a method the cell
+// declares on an earlier type, which the type does not have yet.
+func (c *cell) needsNewMethods(errs ErrorList) bool {
+	for _, e := range errs {
+		for m := range c.earlier {
+			if strings.Contains(e.Msg, "has no field or method "+m.Name.Name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// addEarlierMethods adds the methods the cell declares on earlier types to
+// those types, with the signatures the last check found. go/types cannot
+// take a method back: if the cell is not run, the method stays (see
+// Commit).
+func (c *cell) addEarlierMethods() {
+	for m, fn := range c.earlier {
+		f, _ := c.info.Defs[fn.Name].(*types.Func)
+		if f == nil {
+			continue
+		}
+		name, _ := recvBase(m.Recv.List[0].Type)
+		tn := c.s.entries[name].obj.(*types.TypeName)
+		named, ok := tn.Type().(*types.Named)
+		if !ok {
+			continue
+		}
+		method := methodFrom(named, m.Name, f.Type().(*types.Signature))
+		if obj, _, _ := types.LookupFieldOrMethod(named, true, tn.Pkg(), m.Name.Name); obj == nil {
+			named.AddMethod(method)
+			c.added = append(c.added, method)
+		}
+	}
+}
+
+// methodFrom makes the method of named that function sig (its receiver
+// first) stands for.
+func methodFrom(named *types.Named, name *ast.Ident, sig *types.Signature) *types.Func {
+	params := make([]*types.Var, 0, sig.Params().Len()-1)
+	for i := 1; i < sig.Params().Len(); i++ {
+		params = append(params, sig.Params().At(i))
+	}
+	recv := sig.Params().At(0)
+	msig := types.NewSignatureType(recv, nil, nil, types.NewTuple(params...), sig.Results(), sig.Variadic())
+	return types.NewFunc(name.Pos(), named.Obj().Pkg(), name.Name, msig)
+}

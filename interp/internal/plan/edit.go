@@ -1,0 +1,88 @@
+package plan
+
+import (
+	"sort"
+	"strings"
+)
+
+// edits are changes to the check source, made by byte offsets, which
+// rendering applies to a span. The planner rewrites a cell this way rather
+// than by printing a changed syntax tree: every token it leaves alone keeps
+// its line (inserted text never holds a newline), so the //line comment
+// before each piece keeps the interpreter's positions in the cell's terms.
+type edits struct {
+	list []edit
+	seq  int
+}
+
+// edit replaces bytes [pos, end) with text; pos == end inserts.
+type edit struct {
+	pos, end int
+	text     string
+	// closing marks an insertion that ends a construct (a closing
+	// parenthesis after an argument): at one offset, closings come before
+	// openings, the innermost construct's first.
+	closing bool
+	seq     int
+}
+
+// insert inserts text at off, before what starts there.
+func (e *edits) insert(off int, text string) { e.add(edit{pos: off, end: off, text: text}) }
+
+// insertClosing inserts text at off, after what ends there.
+func (e *edits) insertClosing(off int, text string) {
+	e.add(edit{pos: off, end: off, text: text, closing: true})
+}
+
+// replace replaces bytes [pos, end) with text. Edits inside the span are
+// dropped.
+func (e *edits) replace(pos, end int, text string) { e.add(edit{pos: pos, end: end, text: text}) }
+
+func (e *edits) add(x edit) {
+	if strings.Contains(x.text, "\n") {
+		panic("plan: an edit must not add a line")
+	}
+	e.seq++
+	x.seq = e.seq
+	e.list = append(e.list, x)
+}
+
+// render returns src[start:end] with the edits in the span applied.
+// Insertions at end belong to the span only when they are closings.
+func (e *edits) render(src string, start, end int) string {
+	var in []edit
+	for _, x := range e.list {
+		if x.pos < start || x.end > end || x.pos == end && !x.closing {
+			continue
+		}
+		in = append(in, x)
+	}
+	sort.SliceStable(in, func(i, j int) bool {
+		a, b := in[i], in[j]
+		if a.pos != b.pos {
+			return a.pos < b.pos
+		}
+		if a.closing != b.closing {
+			return a.closing
+		}
+		if a.closing {
+			return a.seq > b.seq
+		}
+		if (a.pos == a.end) != (b.pos == b.end) {
+			return a.pos == a.end // insertions before a replacement
+		}
+		return a.seq < b.seq
+	})
+	var b strings.Builder
+	at := start
+	for _, x := range in {
+		if x.pos < at {
+			continue // inside a replaced span
+		}
+		b.WriteString(src[at:x.pos])
+		b.WriteString(x.text)
+		at = x.end
+	}
+	b.WriteString(src[at:end])
+	return b.String()
+}

@@ -1,0 +1,753 @@
+package plan
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Plan plans cell number n, whose source is src, against the session:
+// it parses and type-checks the whole cell and returns its compile errors
+// (an ErrorList, in the Go compiler's words, at the cell's positions) or
+// the steps that run it. Nothing changes in the session until Commit.
+//
+// The one exception: a cell that calls a method it declares on a type of
+// an earlier cell adds the method to the type while it is checked, and
+// go/types cannot take it back; if the cell is then not run, the session
+// believes the type has the method.
+func (s *Session) Plan(n int, src string) (*Plan, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := &cell{s: s, n: n, src: src}
+	if err := c.parse(); err != nil {
+		return nil, err
+	}
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	g := &gen{c: c, s: s, p: &Plan{Cell: n}, ynames: map[types.Object]string{}, hidden: map[string]string{}}
+	return g.plan()
+}
+
+// Commit applies a plan to the session once the executor has run its
+// first ran steps (all of them: len(p.Steps)): the names declared by the
+// steps that ran become the session's. A cell that stopped half way (a
+// panic in its statements) keeps what its declaration steps declared.
+func (s *Session) Commit(p *Plan, ran int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p.commit != nil {
+		p.commit(ran)
+		p.commit = nil
+	}
+}
+
+// gen generates the plan of a checked cell.
+type gen struct {
+	c  *cell
+	s  *Session
+	p  *Plan
+	ed edits
+
+	// ynames are the interpreter's names of the cell's objects where they
+	// are not their own: versioned types, main.
+	ynames map[types.Object]string
+	// hidden are the imports the plan adds (path → name) so that
+	// generated code can spell a type.
+	hidden map[string]string
+	// oldSlots name pointers to session variables that the statements use
+	// before the cell declares a variable of the same name and another
+	// type (see capture).
+	oldSlots map[types.Object]string
+
+	commits []commitAt
+	errs    ErrorList
+	seq     int
+}
+
+// commitAt applies one declaration once the step it belongs to has run.
+type commitAt struct {
+	step  int
+	apply func()
+}
+
+// fresh returns a name for generated code, unique in the cell.
+func (g *gen) fresh(prefix string) string {
+	g.seq++
+	return prefix + strconv.Itoa(g.seq)
+}
+
+// off returns the check-source offset of pos.
+func (g *gen) off(pos token.Pos) int { return g.c.tf.Offset(pos) }
+
+// text returns the check source of a node, with the edits made so far in
+// it applied.
+func (g *gen) text(n ast.Node) string {
+	return g.ed.render(g.c.text, g.off(n.Pos()), g.off(n.End()))
+}
+
+// qualify returns the name that generated code uses for a package: the
+// session's import, the cell's, or one the plan adds.
+func (g *gen) qualify(pkg *types.Package) (string, bool) {
+	if !g.s.u.Has(pkg.Path()) {
+		return pkg.Name(), false // the interpreter cannot import it
+	}
+	return g.pkgName(pkg), true
+}
+
+// pkgName returns the name that generated code uses for a package.
+func (g *gen) pkgName(pkg *types.Package) string {
+	path := pkg.Path()
+	for name, p := range g.s.imports {
+		if p == path && name != "_" && name != "." {
+			return name
+		}
+	}
+	for _, sp := range g.c.imports {
+		if p, _ := strconv.Unquote(sp.Path.Value); p == path {
+			if name := importName(sp, g.s.u); name != "_" && name != "." {
+				return name
+			}
+		}
+	}
+	if name, ok := g.s.hidden[path]; ok {
+		return name
+	}
+	if name, ok := g.hidden[path]; ok {
+		return name
+	}
+	name := "_gtp_" + pkg.Name() + strconv.Itoa(len(g.s.hidden)+len(g.hidden)+1)
+	g.hidden[path] = name
+	return name
+}
+
+// typeName returns the interpreter's name of a type declared in a cell,
+// and false for an old version no name reaches.
+func (g *gen) typeName(obj *types.TypeName) (string, bool) {
+	if n, ok := g.ynames[obj]; ok {
+		return n, true
+	}
+	if g.s.unprintable[obj] {
+		return obj.Name(), false
+	}
+	if n, ok := g.s.yname[obj]; ok {
+		return n, true
+	}
+	// The cell redefines the name: an earlier version without a version
+	// name of its own is out of reach.
+	if g.c.declared[obj.Name()] && g.s.isEntry(obj) {
+		return obj.Name(), false
+	}
+	return obj.Name(), true
+}
+
+// yname returns the interpreter's name of a session or cell object.
+func (g *gen) yname(obj types.Object) string {
+	if n, ok := g.ynames[obj]; ok {
+		return n
+	}
+	if n, ok := g.s.yname[obj]; ok {
+		return n
+	}
+	return obj.Name()
+}
+
+// errorf records a compile error at pos: a Go construct the planner
+// cannot run.
+func (g *gen) errorf(pos token.Pos, format string, args ...any) {
+	p := g.c.fset.Position(pos)
+	g.errs = append(g.errs, g.c.errorAt(p, fmt.Sprintf(format, args...)))
+}
+
+// plan generates the cell's steps.
+func (g *gen) plan() (*Plan, error) {
+	c := g.c
+	g.nameTypes()
+	g.findOldSlots()
+	g.rewrite()
+	if len(g.errs) > 0 {
+		return nil, g.errs
+	}
+
+	var steps []Step
+	addStep := func(st Step) int {
+		steps = append(steps, st)
+		return len(steps) - 1
+	}
+
+	// Imports.
+	for _, sp := range c.imports {
+		path, _ := strconv.Unquote(sp.Path.Value)
+		name := importName(sp, g.s.u)
+		if sp.Name == nil && g.s.imports[name] == path {
+			continue // imported before
+		}
+		imp := &Import{Name: name, Path: path}
+		src := "import " + strconv.Quote(path)
+		if sp.Name != nil {
+			src = "import " + sp.Name.Name + " " + strconv.Quote(path)
+		}
+		line, _ := c.lineCol(c.cellOffset(g.off(sp.Pos())))
+		g.p.Decls = append(g.p.Decls, Decl{Kind: DeclImport, Name: name, Line: line})
+		i := addStep(Step{Kind: StepImport, Src: src, Import: imp, Declares: []string{name}})
+		g.commitAfter(i, func() {
+			if name == "_" {
+				return
+			}
+			delete(g.s.entries, name)
+			g.s.imports[name] = path
+		})
+	}
+
+	// The file of declarations, built first so that it can add imports.
+	file, fileDecls := g.declFile()
+	run := g.runBlock()
+	declare := g.declareBlock()
+
+	paths := make([]string, 0, len(g.hidden))
+	for p := range g.hidden {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		name := g.hidden[path]
+		i := addStep(Step{Kind: StepImport, Src: "import " + name + " " + strconv.Quote(path),
+			Import: &Import{Name: name, Path: path, Hidden: true}})
+		g.commitAfter(i, func() { g.s.hidden[path] = name })
+	}
+	if capture := g.captureBlock(); capture != "" {
+		addStep(Step{Kind: StepBlock, Src: capture})
+	}
+	fileStep := -1
+	if file != "" {
+		fileStep = addStep(Step{Kind: StepFile, Src: file, Declares: fileDecls})
+	}
+	declareStep := fileStep
+	if declare != "" {
+		declareStep = addStep(Step{Kind: StepDeclare, Src: declare})
+	}
+	if run != "" {
+		addStep(Step{Kind: StepBlock, Src: run})
+	}
+	g.p.Steps = steps
+	g.commitDecls(fileStep, declareStep)
+
+	commits := g.commits
+	g.p.commit = func(ran int) {
+		for _, ca := range commits {
+			if ca.step < ran {
+				ca.apply()
+			}
+		}
+	}
+	return g.p, nil
+}
+
+// commitAfter applies f at Commit when step has run.
+func (g *gen) commitAfter(step int, f func()) {
+	g.commits = append(g.commits, commitAt{step, f})
+}
+
+// nameTypes gives the cell's redefined types their versioned names.
+func (g *gen) nameTypes() {
+	for _, ts := range g.c.types {
+		name := ts.Name.Name
+		obj, _ := g.c.info.Defs[ts.Name].(*types.TypeName)
+		if obj == nil || name == "_" || ts.Assign.IsValid() || ts.TypeParams != nil {
+			continue
+		}
+		e, ok := g.s.entries[name]
+		if !ok {
+			continue
+		}
+		if _, isType := e.obj.(*types.TypeName); !isType {
+			continue
+		}
+		v := g.s.versions[name] + 1
+		g.ynames[obj] = name + "_gt" + strconv.Itoa(v)
+		g.p.Warnings = append(g.p.Warnings, fmt.Sprintf("type %s is redefined; values made before this cell keep the old definition and its methods", name))
+	}
+	for _, fd := range g.c.funcs {
+		if fd.Name.Name == "main" && fd.Type.TypeParams == nil {
+			if obj := g.c.info.Defs[fd.Name]; obj != nil {
+				g.ynames[obj] = "_gtmain"
+				g.p.Main = true
+			}
+		}
+	}
+}
+
+// findOldSlots finds the session variables that the statements use before
+// the cell defines a variable of the same name with another type: the new
+// declaration takes the name, so those uses go through a pointer taken
+// before it (see captureBlock).
+func (g *gen) findOldSlots() {
+	g.oldSlots = map[types.Object]string{}
+	for name, v := range g.c.topVars {
+		e, ok := g.s.entries[name]
+		if !ok {
+			continue
+		}
+		old, isVar := e.obj.(*types.Var)
+		if !isVar || types.Identical(old.Type(), v.Type()) {
+			continue
+		}
+		used := false
+		ast.Inspect(g.c.body.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && g.c.info.Uses[id] == old {
+				used = true
+			}
+			return !used
+		})
+		if used {
+			g.oldSlots[old] = g.fresh("_gtold")
+		}
+	}
+}
+
+// captureBlock returns the block that takes the pointers of findOldSlots.
+func (g *gen) captureBlock() string {
+	if len(g.oldSlots) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("package main\nfunc _() {\n")
+	objs := make([]types.Object, 0, len(g.oldSlots))
+	for obj := range g.oldSlots {
+		objs = append(objs, obj)
+	}
+	sort.Slice(objs, func(i, j int) bool { return objs[i].Name() < objs[j].Name() })
+	for _, obj := range objs {
+		fmt.Fprintf(&b, "%s := &%s\n", g.oldSlots[obj], g.yname(obj))
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// piece writes the check-source span of n, edited, after a //line comment
+// with its position in the cell.
+func (g *gen) piece(b *strings.Builder, n ast.Node) {
+	g.span(b, g.off(n.Pos()), g.off(n.End()))
+}
+
+// span writes bytes [start, end) of the check source, edited, after a
+// //line comment with its position in the cell.
+func (g *gen) span(b *strings.Builder, start, end int) {
+	if co := g.c.cellOffset(start); co >= 0 {
+		line, col := g.c.lineCol(co)
+		b.WriteString(g.s.lineDirective(g.c.n, line, col))
+	}
+	b.WriteString(g.ed.render(g.c.text, start, end))
+	b.WriteString("\n")
+}
+
+// declFile returns the file of the cell's declarations: its types (a
+// redefined one under its versioned name, with the user's name made an
+// alias of it), constants, methods, generic functions, and the session
+// variables for its functions and top-level variables that need a new
+// declaration.
+func (g *gen) declFile() (string, []string) {
+	c := g.c
+	var b strings.Builder
+	var names []string
+	for _, d := range c.file.Decls {
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			if d.Tok == token.IMPORT {
+				continue
+			}
+			g.piece(&b, d)
+			if d.Tok == token.TYPE {
+				for _, sp := range d.Specs {
+					ts := sp.(*ast.TypeSpec)
+					names = append(names, ts.Name.Name)
+					if v, ok := g.ynames[c.info.Defs[ts.Name]]; ok {
+						fmt.Fprintf(&b, "type %s = %s\n", ts.Name.Name, v)
+					}
+				}
+			} else {
+				for _, sp := range d.Specs {
+					for _, id := range sp.(*ast.ValueSpec).Names {
+						names = append(names, id.Name)
+					}
+				}
+			}
+		case *ast.FuncDecl:
+			if d == c.body {
+				continue
+			}
+			if d.Recv != nil {
+				if !g.skipMethod(d) {
+					g.piece(&b, d)
+				}
+				continue
+			}
+			if d.Type.TypeParams != nil {
+				g.piece(&b, d)
+				names = append(names, d.Name.Name)
+			}
+		}
+	}
+	// Functions are variables (see runBlock).
+	for _, fd := range c.funcs {
+		obj, _ := c.info.Defs[fd.Name].(*types.Func)
+		if obj == nil || fd.Type.TypeParams != nil || fd.Name.Name == "init" || fd.Name.Name == "_" {
+			continue
+		}
+		if g.reusesFunc(obj) {
+			continue
+		}
+		t, ok := g.typeSrc(obj.Type())
+		if !ok {
+			g.errorf(fd.Name.Pos(), "cannot declare function %s: its signature has a type the interpreter cannot name", fd.Name.Name)
+			continue
+		}
+		fmt.Fprintf(&b, "var %s %s\n", g.yname(obj), t)
+		names = append(names, fd.Name.Name)
+	}
+	for _, name := range g.topVarOrder() {
+		v := c.topVars[name]
+		if g.reusesVar(v) {
+			continue
+		}
+		if t, ok := g.typeSrc(v.Type()); ok {
+			fmt.Fprintf(&b, "var %s %s\n", name, t)
+			names = append(names, name)
+		}
+	}
+	if b.Len() == 0 {
+		return "", nil
+	}
+	return "package main\n" + b.String(), names
+}
+
+// topVarOrder returns the names of the top-level variables in source
+// order.
+func (g *gen) topVarOrder() []string {
+	names := make([]string, 0, len(g.c.topVars))
+	for name := range g.c.topVars {
+		names = append(names, name)
+	}
+	sort.Slice(names, func(i, j int) bool { return g.c.topVars[names[i]].Pos() < g.c.topVars[names[j]].Pos() })
+	return names
+}
+
+// reusesVar reports whether a top-level variable of the cell takes the slot
+// of a session variable of the same name and identical type.
+func (g *gen) reusesVar(v *types.Var) bool {
+	e, ok := g.s.entries[v.Name()]
+	if !ok {
+		return false
+	}
+	old, ok := e.obj.(*types.Var)
+	return ok && types.Identical(old.Type(), v.Type())
+}
+
+// reusesFunc reports whether a function of the cell takes the variable of
+// a session function of the same name and identical signature.
+func (g *gen) reusesFunc(f *types.Func) bool {
+	e, ok := g.s.entries[f.Name()]
+	if !ok {
+		return false
+	}
+	old, ok := e.obj.(*types.Func)
+	return ok && old.Type().(*types.Signature).TypeParams() == nil && types.Identical(old.Type(), f.Type())
+}
+
+// skipMethod reports whether a method declaration on an earlier type
+// redefines a method the type has: the interpreter keeps a method's first
+// definition, so the cell warns and leaves it out (or, when the signature
+// changed, refuses the cell).
+func (g *gen) skipMethod(m *ast.FuncDecl) bool {
+	fn, ok := g.c.earlier[m]
+	if !ok {
+		return false
+	}
+	name, _ := recvBase(m.Recv.List[0].Type)
+	tn := g.s.entries[name].obj.(*types.TypeName)
+	cell, had := g.s.methods[tn][m.Name.Name]
+	if !had {
+		return false
+	}
+	newSig, _ := g.c.info.Defs[fn.Name].(*types.Func)
+	obj, _, _ := types.LookupFieldOrMethod(tn.Type(), true, tn.Pkg(), m.Name.Name)
+	if old, ok := obj.(*types.Func); ok && newSig != nil {
+		want := methodFrom(tn.Type().(*types.Named), m.Name, newSig.Type().(*types.Signature))
+		if !types.Identical(old.Type(), want.Type()) {
+			g.errorf(m.Name.Pos(), "method %s.%s was declared in cell %d with another signature, and the interpreter cannot change a method: declare type %s again, with its methods, in one cell", name, m.Name.Name, cell, name)
+			return true
+		}
+	}
+	g.p.Warnings = append(g.p.Warnings, fmt.Sprintf("method %s.%s is already defined and keeps its first definition; run the cell that declares type %s again together with the new method", name, m.Name.Name, name))
+	return true
+}
+
+// declareBlock returns the block that declares, by compiling their
+// definitions without running them, the top-level variables whose types
+// have no name in Go source.
+func (g *gen) declareBlock() string {
+	var b strings.Builder
+	done := map[ast.Stmt]bool{}
+	for _, name := range g.topVarOrder() {
+		v := g.c.topVars[name]
+		if g.reusesVar(v) {
+			continue
+		}
+		if _, ok := g.typeSrc(v.Type()); ok {
+			continue
+		}
+		st := g.definingStmt(v)
+		if st == nil || done[st] {
+			continue
+		}
+		done[st] = true
+		g.example(&b, st)
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "package main\nfunc _() {\n" + b.String() + "}\n"
+}
+
+// definingStmt returns the top-level statement that defines v.
+func (g *gen) definingStmt(v *types.Var) ast.Stmt {
+	for _, st := range g.c.body.Body.List {
+		for _, id := range definedIdents(st) {
+			if g.c.info.Defs[id] == v {
+				return st
+			}
+		}
+	}
+	return nil
+}
+
+// example writes a definition of the variables of st in their own
+// words, "x := e", for the interpreter to compile without running.
+func (g *gen) example(b *strings.Builder, st ast.Stmt) {
+	switch st := st.(type) {
+	case *ast.AssignStmt:
+		var lhs, rhs []string
+		for _, l := range st.Lhs {
+			lhs = append(lhs, l.(*ast.Ident).Name)
+		}
+		for _, r := range st.Rhs {
+			rhs = append(rhs, g.text(r))
+		}
+		b.WriteString(g.lineOf(st.Pos()))
+		fmt.Fprintf(b, "%s := %s\n", strings.Join(lhs, ", "), strings.Join(rhs, ", "))
+	case *ast.DeclStmt:
+		for _, sp := range st.Decl.(*ast.GenDecl).Specs {
+			vs := sp.(*ast.ValueSpec)
+			var names, vals []string
+			for _, id := range vs.Names {
+				names = append(names, id.Name)
+			}
+			for _, v := range vs.Values {
+				vals = append(vals, g.text(v))
+			}
+			b.WriteString(g.lineOf(vs.Pos()))
+			if len(vals) > 0 {
+				fmt.Fprintf(b, "%s := %s\n", strings.Join(names, ", "), strings.Join(vals, ", "))
+			}
+		}
+	}
+}
+
+// lineOf returns the //line comment for the cell position of pos.
+func (g *gen) lineOf(pos token.Pos) string {
+	co := g.c.cellOffset(g.off(pos))
+	if co < 0 {
+		return ""
+	}
+	line, col := g.c.lineCol(co)
+	return g.s.lineDirective(g.c.n, line, col)
+}
+
+// runBlock returns the block that runs the cell: one function literal,
+// called at once, whose frame goes away when the cell ends (the
+// interpreter keeps what top-level code computes for the session's life).
+// It assigns the cell's functions to their variables (a function kept in
+// a variable is one that later redefinitions reach), runs the init
+// functions, the statements in order (their top-level definitions assign
+// session variables), and main.
+func (g *gen) runBlock() string {
+	c := g.c
+	var b strings.Builder
+	for _, fd := range c.funcs {
+		if fd.Type.TypeParams != nil || fd.Name.Name == "_" {
+			continue
+		}
+		g.piece(&b, fd)
+	}
+	for _, st := range c.body.Body.List {
+		g.piece(&b, st)
+	}
+	if g.p.Main {
+		b.WriteString("_gtmain()\n")
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "package main\nfunc _() {\nfunc() {\n" + b.String() + "}()\n}\n"
+}
+
+// commitDecls records the cell's declarations in the plan and how Commit
+// applies them: imports and hidden imports are done; the rest become the
+// session's when the file of declarations (and the block that declares
+// variables by example) has run.
+func (g *gen) commitDecls(fileStep, declareStep int) {
+	c, s := g.c, g.s
+	at := func(pos token.Pos) int {
+		line, _ := c.lineCol(max(c.cellOffset(g.off(pos)), 0))
+		return line
+	}
+	step := fileStep
+	if step < 0 {
+		step = len(g.p.Steps) - 1
+	}
+	src := func(n ast.Node) string { return strings.TrimSpace(g.c.text[g.off(n.Pos()):g.off(n.End())]) }
+	for _, ts := range c.types {
+		obj, _ := c.info.Defs[ts.Name].(*types.TypeName)
+		if obj == nil || ts.Name.Name == "_" {
+			continue
+		}
+		name := ts.Name.Name
+		_, redef := s.entries[name]
+		g.p.Decls = append(g.p.Decls, Decl{Kind: DeclType, Name: name, Type: obj.Type(), Redefines: redef, Line: at(ts.Pos())})
+		yn, versioned := g.ynames[obj]
+		decl := "type " + src(ts)
+		g.commitAfter(step, func() {
+			if old, ok := s.entries[name]; ok {
+				if tn, ok := old.obj.(*types.TypeName); ok {
+					if _, has := s.yname[tn]; !has {
+						s.unprintable[tn] = true
+					}
+				}
+			}
+			s.entries[name] = &entry{obj: obj, cell: c.n}
+			s.sources[name] = decl
+			delete(s.imports, name)
+			s.versions[name]++
+			if versioned {
+				s.yname[obj] = yn
+			}
+		})
+	}
+	for _, vs := range c.consts {
+		for _, id := range vs.Names {
+			obj := c.info.Defs[id]
+			if obj == nil || id.Name == "_" {
+				continue
+			}
+			name := id.Name
+			_, redef := s.entries[name]
+			g.p.Decls = append(g.p.Decls, Decl{Kind: DeclConst, Name: name, Type: obj.Type(), Redefines: redef, Line: at(id.Pos())})
+			g.commitAfter(step, func() {
+				s.entries[name] = &entry{obj: obj, cell: c.n}
+				delete(s.imports, name)
+			})
+		}
+	}
+	for _, fd := range c.funcs {
+		obj, _ := c.info.Defs[fd.Name].(*types.Func)
+		if obj == nil || fd.Name.Name == "init" || fd.Name.Name == "_" {
+			continue
+		}
+		name := fd.Name.Name
+		old, redef := s.entries[name]
+		reuse := g.reusesFunc(obj)
+		g.p.Decls = append(g.p.Decls, Decl{Kind: DeclFunc, Name: name, Type: obj.Type(), Reuse: reuse,
+			Redefines: redef && !(reuse || old == nil), Line: at(fd.Pos())})
+		header := strings.TrimSpace(g.c.text[g.off(fd.Pos()):g.off(fd.Type.End())])
+		yn, renamed := g.ynames[obj]
+		g.commitAfter(step, func() {
+			s.entries[name] = &entry{obj: obj, cell: c.n}
+			s.sources[name] = header + docText(fd.Doc)
+			delete(s.imports, name)
+			if renamed {
+				s.yname[obj] = yn
+			}
+		})
+	}
+	for _, m := range c.methods {
+		name, _ := recvBase(m.Recv.List[0].Type)
+		var tn *types.TypeName
+		if fn, ok := c.earlier[m]; ok {
+			tn, _ = s.entries[name].obj.(*types.TypeName)
+			f, _ := c.info.Defs[fn.Name].(*types.Func)
+			if tn == nil || f == nil {
+				continue
+			}
+			named, ok := tn.Type().(*types.Named)
+			if !ok {
+				continue
+			}
+			if _, had := s.methods[tn][m.Name.Name]; had {
+				continue // skipped (see skipMethod)
+			}
+			method := methodFrom(named, m.Name, f.Type().(*types.Signature))
+			g.commitAfter(step, func() { named.AddMethod(method) })
+		} else {
+			obj := c.info.Defs[m.Name]
+			if obj == nil {
+				continue
+			}
+			if recv := obj.Type().(*types.Signature).Recv(); recv != nil {
+				t := recv.Type()
+				if p, ok := t.(*types.Pointer); ok {
+					t = p.Elem()
+				}
+				if n, ok := t.(*types.Named); ok {
+					tn = n.Origin().Obj()
+				}
+			}
+		}
+		if tn == nil {
+			continue
+		}
+		key := name + "." + m.Name.Name
+		g.p.Decls = append(g.p.Decls, Decl{Kind: DeclMethod, Name: key, Line: at(m.Pos())})
+		header := strings.TrimSpace(g.c.text[g.off(m.Pos()):g.off(m.Type.End())])
+		mname := m.Name.Name
+		g.commitAfter(step, func() {
+			if s.methods[tn] == nil {
+				s.methods[tn] = map[string]int{}
+			}
+			s.methods[tn][mname] = c.n
+			s.sources[key] = header + docText(m.Doc)
+		})
+	}
+	for _, name := range g.topVarOrder() {
+		v := c.topVars[name]
+		old, redef := s.entries[name]
+		reuse := g.reusesVar(v)
+		_, printable := g.typeSrc(v.Type())
+		vstep := step
+		if !printable && !reuse {
+			vstep = declareStep
+		}
+		g.p.Decls = append(g.p.Decls, Decl{Kind: DeclVar, Name: name, Type: v.Type(), Reuse: reuse,
+			Redefines: redef && !reuse && old != nil, ByExample: !printable && !reuse, Line: at(v.Pos())})
+		if reuse {
+			continue
+		}
+		nv := types.NewVar(v.Pos(), c.pkg, name, v.Type())
+		g.commitAfter(vstep, func() {
+			s.entries[name] = &entry{obj: nv, cell: c.n}
+			delete(s.imports, name)
+		})
+	}
+	sort.SliceStable(g.p.Decls, func(i, j int) bool { return g.p.Decls[i].Line < g.p.Decls[j].Line })
+}
+
+// docText returns "\n\n" and the text of a doc comment, or "".
+func docText(g *ast.CommentGroup) string {
+	if t := strings.TrimSpace(g.Text()); t != "" {
+		return "\n\n" + t
+	}
+	return ""
+}

@@ -1,0 +1,178 @@
+package plan
+
+import (
+	"fmt"
+	"go/types"
+	"strings"
+)
+
+// A Plan is everything the executor needs to run one cell: Go source pieces
+// to hand to the interpreter in order, each compiled once, and what they
+// declare. A Plan is made by Session.Plan and applied to the session's
+// model by Session.Commit once its steps have run.
+type Plan struct {
+	// Cell is the cell's number, as passed to Session.Plan.
+	Cell int
+
+	// Steps are the pieces to compile and run, in order.
+	Steps []Step
+
+	// Result is the cell's last expression when it has exactly one value,
+	// else nil. The generated code hands the value to the runtime's
+	// Result function (see Prelude).
+	Result *Result
+
+	// Main reports whether the cell declares func main. Its call is the
+	// last thing the cell's Run step does, after every statement: a pasted
+	// program runs once.
+	Main bool
+
+	// Decls lists what the cell declares at the session's level, in
+	// source order.
+	Decls []Decl
+
+	// Warnings are messages for the cell's standard error: things that
+	// run, but not quite as a reader of the cell expects.
+	Warnings []string
+
+	commit func(ran int) // applies the plan to the session (see Commit)
+}
+
+// StepKind says how the executor runs a Step.
+type StepKind int
+
+const (
+	// StepImport imports one package: Src is `import name "path"`. The
+	// step's Import says which.
+	StepImport StepKind = iota
+	// StepFile is a Go file of declarations (types, methods, constants,
+	// variables): compile it and run it (which initializes nothing but
+	// zero values).
+	StepFile
+	// StepBlock is a Go file holding one function, _: compile the body of
+	// _ as a top-level block (so that what it defines with := becomes a
+	// session variable) and run it.
+	StepBlock
+	// StepDeclare is like StepBlock, but compile only: the definitions
+	// in the block declare session variables whose types the planner
+	// cannot spell in Go source (see Decl.ByExample), and nothing runs.
+	StepDeclare
+	// StepInstantiate is reserved for generic code instantiated into
+	// plain Go for the interpreter (a monomorphizer); no plan holds one
+	// yet.
+	StepInstantiate
+)
+
+func (k StepKind) String() string {
+	switch k {
+	case StepImport:
+		return "import"
+	case StepFile:
+		return "file"
+	case StepBlock:
+		return "block"
+	case StepDeclare:
+		return "declare"
+	case StepInstantiate:
+		return "instantiate"
+	}
+	return fmt.Sprintf("StepKind(%d)", int(k))
+}
+
+// A Step is one piece of Go source for the interpreter. Its //line
+// comments give every line its position in the cell (see Config.SourceName
+// and Position).
+type Step struct {
+	Kind StepKind
+	Src  string
+	// Import is the package a StepImport imports.
+	Import *Import
+	// Declares lists the session-level names the step declares.
+	Declares []string
+}
+
+// Import is an import of a package under a name.
+type Import struct {
+	Name string // the name it is known by in cells ("fmt", or the name given)
+	Path string
+	// Hidden marks an import the planner adds so that generated code can
+	// spell a type of the package; cells cannot see it.
+	Hidden bool
+}
+
+// DeclKind is what a declared name is.
+type DeclKind int
+
+const (
+	DeclVar DeclKind = iota
+	DeclConst
+	DeclType
+	DeclFunc
+	DeclMethod
+	DeclImport
+)
+
+func (k DeclKind) String() string {
+	return [...]string{"var", "const", "type", "func", "method", "import"}[k]
+}
+
+// A Decl is one name a cell declares at the session's level.
+type Decl struct {
+	Kind DeclKind
+	Name string // "T.M" for a method
+	// Type is the declared type (nil for an import).
+	Type types.Type
+	// Reuse reports, for a variable or function, that the session
+	// already has one of the same name and identical type: the cell
+	// assigns it instead of declaring a new one, so that functions
+	// compiled earlier see the new value.
+	Reuse bool
+	// Redefines reports that the name existed before with another type
+	// (or, for a type, at all).
+	Redefines bool
+	// ByExample reports a variable whose type cannot be written in Go
+	// source (an unexported type of another package): a StepDeclare
+	// declares it.
+	ByExample bool
+	// Line is the cell line of the declaration.
+	Line int
+}
+
+// Result describes a cell's last value.
+type Result struct {
+	Type types.Type
+	// Cell reports a type declared in a cell (or a pointer to one):
+	// compiled code cannot see its methods, so the generated code passes
+	// the display methods it has to the runtime's Result.
+	Cell bool
+	// Methods are the display methods of Type's method set that the
+	// generated code passes: among String, Error, Format, GoString,
+	// HTML, Markdown, SVG, PNG.
+	Methods []string
+}
+
+// Error is a compile error of a cell, at a position in the cell.
+type Error struct {
+	Cell      int // the cell whose source it is in
+	Line, Col int // 1-based, in the cell's own numbering
+	Msg       string
+}
+
+func (e Error) Error() string {
+	if e.Line == 0 {
+		return e.Msg
+	}
+	return fmt.Sprintf("cell line %d:%d: %s", e.Line, e.Col, e.Msg)
+}
+
+// ErrorList is the compile errors of a cell, in source order. Nothing of a
+// cell that does not compile runs.
+type ErrorList []Error
+
+func (l ErrorList) Error() string {
+	var s []string
+	for _, e := range l {
+		s = append(s, e.Error())
+	}
+	return strings.Join(s, "\n")
+}

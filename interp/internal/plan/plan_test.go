@@ -1,0 +1,188 @@
+package plan
+
+import (
+	"fmt"
+	"go/types"
+	"strings"
+	"testing"
+)
+
+// allSrc joins the sources of a plan's steps.
+func allSrc(p *Plan) string {
+	var b strings.Builder
+	for _, st := range p.Steps {
+		b.WriteString(st.Src + "\n")
+	}
+	return b.String()
+}
+
+// decls summarizes a plan's declarations: "kind name type [reuse]
+// [redefines] [example]".
+func decls(p *Plan) []string {
+	var out []string
+	for _, d := range p.Decls {
+		s := d.Kind.String() + " " + d.Name
+		if d.Type != nil {
+			s += " " + types.TypeString(d.Type, func(p *types.Package) string {
+				if p.Path() == cellPath {
+					return ""
+				}
+				return p.Name()
+			})
+		}
+		if d.Reuse {
+			s += " reuse"
+		}
+		if d.Redefines {
+			s += " redefines"
+		}
+		if d.ByExample {
+			s += " example"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// TestPlans checks the planner's decisions and the code it generates for
+// the last cell of each sequence. Every plan is also type-checked as the
+// interpreter will see it (see verify).
+func TestPlans(t *testing.T) {
+	cases := []struct {
+		name   string
+		cells  []string
+		decls  []string // of the last cell, in source order
+		has    []string // substrings of its generated source
+		hasNot []string
+		warn   string // substring of its warnings
+	}{
+		{
+			name:  "declarations in any order, statements in order",
+			cells: []string{"x := square(3)\nimport \"strings\"\nfunc square(n int) int { return n * n }\ntype pair struct{ a, b int }\nconst k = 2\nvar y = k * 10\nfmt.Println(strings.Repeat(\"ab\", k), x, y)\nfunc (p pair) sum() int { return p.a + p.b }\nimport \"strings\"\npair{x, y}.sum()"},
+			decls: []string{"var x int", "import strings", "func square func(n int) int", "type pair pair", "const k untyped int", "var y int", "method pair.sum"},
+			has:   []string{"square = func(n int) int", "x = square(3)", "y = k * 10", "var square func(int) int\nvar x int\nvar y int", "_gtres := pair{x, y}.sum(); _gt.Result(_gtres"},
+		},
+		{
+			name:   "a definition of the same type reuses the variable",
+			cells:  []string{"x := 1", "x := 2"},
+			decls:  []string{"var x int reuse"},
+			has:    []string{"x = 2"},
+			hasNot: []string{"var x"},
+		},
+		{
+			name:  "a definition of another type declares a new variable",
+			cells: []string{"x := 1", "x := \"s\""},
+			decls: []string{"var x string redefines"},
+			has:   []string{"var x string", "x = \"s\""},
+		},
+		{
+			name:  "the old variable, read before its redefinition, through a pointer",
+			cells: []string{"t := 3", "n := t * 2\nt := fmt.Sprint(n)"},
+			has:   []string{"_gtold1 := &t", "n = (*_gtold1) * 2", "var t string"},
+		},
+		{
+			name:  "x := x.Method() of the same type",
+			cells: []string{"x := tensor.Ones(2, 2)", "x := x.Sum()"},
+			decls: []string{"var x *tensor.Tensor reuse"},
+			has:   []string{"x = x.Sum()"},
+		},
+		{
+			name:  "a parameter of a library call indexed (issue 11)",
+			cells: []string{"l := nn.NewLinear(3, 2)\nps := l.Parameters()", "a := ps[0]"},
+			decls: []string{"var a *tensor.Tensor"},
+			has:   []string{"var a *tensor.Tensor", "a = ps[0]"},
+		},
+		{
+			name:   "a function is a variable that redefinition reaches",
+			cells:  []string{"func base() int { return 1 }\nfunc caller() int { return base() * 10 }", "func base() int { return 2 }"},
+			decls:  []string{"func base func() int reuse"},
+			has:    []string{"base = func() int { return 2 }"},
+			hasNot: []string{"var base"},
+		},
+		{
+			name:  "a function with a new signature",
+			cells: []string{"func base() int { return 1 }", "func base() string { return \"s\" }"},
+			decls: []string{"func base func() string redefines"},
+			has:   []string{"var base func() string"},
+		},
+		{
+			name:  "a redefined type gets a version and an alias",
+			cells: []string{"type P struct{ A int }\nfunc (p P) M() int { return p.A }\nold := P{5}", "type P struct{ A, B int }\nfunc (p P) M() int { return p.A + p.B }\nnewer := P{1, 2}"},
+			decls: []string{"type P P redefines", "method P.M", "var newer P"},
+			has:   []string{"type P_gt2 struct{ A, B int }\ntype P = P_gt2", "func (p P_gt2) M() int", "var newer P_gt2", "newer = P_gt2{1, 2}"},
+			warn:  "type P is redefined",
+		},
+		{
+			name:  "a method on a type of an earlier cell",
+			cells: []string{"type Q struct{ N int }\nq := Q{4}", "func (q Q) Double() int { return q.N * 2 }\nq.Double()"},
+			decls: []string{"method Q.Double"},
+			has:   []string{"func (q Q) Double() int", "_gtres := q.Double()"},
+		},
+		{
+			name:   "a method redefined alone keeps its first definition",
+			cells:  []string{"type R int\nfunc (r R) M() int { return 1 }", "func (r R) M() int { return 2 }"},
+			hasNot: []string{"return 2"},
+			warn:   "method R.M is already defined and keeps its first definition",
+		},
+		{
+			name:  "main runs once, after the declarations; the package clause goes",
+			cells: []string{"package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(helper())\n}\n\nfunc helper() string { return \"h\" }"},
+			decls: []string{"func main func()", "func helper func() string"},
+			has:   []string{"var _gtmain func()", "_gtmain = func() {", "helper = func() string", "_gtmain()\n}()"},
+		},
+		{
+			name:  "init runs before the statements",
+			cells: []string{"func init() { fmt.Println(\"init\") }\nfmt.Println(\"body\")"},
+			has:   []string{"func() { fmt.Println(\"init\") }()\n//line _.go:100010002:1\nfmt.Println(\"body\")"},
+		},
+		{
+			name:  "a function uses a variable the cell defines at the top",
+			cells: []string{"count := 0\nfunc inc() { count++ }\ninc()\ncount"},
+			decls: []string{"var count int", "func inc func()"},
+			has:   []string{"inc = func() { count++ }", "count = 0"},
+		},
+		{
+			name:  "a method uses a map of its own type defined at the top (Go by Example enums)",
+			cells: []string{"type ServerState int\nconst (\n\tStateIdle ServerState = iota\n\tStateConnected\n)\nvar stateName = map[ServerState]string{StateIdle: \"idle\", StateConnected: \"connected\"}\nfunc (ss ServerState) String() string { return stateName[ss] }\nfmt.Println(StateConnected)"},
+			has:   []string{"var stateName map[ServerState]string", "fmt.Println(func(_gtx ServerState) any { return _gt.Fmt(_gtx, _gtx.String, nil, nil, nil) }(StateConnected))"},
+		},
+		{
+			name:  "top-level var declarations become assignments",
+			cells: []string{"var (\n\ta = 1\n\tb, c float32\n)\nvar d []int = nil"},
+			decls: []string{"var a int", "var b float32", "var c float32", "var d []int"},
+			has:   []string{"\ta = 1\n\tb, c = *new(float32), *new(float32)\n", "d = nil"},
+		},
+		{
+			name:  "a variable of a type without a name in Go source is declared by example",
+			cells: []string{"import \"example.com/hidden\"\nh := hidden.New()\nh.N"},
+			decls: []string{"import hidden", "var h *plan.thing example"},
+			has:   []string{"h := hidden.New()", "h = hidden.New()"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := newSession(t)
+			var p *Plan
+			for i, src := range c.cells {
+				p = run(t, s, i+1, src)
+			}
+			if c.decls != nil && fmt.Sprint(decls(p)) != fmt.Sprint(c.decls) {
+				t.Errorf("decls\ngot  %q\nwant %q", decls(p), c.decls)
+			}
+			src := allSrc(p)
+			for _, h := range c.has {
+				if !strings.Contains(src, h) {
+					t.Errorf("generated source lacks %q:\n%s", h, dump(p))
+				}
+			}
+			for _, h := range c.hasNot {
+				if strings.Contains(src, h) {
+					t.Errorf("generated source has %q:\n%s", h, dump(p))
+				}
+			}
+			if w := strings.Join(p.Warnings, "\n"); !strings.Contains(w, c.warn) || c.warn == "" && w != "" {
+				t.Errorf("warnings %q, want %q", w, c.warn)
+			}
+		})
+	}
+}

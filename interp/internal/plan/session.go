@@ -1,0 +1,279 @@
+package plan
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Config configures a Session.
+type Config struct {
+	// Universe holds the compiled packages cells may import. It must hold
+	// the runtime package (RuntimePath) too: generated code calls it.
+	Universe *Universe
+
+	// Preimport lists the import paths cells use without importing them.
+	Preimport []string
+
+	// RuntimePath is the import path, as the interpreter knows it, of the
+	// compiled helpers generated code calls (package cellrt). Empty means
+	// DefaultRuntimePath.
+	RuntimePath string
+
+	// SourceName is the file name the //line comments of generated code
+	// give: the interpreter looks a file's imports up by its name, so it
+	// must be the name the executor compiles steps under. Empty means
+	// "_.go", yaegi's default.
+	SourceName string
+
+	// NoDepthCheck leaves the call-depth counter out of function bodies
+	// (see Prelude): runaway recursion then ends the process as in Go.
+	NoDepthCheck bool
+}
+
+// DefaultRuntimePath is the import path of the runtime helpers when
+// Config.RuntimePath is empty.
+const DefaultRuntimePath = "gotensor.internal/cell"
+
+// cellPath is the import path of the packages cells are checked in.
+const cellPath = "main"
+
+// A Session is the typed model of a notebook session: the declarations
+// that live (imports, types with their methods, functions, variables,
+// constants), each a go/types object with the cell it came from. It plans
+// each new cell against them. A Session plans one cell at a time; lookups
+// (Lookup, Members, ...) may run while a planned cell executes.
+type Session struct {
+	cfg Config
+	u   *Universe
+
+	mu      sync.RWMutex
+	imports map[string]string // name in cells → import path
+	hidden  map[string]string // import path → name of the planner's own import
+	entries map[string]*entry // the session's names
+	// yname holds the interpreter's name of objects whose name there is
+	// not their own: versioned types, main.
+	yname map[types.Object]string
+	// unprintable holds old versions of types that no name reaches in
+	// the interpreter any more.
+	unprintable map[*types.TypeName]bool
+	versions    map[string]int                     // how many times a type name was declared
+	methods     map[*types.TypeName]map[string]int // committed methods → cell
+	seq         int                                // fresh names
+	prelude     *Plan
+	// sources hold the declarations (without bodies) of the functions,
+	// types and methods ("T.M") cells declared, for Inspect.
+	sources map[string]string
+}
+
+// entry is one name of the session.
+type entry struct {
+	obj  types.Object
+	cell int
+}
+
+// New returns a session with no cells run, whose prelude (see Prelude)
+// is declared.
+func New(cfg Config) (*Session, error) {
+	if cfg.Universe == nil {
+		return nil, fmt.Errorf("plan: Config.Universe is nil")
+	}
+	if cfg.RuntimePath == "" {
+		cfg.RuntimePath = DefaultRuntimePath
+	}
+	if cfg.SourceName == "" {
+		cfg.SourceName = "_.go"
+	}
+	if !cfg.Universe.Has(cfg.RuntimePath) {
+		return nil, fmt.Errorf("plan: the universe has no runtime package %q: add cellrt's symbols to it", cfg.RuntimePath)
+	}
+	for _, p := range cfg.Preimport {
+		if !cfg.Universe.Has(p) {
+			return nil, fmt.Errorf("plan: cannot pre-import %q: the universe has no such package", p)
+		}
+	}
+	s := &Session{cfg: cfg, u: cfg.Universe}
+	if err := s.Reset(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Reset forgets every cell: the session is as New made it.
+func (s *Session) Reset() error {
+	s.mu.Lock()
+	s.imports = map[string]string{}
+	s.hidden = map[string]string{}
+	s.entries = map[string]*entry{}
+	s.yname = map[types.Object]string{}
+	s.unprintable = map[*types.TypeName]bool{}
+	s.versions = map[string]int{}
+	s.methods = map[*types.TypeName]map[string]int{}
+	s.sources = map[string]string{}
+	s.seq = 0
+	s.mu.Unlock()
+	p, err := s.Plan(0, s.preludeSrc())
+	if err != nil {
+		return fmt.Errorf("plan: the prelude does not compile: %v", err)
+	}
+	s.Commit(p, len(p.Steps))
+	s.prelude = p
+	for _, path := range s.cfg.Preimport {
+		if _, err := s.u.Import(path); err != nil {
+			return fmt.Errorf("plan: pre-importing %s: %v", path, err)
+		}
+		s.imports[s.u.Name(path)] = path
+	}
+	return nil
+}
+
+// Names of the prelude, the interpreted half of the runtime.
+const (
+	rtName    = "_gt"      // the runtime package's name in cells
+	stopName  = "_gtStop"  // int32, non-zero when the cell is interrupted
+	depthName = "_gtDepth" // int, the depth of interpreted calls
+	limitName = "_gtLimit" // int, the depth at which _gt.Enter is called
+	minName   = "_gtMin"
+	maxName   = "_gtMax"
+)
+
+// preludeSrc is the prelude as a cell.
+func (s *Session) preludeSrc() string {
+	return `import ` + rtName + ` "` + s.cfg.RuntimePath + `"
+
+var ` + stopName + ` int32
+var ` + depthName + `, ` + limitName + ` int
+
+type _gtOrdered interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string
+}
+
+func ` + minName + `[T _gtOrdered](x T, ys ...T) T {
+	for _, y := range ys {
+		if y < x || y != y {
+			x = y
+		}
+	}
+	return x
+}
+
+func ` + maxName + `[T _gtOrdered](x T, ys ...T) T {
+	for _, y := range ys {
+		if y > x || y != y {
+			x = y
+		}
+	}
+	return x
+}
+`
+}
+
+// Prelude returns the plan of the session's prelude: what the executor
+// runs in a fresh interpreter before the first cell (and after a reset).
+// It imports the runtime package as _gt and declares the interpreted
+// variables generated code uses:
+//
+//   - _gtStop int32: set it non-zero (through its address) to interrupt
+//     the cell; every loop body checks it and calls _gt.Stop.
+//   - _gtDepth, _gtLimit int: every function body that calls interpreted
+//     code counts its depth in _gtDepth and calls _gt.Enter(name) when it
+//     passes _gtLimit. Set _gtLimit to the recursion limit, and to -1
+//     when interrupting, so that function calls stop too; set _gtDepth to
+//     0 before each cell.
+//   - _gtMin and _gtMax, the min and max builtins yaegi lacks.
+func (s *Session) Prelude() *Plan { return s.prelude }
+
+// Imports returns the session's imports: name in cells → import path.
+func (s *Session) Imports() map[string]string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	m := make(map[string]string, len(s.imports))
+	for k, v := range s.imports {
+		m[k] = v
+	}
+	return m
+}
+
+// Lookup returns the session-level object a cell's name refers to (a
+// variable, constant, type or function declared by a cell), or nil.
+func (s *Session) Lookup(name string) types.Object {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if e, ok := s.entries[name]; ok && !hiddenName(name) {
+		return e.obj
+	}
+	return nil
+}
+
+// Names returns the names cells declared that are alive, sorted.
+func (s *Session) Names() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var names []string
+	for n := range s.entries {
+		if !hiddenName(n) {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Source returns the declaration of a function, method ("T.M") or type a
+// cell declared, without its body, as Inspect shows it; "" if none.
+func (s *Session) Source(name string) string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.sources[name]
+}
+
+// isEntry reports whether obj is one of the session's names.
+func (s *Session) isEntry(obj types.Object) bool {
+	e, ok := s.entries[obj.Name()]
+	return ok && e.obj == obj
+}
+
+// hiddenName reports whether a name is the planner's own.
+func hiddenName(name string) bool { return strings.HasPrefix(name, "_gt") }
+
+// Position converts a line number of generated code, as the interpreter
+// reports it, back to the cell and its line. ok is false for a line
+// that is not a cell's.
+func Position(line int) (cell, cellLine int, ok bool) {
+	if line < firstLine {
+		return 0, 0, false
+	}
+	return (line - firstLine) / lineBase, (line - firstLine) % lineBase, true
+}
+
+// Line numbers of generated code encode the cell: line l of the session's
+// n-th cell is line firstLine + (n mod cellsWrap)*lineBase + l. go/token
+// allows lines up to 1<<30, so the cell number wraps around after
+// cellsWrap cells, and a cell longer than lineBase lines reports positions
+// past that in the next cell's numbers.
+const (
+	lineBase  = 10000
+	firstLine = 100000000
+	cellsWrap = 90000
+)
+
+// genLine returns the generated line number of line l of cell n.
+func genLine(n, l int) int { return firstLine + (n%cellsWrap)*lineBase + l }
+
+// lineDirective returns the //line comment that puts the next line at
+// line:col of cell n.
+func (s *Session) lineDirective(n, line, col int) string {
+	return fmt.Sprintf("//line %s:%d:%d\n", s.cfg.SourceName, genLine(n, line), col)
+}
+
+// fresh returns a new name with the given prefix.
+func (s *Session) fresh(prefix string) string {
+	s.seq++
+	return fmt.Sprintf("%s%d", prefix, s.seq)
+}
+
+// nopos is a position for objects the planner makes.
+const nopos = token.NoPos
