@@ -290,37 +290,91 @@ func (c *cell) check() error {
 			}
 		}
 	}
-	errs, err := c.checkOnce(nil)
-	if err != nil {
-		return err
-	}
-	c.findTopVars()
-	if renamed := c.usesOfTopVars(); len(renamed) > 0 {
+	defer func() {
+		for m, fn := range c.earlier {
+			for i, d := range c.file.Decls {
+				if d == fn {
+					c.file.Decls[i] = m
+				}
+			}
+		}
+	}()
+	var renamed []*ast.Ident
+	var errs ErrorList
+	for range 4 {
+		var err error
 		errs, err = c.checkOnce(renamed)
 		if err != nil {
 			return err
 		}
-	}
-	if len(c.earlier) > 0 && c.needsNewMethods(errs) {
-		c.addEarlierMethods()
 		c.findTopVars()
-		errs, err = c.checkOnce(c.usesOfTopVars())
-		if err != nil {
-			return err
+		again := false
+		if r := c.usesOfTopVars(); len(r) != len(renamed) {
+			renamed, again = r, true
 		}
-	}
-	for m, fn := range c.earlier {
-		for i, d := range c.file.Decls {
-			if d == fn {
-				c.file.Decls[i] = m
-			}
+		if c.keyLiterals(errs) {
+			again = true
+		}
+		if len(c.earlier) > 0 && len(c.added) == 0 && c.needsNewMethods(errs) {
+			c.addEarlierMethods()
+			again = len(c.added) > 0
+		}
+		if !again {
+			break
 		}
 	}
 	if len(errs) > 0 {
 		return errs
 	}
-	c.findTopVars()
 	return nil
+}
+
+// keyLiterals gives field names to the unkeyed struct literals of types
+// from earlier cells that have unexported fields, and reports whether it
+// did: go/types takes each cell for a package of its own and refuses
+// "implicit assignment to unexported field", which in a notebook are the
+// fields of one package.
+func (c *cell) keyLiterals(errs ErrorList) bool {
+	found := false
+	for _, e := range errs {
+		if strings.HasPrefix(e.Msg, "implicit assignment to unexported field") {
+			found = true
+		}
+	}
+	if !found {
+		return false
+	}
+	changed := false
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		lit, ok := n.(*ast.CompositeLit)
+		if !ok || len(lit.Elts) == 0 {
+			return true
+		}
+		if _, keyed := lit.Elts[0].(*ast.KeyValueExpr); keyed {
+			return true
+		}
+		t := c.info.Types[lit].Type
+		if t == nil {
+			return true
+		}
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		named, ok := types.Unalias(t).(*types.Named)
+		if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != cellPath || named.Obj().Pkg() == c.pkg {
+			return true
+		}
+		st, ok := named.Underlying().(*types.Struct)
+		if !ok || st.NumFields() < len(lit.Elts) {
+			return true
+		}
+		for i, e := range lit.Elts {
+			lit.Elts[i] = &ast.KeyValueExpr{Key: &ast.Ident{Name: st.Field(i).Name(), NamePos: e.Pos()}, Colon: e.Pos(), Value: e}
+		}
+		changed = true
+		return true
+	})
+	return changed
 }
 
 // asFunction returns the function that stands for method m in the check

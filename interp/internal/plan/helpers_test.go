@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/traefik/yaegi/stdlib"
+	"github.com/traefik/yaegi/stdlib/unrestricted"
 
 	"github.com/gotensor/gotensor/interp/internal/cellrt"
 	"github.com/gotensor/gotensor/interp/internal/symbols"
@@ -29,7 +30,7 @@ func mustParse(t testing.TB, fset *token.FileSet, src string) *ast.File {
 func newSession(t testing.TB) *Session {
 	t.Helper()
 	rt := &cellrt.Runtime{}
-	u := NewUniverse(stdlib.Symbols, symbols.Symbols, rt.Exports(), testSymbols)
+	u := NewUniverse(stdlib.Symbols, unrestricted.Symbols, symbols.Symbols, rt.Exports(), testSymbols)
 	s, err := New(Config{Universe: u, Preimport: append([]string{"fmt", "math"}, symbols.Packages...)})
 	if err != nil {
 		t.Fatal(err)
@@ -68,3 +69,5 @@ type thing struct{ N int }
 var testSymbols = Symbols{"example.com/hidden/hidden": {
 	"New": reflect.ValueOf(func() *thing { return &thing{N: 7} }),
 }}
+
+func sprint(x any) string { return fmt.Sprint(x) }

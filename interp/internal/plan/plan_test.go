@@ -16,6 +16,23 @@ func allSrc(p *Plan) string {
 	return b.String()
 }
 
+// checkSource checks that the generated source of p has each of has and
+// none of hasNot.
+func checkSource(t *testing.T, p *Plan, has, hasNot []string) {
+	t.Helper()
+	src := allSrc(p)
+	for _, h := range has {
+		if !strings.Contains(src, h) {
+			t.Errorf("generated source lacks\n%s\n%s", h, dump(p))
+		}
+	}
+	for _, h := range hasNot {
+		if strings.Contains(src, h) {
+			t.Errorf("generated source has %q:\n%s", h, dump(p))
+		}
+	}
+}
+
 // decls summarizes a plan's declarations: "kind name type [reuse]
 // [redefines] [example]".
 func decls(p *Plan) []string {
@@ -169,17 +186,7 @@ func TestPlans(t *testing.T) {
 			if c.decls != nil && fmt.Sprint(decls(p)) != fmt.Sprint(c.decls) {
 				t.Errorf("decls\ngot  %q\nwant %q", decls(p), c.decls)
 			}
-			src := allSrc(p)
-			for _, h := range c.has {
-				if !strings.Contains(src, h) {
-					t.Errorf("generated source lacks %q:\n%s", h, dump(p))
-				}
-			}
-			for _, h := range c.hasNot {
-				if strings.Contains(src, h) {
-					t.Errorf("generated source has %q:\n%s", h, dump(p))
-				}
-			}
+			checkSource(t, p, c.has, c.hasNot)
 			if w := strings.Join(p.Warnings, "\n"); !strings.Contains(w, c.warn) || c.warn == "" && w != "" {
 				t.Errorf("warnings %q, want %q", w, c.warn)
 			}

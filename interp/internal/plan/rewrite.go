@@ -920,8 +920,11 @@ func (g *gen) startFuncLoop(r *ast.RangeStmt, sig *types.Signature, fc *fnCtx) {
 			}
 		}
 	}
-	g.ed.replace(g.off(r.For), g.off(r.X.Pos()),
-		fmt.Sprintf("for %s := 0; %s == 0; %s = -1 { %s ", l.ctl, l.ctl, l.ctl, strings.Join(decls, " ")))
+	head := fmt.Sprintf("for %s := 0; %s == 0; %s = -1 { ", l.ctl, l.ctl, l.ctl)
+	if len(decls) > 0 {
+		head += strings.Join(decls, " ") + " "
+	}
+	g.ed.replace(g.off(r.For), g.off(r.X.Pos()), head)
 	var params []string
 	var assigns string
 	for i := 0; i < yield.Params().Len(); i++ {
@@ -960,7 +963,11 @@ func (g *gen) endFuncLoop(fc *fnCtx) {
 	fc.loops = fc.loops[:len(fc.loops)-1]
 	body := l.stmt.Body
 	g.ed.insert(g.off(body.Rbrace), "; return true ")
-	g.ed.replace(g.off(body.Rbrace), g.off(body.Rbrace)+1, "}); "+strings.Join(l.dispatch, " ")+" }")
+	end := "})"
+	if len(l.dispatch) > 0 {
+		end += "; " + strings.Join(l.dispatch, " ")
+	}
+	g.ed.replace(g.off(body.Rbrace), g.off(body.Rbrace)+1, end+" }")
 }
 
 // returnStmt rewrites a return: inside a range-over-func loop into a jump
