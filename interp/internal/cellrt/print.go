@@ -34,7 +34,7 @@ func (rt *Runtime) Println(args ...any) {
 }
 
 // appendBuiltin appends x as the runtime's print formats it: integers in
-// decimal, floats as +d.dddddde+ddd, pointers and references in hex,
+// decimal, floats in their shortest form, pointers and references in hex,
 // slices as [len/cap]pointer, nil as 0x0.
 func appendBuiltin(b []byte, x any) []byte {
 	x = Unwrap(x)
@@ -49,12 +49,15 @@ func appendBuiltin(b []byte, x any) []byte {
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		return strconv.AppendUint(b, v.Uint(), 10)
 	case reflect.Float32, reflect.Float64:
-		return appendFloat(b, v.Float())
+		return appendFloat(b, v.Float(), v.Type().Bits())
 	case reflect.Complex64, reflect.Complex128:
-		c := v.Complex()
+		c, bits := v.Complex(), v.Type().Bits()/2
 		b = append(b, '(')
-		b = appendFloat(b, real(c))
-		b = appendFloat(b, imag(c))
+		b = appendFloat(b, real(c), bits)
+		if im := imag(c); im >= 0 || math.IsNaN(im) {
+			b = append(b, '+')
+		}
+		b = appendFloat(b, imag(c), bits)
 		return append(b, "i)"...)
 	case reflect.String:
 		return append(b, v.String()...)
@@ -75,58 +78,9 @@ func appendHex(b []byte, p uint64) []byte {
 	return strconv.AppendUint(append(b, "0x"...), p, 16)
 }
 
-// appendFloat appends f with seven significant digits, a sign and a
-// three-digit exponent, rounded the way Go's runtime rounds them: by
-// adding half a unit of the last digit before truncating.
-func appendFloat(b []byte, f float64) []byte {
-	switch {
-	case math.IsNaN(f):
-		return append(b, "NaN"...)
-	case math.IsInf(f, 1):
-		return append(b, "+Inf"...)
-	case math.IsInf(f, -1):
-		return append(b, "-Inf"...)
-	}
-	const digits = 7
-	sign := byte('+')
-	if math.Signbit(f) {
-		sign = '-'
-		f = -f
-	}
-	exp := 0
-	if f != 0 {
-		for f >= 10 {
-			exp++
-			f /= 10
-		}
-		for f < 1 {
-			exp--
-			f *= 10
-		}
-		half := 5.0
-		for range digits {
-			half /= 10
-		}
-		f += half
-		if f >= 10 {
-			exp++
-			f /= 10
-		}
-	}
-	var d [digits]byte
-	for i := range d {
-		n := int(f)
-		d[i] = byte('0' + n)
-		f = (f - float64(n)) * 10
-	}
-	b = append(b, sign, d[0], '.')
-	b = append(b, d[1:]...)
-	b = append(b, 'e')
-	if exp < 0 {
-		b = append(b, '-')
-		exp = -exp
-	} else {
-		b = append(b, '+')
-	}
-	return append(b, byte('0'+exp/100), byte('0'+exp/10%10), byte('0'+exp%10))
+// appendFloat appends f as Go's runtime prints it: the shortest
+// representation, with an exponent for large and small magnitudes
+// (strconv's 'g' format).
+func appendFloat(b []byte, f float64, bits int) []byte {
+	return strconv.AppendFloat(b, f, 'g', -1, bits)
 }

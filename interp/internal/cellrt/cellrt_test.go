@@ -1,0 +1,198 @@
+package cellrt
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// Compiled types with the methods a cell's types have: fmt's output on
+// them is the reference for Fmt, which is given the same value without
+// its methods (as the interpreter hands it to compiled code) and the
+// methods apart.
+type (
+	stringer int
+	failing  int
+	fmtr     int
+	gostr    struct{ A, B int }
+	errT     struct{ msg string }
+	ptrStr   struct{ n int }
+)
+
+func (s stringer) String() string { return "S" + fmt.Sprint(int(s)) }
+func (failing) String() string    { panic("boom") }
+func (f fmtr) Format(s fmt.State, verb rune) {
+	fmt.Fprintf(s, "F(%c,%v)", verb, s.Flag('+'))
+}
+func (g gostr) GoString() string { return "G!" }
+func (g gostr) String() string   { return "g" }
+func (e *errT) Error() string    { return "E:" + e.msg }
+func (p *ptrStr) String() string { return fmt.Sprint("P", p.n) }
+
+func TestFmtLikeFmt(t *testing.T) {
+	e := &errT{"x"}
+	var nilPtr *ptrStr
+	cases := []struct {
+		format string
+		real   any // a value of a compiled type with the methods
+		cell   any // the same value as Fmt gets it
+	}{
+		{"%v", stringer(3), Fmt(3, stringer(3).String, nil, nil, nil)},
+		{"%s|%q|%x|%X", stringer(3), Fmt(3, stringer(3).String, nil, nil, nil)},
+		{"%d|%5d|%-4d|%o", stringer(3), Fmt(3, stringer(3).String, nil, nil, nil)},
+		{"%8s|%-8v|%.1s", stringer(3), Fmt(3, stringer(3).String, nil, nil, nil)},
+		{"%v|%d", failing(1), Fmt(1, failing(1).String, nil, nil, nil)},
+		{"%v|%+v|%d", fmtr(1), Fmt(1, nil, nil, fmtr(1).Format, nil)},
+		{"%#v|%v|%+v", gostr{1, 2}, Fmt(struct{ A, B int }{1, 2}, gostr{}.String, nil, nil, gostr{}.GoString)},
+		{"%v|%s|%10v", e, Fmt(e, nil, e.Error, nil, nil)},
+		{"%v|%s", nilPtr, Fmt(nilPtr, nilPtr.String, nil, nil, nil)},
+		{"%v %d", []int{1}, Fmt([]int{1}, nil, nil, nil, nil)},
+	}
+	for i, c := range cases {
+		n := strings.Count(c.format, "%")
+		real := fmt.Sprintf(c.format, repeat(c.real, n)...)
+		got := fmt.Sprintf(c.format, repeat(c.cell, n)...)
+		if got != real {
+			t.Errorf("case %d %q: got %q, fmt gives %q", i, c.format, got, real)
+		}
+	}
+	// Println and Sprint use %v.
+	if got, want := fmt.Sprintln(Fmt(3, stringer(3).String, nil, nil, nil), 4), fmt.Sprintln(stringer(3), 4); got != want {
+		t.Errorf("Sprintln: got %q, want %q", got, want)
+	}
+}
+
+func repeat(x any, n int) []any {
+	out := make([]any, n)
+	for i := range out {
+		out[i] = x
+	}
+	return out
+}
+
+// yaegiError mimics the interpreter's wrapper of a value of a type
+// declared in a cell that implements error: not comparable.
+type _error struct {
+	IValue any
+	WError func() string
+}
+
+func (w _error) Error() string { return w.WError() }
+
+func TestErrors(t *testing.T) {
+	type cellErr struct{ msg string }
+	v := &cellErr{"x"}
+	wrap := func() error { return _error{IValue: v, WError: func() string { return v.msg }} }
+	err := fmt.Errorf("ctx: %w", wrap())
+	// What compiled errors.Is does with the wrappers: a panic.
+	func() {
+		defer func() { recover() }()
+		if errors.Is(err, wrap()) {
+			t.Error("errors.Is found a wrapper equal to another")
+		}
+	}()
+	if !ErrorsIs(err, wrap()) {
+		t.Error("ErrorsIs: the same cell error is not found in the chain")
+	}
+	if ErrorsIs(err, _error{IValue: &cellErr{"x"}, WError: func() string { return "x" }}) {
+		t.Error("ErrorsIs: another value of the same type matched")
+	}
+	if !ErrorsIs(err, err) || ErrorsIs(err, nil) || !ErrorsIs(nil, nil) {
+		t.Error("ErrorsIs on the error itself or nil")
+	}
+	sentinel := errors.New("s")
+	if !ErrorsIs(errors.Join(errors.New("a"), fmt.Errorf("b: %w", sentinel)), sentinel) {
+		t.Error("ErrorsIs does not follow Unwrap() []error")
+	}
+	// Fmt's errors wrap with %w and are found again.
+	f := Fmt(v, nil, func() string { return v.msg }, nil, nil).(error)
+	if !ErrorsIs(fmt.Errorf("w: %w", f), wrap()) {
+		t.Error("ErrorsIs: an error wrapped through Fmt is not the cell's value")
+	}
+	var got *cellErr
+	ok := ErrorsAs(err, func(e any) bool {
+		c, ok := e.(*cellErr)
+		if ok {
+			got = c
+		}
+		return ok
+	})
+	if !ok || got != v {
+		t.Errorf("ErrorsAs: got %v %v, want the cell's value", ok, got)
+	}
+}
+
+func TestClear(t *testing.T) {
+	m := map[string]int{"a": 1}
+	Clear(m)
+	s := []int{1, 2}
+	Clear(s)
+	if len(m) != 0 || s[0] != 0 || s[1] != 0 {
+		t.Errorf("Clear: %v %v", m, s)
+	}
+}
+
+// printed are the values TestPrint compares with the builtin println.
+var printed = []any{1, -7, uint8(200), true, "str", 1.5, -0.0, 0.1, 2.0 / 3, 1e300, 1e-5, 123456789.0, 9.9999999, float32(0.1), 3 + 4i, complex64(1 - 2.5i), math.Inf(-1), math.NaN()}
+
+func TestMain(m *testing.M) {
+	if os.Getenv("CELLRT_PRINT") == "1" {
+		println(1, -7, uint8(200), true, "str", 1.5, -0.0, 0.1, 2.0/3, 1e300, 1e-5, 123456789.0, 9.9999999, float32(0.1), 3+4i, complex64(1-2.5i), math.Inf(-1), math.NaN())
+		print("a", 1, "\n")
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestPrint compares print and println with Go's builtins, run in a child
+// process (they write to its standard error).
+func TestPrint(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "CELLRT_PRINT=1")
+	var want bytes.Buffer
+	cmd.Stderr = &want
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	rt := &Runtime{Stderr: &got}
+	rt.Println(printed...)
+	rt.Print("a", 1, "\n")
+	if got.String() != want.String() {
+		t.Errorf("got  %q\nwant %q", got.String(), want.String())
+	}
+}
+
+func TestHooks(t *testing.T) {
+	rt := &Runtime{Limit: 7}
+	catch := func(f func()) (r any) {
+		defer func() { r = recover() }()
+		f()
+		return nil
+	}
+	if r := catch(func() { rt.Exit(3) }); fmt.Sprint(r) != "exit status 3" {
+		t.Errorf("Exit: %v", r)
+	}
+	var logged []any
+	if r := catch(func() { rt.Fatal(func(v ...any) { logged = v })("boom") }); fmt.Sprint(r) != "exit status 1" || fmt.Sprint(logged) != "[boom]" {
+		t.Errorf("Fatal: %v %v", r, logged)
+	}
+	if r := catch(func() { rt.Enter("f") }); fmt.Sprint(r) != "runaway recursion: f was called 7 calls deep, the session's limit (raise it if the recursion is meant)" {
+		t.Errorf("Enter: %v", r)
+	}
+	rt.Interrupted = func() bool { return true }
+	if r := catch(func() { rt.Enter("f") }); r != (Interrupted{}) {
+		t.Errorf("Enter when interrupted: %v", r)
+	}
+	var res any
+	rt.OnResult = func(v any, m Methods) { res = v }
+	rt.Result(_error{IValue: 42}, nil, nil, nil, nil, nil)
+	if res != 42 {
+		t.Errorf("Result hands over %v, want the value inside the wrapper", res)
+	}
+}
