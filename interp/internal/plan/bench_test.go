@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/gotensor/gotensor/interp/internal/symbols"
@@ -28,6 +29,30 @@ func BenchmarkUniverseStdlib(b *testing.B) {
 			if _, err := u.Import(p); err != nil {
 				b.Fatal(err)
 			}
+		}
+	}
+}
+
+// BenchmarkPlan measures what planning a cell costs after n cells, each
+// of which declares a type, a method and a variable (DESIGN.md's
+// measure): it must barely grow with the session.
+func BenchmarkPlan(b *testing.B) {
+	for _, n := range []int{10, 100, 1000, 2000} {
+		s := newSession(b)
+		for i := 1; i <= n; i++ {
+			run(b, s, i, fmt.Sprintf("type T%d struct{ A int }\nfunc (t T%d) M() int { return t.A }\nv%d := T%d{%d}", i, i, i, i, i))
+		}
+		for _, c := range []struct{ name, src string }{
+			{"1+1", "1 + 1"},
+			{"cell", "type U struct{ A int }\nfunc (u U) M() int { return u.A + v1.M() }\nw := U{3}\nfor i := range 10 { w.A += i }\nfmt.Println(w.M())"},
+		} {
+			b.Run(fmt.Sprintf("%s/cells=%d", c.name, n), func(b *testing.B) {
+				for b.Loop() {
+					if _, err := s.Plan(n+1, c.src); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		}
 	}
 }

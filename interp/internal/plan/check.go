@@ -43,6 +43,9 @@ type cell struct {
 	earlier map[*ast.FuncDecl]*ast.FuncDecl
 	// declared holds the package-level names the cell declares.
 	declared map[string]bool
+	// names holds every identifier of the cell: the session's names the
+	// checker may look up.
+	names map[string]bool
 
 	pkg     *types.Package
 	info    *types.Info
@@ -59,12 +62,17 @@ func (c *cell) parse() error {
 	c.lines = lineStarts(c.src)
 	c.pieces = splitCell(c.src)
 	c.pieceOff = make([]int, len(c.pieces))
+	used := identNames(c.src)
 	var b strings.Builder
 	b.WriteString("package main\n")
 	if len(c.s.imports) > 0 {
+		// The session's imports that the cell may use: the others would
+		// cost the checker their import and an "unused" error.
 		names := make([]string, 0, len(c.s.imports))
 		for name := range c.s.imports {
-			names = append(names, name)
+			if used[name] || name == "." {
+				names = append(names, name)
+			}
 		}
 		sort.Strings(names)
 		b.WriteString("import (\n")
@@ -157,6 +165,13 @@ func (c *cell) parse() error {
 	for _, sp := range c.imports {
 		c.declared[importName(sp, c.s.u)] = true
 	}
+	c.names = map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			c.names[id.Name] = true
+		}
+		return true
+	})
 	return nil
 }
 
@@ -197,6 +212,23 @@ func (c *cell) dedupeImports() {
 			kept = append(kept, sp)
 		}
 		g.Specs = kept
+	}
+}
+
+// identNames returns the identifiers of src.
+func identNames(src string) map[string]bool {
+	fset := token.NewFileSet()
+	var sc scanner.Scanner
+	sc.Init(fset.AddFile("", -1, len(src)), []byte(src), nil, 0)
+	names := map[string]bool{}
+	for {
+		_, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			return names
+		}
+		if tok == token.IDENT {
+			names[lit] = true
+		}
 	}
 }
 
@@ -433,15 +465,18 @@ func recvBase(t ast.Expr) (string, bool) {
 }
 
 // checkOnce type-checks the cell's file in a fresh package whose scope
-// holds the session's names (less those the cell declares), and the
+// holds the session's names that the cell uses (less those it declares),
+// and the
 // placeholders of renamed: identifiers in function bodies that stand for
 // top-level variables of the statements, renamed for the check only.
 func (c *cell) checkOnce(renamed []*ast.Ident) (errs ErrorList, err error) {
 	prev := c.pkg
 	c.pkg = types.NewPackage(cellPath, "main")
+	// Only the names the cell mentions can be looked up: a scope holding
+	// those costs what the cell costs, not what the session does.
 	scope := c.pkg.Scope()
-	for name, e := range c.s.entries {
-		if !c.declared[name] {
+	for name := range c.names {
+		if e, ok := c.s.entries[name]; ok && !c.declared[name] {
 			scope.Insert(e.obj)
 		}
 	}
