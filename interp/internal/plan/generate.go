@@ -207,6 +207,9 @@ func (g *gen) plan() (*Plan, error) {
 	file, fileDecls := g.declFile()
 	run := g.runBlock()
 	declare := g.declareBlock()
+	if len(g.errs) > 0 {
+		return nil, g.errs
+	}
 
 	paths := make([]string, 0, len(g.hidden))
 	for p := range g.hidden {
