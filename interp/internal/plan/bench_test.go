@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/gotensor/gotensor/interp/internal/symbols"
@@ -53,6 +54,21 @@ func BenchmarkPlan(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// BenchmarkUniverseSource imports packages whose generic declarations
+// come from the toolchain's source: slices (from source entirely, with
+// iter and cmp) and sync/atomic (reflection plus its generic types).
+func BenchmarkUniverseSource(b *testing.B) {
+	for b.Loop() {
+		u := testUniverse()
+		u.Source = GOROOTSource(runtime.GOROOT())
+		for _, p := range []string{"slices", "sync/atomic"} {
+			if _, err := u.Import(p); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 }

@@ -36,17 +36,18 @@ type Universe struct {
 	// building holds the generic instances being converted, true once
 	// one is found to refer to itself.
 	building map[reflect.Type]bool
-	// Generics, when set, adds a package's generic declarations, which
-	// symbol tables cannot hold (see GenericSource).
-	Generics GenericSource
-}
+	sources  map[string][]string
+	generics map[string]bool // packages whose source generics are in
 
-// GenericSource adds the generic functions and types of a package, which
-// yaegi's extractor drops, to the package that a Universe built from
-// reflection: it type-checks their declarations (and the unexported
-// helpers they use) into pkg. It is called once per package, after the
-// reflected objects are in pkg's scope, and may do nothing.
-type GenericSource func(u *Universe, pkg *types.Package) error
+	// Source, when set, gives the Go source files of a package (their
+	// contents), or nil. A package the tables do not hold is built from
+	// its source entirely: the packages the interpreter runs from source
+	// (yaegi's cmp, maps and slices). For a package the tables hold, the
+	// source adds what symbol tables cannot hold: its generic functions
+	// and types, with the unexported declarations they use, type-checked
+	// into the package built from reflection. See GOROOTSource.
+	Source func(path string) []string
+}
 
 // NewUniverse returns a Universe over the given tables. When several tables
 // hold the same package, their symbols are merged and later tables win.
@@ -59,6 +60,8 @@ func NewUniverse(tables ...Symbols) *Universe {
 		cache:  map[reflect.Type]types.Type{},
 
 		building: map[reflect.Type]bool{},
+		sources:  map[string][]string{},
+		generics: map[string]bool{},
 	}
 	for _, t := range tables {
 		for key, syms := range t {
@@ -81,13 +84,30 @@ func NewUniverse(tables ...Symbols) *Universe {
 	return u
 }
 
-// Has reports whether the tables hold package path.
+// Has reports whether the tables (or the sources) hold package path.
 func (u *Universe) Has(path string) bool {
 	if path == "unsafe" {
 		return true
 	}
-	_, ok := u.tables[path]
-	return ok
+	if _, ok := u.tables[path]; ok {
+		return true
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.sourceOf(path) != nil
+}
+
+// sourceOf returns the source files of path, once per package.
+func (u *Universe) sourceOf(path string) []string {
+	if u.Source == nil {
+		return nil
+	}
+	if src, ok := u.sources[path]; ok {
+		return src
+	}
+	src := u.Source(path)
+	u.sources[path] = src
+	return src
 }
 
 // Paths returns the import paths of the tables' packages, sorted.
@@ -128,15 +148,35 @@ func (u *Universe) Import(p string) (*types.Package, error) {
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
+	return u.importLocked(p, true)
+}
+
+// importLocked imports package p, with the generic declarations of its
+// source when generics is set; u.mu is held.
+func (u *Universe) importLocked(p string, generics bool) (*types.Package, error) {
+	if p == "unsafe" {
+		return types.Unsafe, nil
+	}
 	syms, ok := u.tables[p]
-	if !ok {
+	var src []string
+	if !ok || generics {
+		src = u.sourceOf(p)
+	}
+	if !ok && src == nil {
 		return nil, fmt.Errorf("package %s is not available in this session (no compiled symbols for it)", p)
 	}
 	pkg := u.pkg(p)
 	if u.filled[p] {
+		if ok && generics && !u.generics[p] && src != nil {
+			u.generics[p] = true
+			if err := u.fromSource(pkg, src); err != nil {
+				return nil, fmt.Errorf("package %s: %w", p, err)
+			}
+		}
 		return pkg, nil
 	}
 	u.filled[p] = true
+	u.generics[p] = generics
 	names := make([]string, 0, len(syms))
 	for name := range syms {
 		if !strings.HasPrefix(name, "_") && token.IsExported(name) {
@@ -150,9 +190,9 @@ func (u *Universe) Import(p string) (*types.Package, error) {
 			scope.Insert(obj)
 		}
 	}
-	if u.Generics != nil {
-		if err := u.Generics(u, pkg); err != nil {
-			return nil, fmt.Errorf("package %s: generic declarations: %w", p, err)
+	if src != nil {
+		if err := u.fromSource(pkg, src); err != nil {
+			return nil, fmt.Errorf("package %s: %w", p, err)
 		}
 	}
 	pkg.MarkComplete()

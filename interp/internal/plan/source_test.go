@@ -1,0 +1,69 @@
+package plan
+
+import (
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/traefik/yaegi/stdlib"
+	"github.com/traefik/yaegi/stdlib/generic"
+	"github.com/traefik/yaegi/stdlib/unrestricted"
+
+	"github.com/gotensor/gotensor/interp/internal/cellrt"
+	"github.com/gotensor/gotensor/interp/internal/symbols"
+)
+
+// yaegiSources is the Universe.Source of the packages yaegi runs from its
+// own embedded source: cmp, maps and slices (Go 1.22's, slices.go only).
+func yaegiSources(path string) []string {
+	for _, src := range generic.Sources {
+		if strings.HasPrefix(strings.TrimSpace(src[strings.Index(src, "package "):]), "package "+path+"\n") {
+			return []string{src}
+		}
+	}
+	return nil
+}
+
+func sourceSession(t *testing.T, source func(string) []string) *Session {
+	t.Helper()
+	rt := &cellrt.Runtime{}
+	u := NewUniverse(stdlib.Symbols, unrestricted.Symbols, symbols.Symbols, rt.Exports())
+	u.Source = source
+	s, err := New(Config{Universe: u, Preimport: []string{"fmt"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestYaegiSourcePackages checks that the packages the interpreter runs
+// from source are typed from that same source: what it has checks, what
+// it lacks is a compile error.
+func TestYaegiSourcePackages(t *testing.T) {
+	s := sourceSession(t, yaegiSources)
+	p := run(t, s, 1, "import (\"slices\"; \"maps\"; \"cmp\")\nxs := []int{3, 1, 2}\nm := maps.Clone(map[string]int{\"a\": 1})\n_ = cmp.Compare(1, 2)\nslices.Contains(xs, 2) && len(m) == 1")
+	if p.Result == nil || p.Result.Type.String() != "bool" {
+		t.Errorf("result %v", p.Result)
+	}
+	_, err := s.Plan(2, "slices.Sort(xs)")
+	var list ErrorList
+	if !errors.As(err, &list) || list[0].Msg != "undefined: slices.Sort" {
+		t.Errorf("got %v, want slices.Sort undefined (yaegi's slices lacks it)", err)
+	}
+}
+
+// TestGOROOTGenerics checks the generic declarations of the toolchain's
+// standard library: whole packages the tables lack (slices, maps, iter),
+// and generic types added to a package built from reflection
+// (sync/atomic's Pointer[T]).
+func TestGOROOTGenerics(t *testing.T) {
+	s := sourceSession(t, GOROOTSource(runtime.GOROOT()))
+	run(t, s, 1, "import (\"slices\"; \"maps\"; \"iter\"; \"sync/atomic\")\nxs := []int{3, 1, 2}\nslices.Sort(xs)\nvar seq iter.Seq[int] = slices.Values(xs)\nkeys := slices.Sorted(maps.Keys(map[string]int{\"b\": 1, \"a\": 2}))\nvar p atomic.Pointer[int]\np.Store(new(int))\nvar n atomic.Int64\nn.Add(1)\nfor i, v := range slices.All(xs) { _, _ = i, v }\n_ = seq")
+	if o := s.Lookup("keys"); o == nil || o.Type().String() != "[]string" {
+		t.Errorf("keys: %v", o)
+	}
+	if _, err := s.Plan(2, "p.Store(\"s\")"); err == nil || !strings.Contains(err.Error(), "cannot use \"s\"") {
+		t.Errorf("got %v, want a type error", err)
+	}
+}
