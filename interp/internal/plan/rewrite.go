@@ -340,6 +340,7 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 	case *ast.Ident:
 		g.ident(n)
 	case *ast.FuncLit:
+		g.bindLoopVars(n, stack)
 		g.walkFunc("func literal", n.Type, n.Body)
 		return false
 	case *ast.CallExpr:
@@ -517,6 +518,18 @@ func (g *gen) builtin(call *ast.CallExpr, id *ast.Ident, name string) {
 		g.ed.replace(g.off(id.Pos()), g.off(id.End()), fn+"["+t+"]")
 	case "clear":
 		g.ed.replace(g.off(id.Pos()), g.off(id.End()), rtName+".Clear")
+	case "new":
+		// new(expr), Go 1.26: a pointer to a copy of the value.
+		if len(call.Args) != 1 || info.Types[call.Args[0]].IsType() {
+			return
+		}
+		t := info.Types[call.Args[0]].Type
+		if b, ok := t.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+			t = types.Default(t)
+		}
+		if ts, ok := g.typeSrc(t); ok {
+			g.ed.replace(g.off(id.Pos()), g.off(id.End()), "func(_gtv "+ts+") *"+ts+" { return &_gtv }")
+		}
 	case "print":
 		g.ed.replace(g.off(id.Pos()), g.off(id.End()), rtName+".Print")
 	case "println":
@@ -702,6 +715,90 @@ func (g *gen) goStmt(st *ast.GoStmt) {
 	if call.Ellipsis.IsValid() {
 		g.ed.replace(g.off(call.Ellipsis), g.off(call.Ellipsis)+3, "")
 	}
+}
+
+// bindLoopVars makes a function literal in a loop take the variables of
+// the iteration it uses (the loop's variables, those its body declares)
+// as parameters of a function called at once:
+//
+//	func(i int) func() { return func() { use(i) } }(i)
+//
+// yaegi gives a closure that compiled code calls (sync.WaitGroup.Go, a
+// callback kept for later) the variables of the frame as they are when it
+// is called, not as they were when it was made: every closure of the loop
+// would see the last iteration's. A literal that assigns one of those
+// variables is left alone, since the copy would not see its writes.
+func (g *gen) bindLoopVars(lit *ast.FuncLit, stack []ast.Node) {
+	var loops []ast.Node
+	for _, n := range stack {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			loops = append(loops, n)
+		case *ast.FuncLit:
+			loops = nil // an enclosing function's loops run before it
+		}
+	}
+	if len(loops) == 0 {
+		return
+	}
+	inLoop := func(v *types.Var) bool {
+		for _, l := range loops {
+			if v.Pos() >= l.Pos() && v.Pos() < l.End() && !(v.Pos() >= lit.Pos() && v.Pos() < lit.End()) {
+				return true
+			}
+		}
+		return false
+	}
+	var vars []*types.Var
+	seen := map[*types.Var]bool{}
+	assigned := false
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			if v, ok := g.c.info.Uses[n].(*types.Var); ok && !v.IsField() && inLoop(v) && !seen[v] {
+				seen[v] = true
+				vars = append(vars, v)
+			}
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok && inLoop(asVar(g.c.info.Uses[id])) {
+					assigned = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && inLoop(asVar(g.c.info.Uses[id])) {
+				assigned = true
+			}
+		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && inLoop(asVar(g.c.info.Uses[id])) {
+				assigned = true
+			}
+		}
+		return !assigned
+	})
+	if assigned || len(vars) == 0 {
+		return
+	}
+	var params, args []string
+	for _, v := range vars {
+		t, ok := g.typeSrc(v.Type())
+		if !ok {
+			return
+		}
+		params = append(params, v.Name()+" "+t)
+		args = append(args, v.Name())
+	}
+	ft := g.text(lit.Type)
+	g.ed.insert(g.off(lit.Pos()), "func("+strings.Join(params, ", ")+") "+ft+" { return ")
+	g.ed.insertClosing(g.off(lit.End()), " }("+strings.Join(args, ", ")+")")
+}
+
+// asVar returns obj as a variable, or a variable no loop holds.
+func asVar(obj types.Object) *types.Var {
+	if v, ok := obj.(*types.Var); ok {
+		return v
+	}
+	return types.NewVar(token.NoPos, nil, "", nil)
 }
 
 // loopCheck makes a loop body check the interrupt flag first.
