@@ -500,6 +500,17 @@ func (c *cell) checkOnce(renamed []*ast.Ident) (errs ErrorList, err error) {
 	}
 	decls := c.file.Decls
 	c.file.Decls = append(decls[:len(decls):len(decls)], extra...)
+	// The placeholders' types may name session types the cell does not.
+	for _, d := range extra {
+		ast.Inspect(d, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && !c.names[id.Name] {
+				if e, ok := c.s.entries[id.Name]; ok && !c.declared[id.Name] {
+					scope.Insert(e.obj)
+				}
+			}
+			return true
+		})
+	}
 	defer func() {
 		for i, id := range renamed {
 			id.Name = old[i]

@@ -164,6 +164,11 @@ func TestPlans(t *testing.T) {
 			has:   []string{"var stateName map[ServerState]string", "fmt.Println(func(_gtx ServerState) any { return _gt.Fmt(_gtx, _gtx.String, nil, nil, nil) }(StateConnected))"},
 		},
 		{
+			name:  "a function uses a variable whose type mixes the cell's types and the session's",
+			cells: []string{"type Old struct{ N int }\nfunc mk() map[string]Old { return map[string]Old{} }", "type New int\nfunc wrap[T any](v T) map[New]T { return map[New]T{1: v} }\nm := wrap(mk())\nfunc size() int { return len(m[1]) }"},
+			has:   []string{"var m map[New]map[string]Old", "size = func() int { return len(m[1]) }"},
+		},
+		{
 			name:  "top-level var declarations become assignments",
 			cells: []string{"var (\n\ta = 1\n\tb, c float32\n)\nvar d []int = nil"},
 			decls: []string{"var a int", "var b float32", "var c float32", "var d []int"},
