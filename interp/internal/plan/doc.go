@@ -1,6 +1,105 @@
-// Package plan decides what a notebook cell means before any of it runs.
+// Package plan decides what a notebook cell means before any of it runs,
+// and turns it into Go source that the yaegi interpreter runs as Go would.
+// It does not import yaegi: an executor runs its plans.
 //
-// A Universe gives go/types the compiled packages a session can call, built
-// from the same yaegi symbol tables the interpreter uses, so the planner and
-// the interpreter cannot disagree about a package.
+// # The tour
+//
+//	rt := &cellrt.Runtime{...}                       // the compiled helpers, per session
+//	u := plan.NewUniverse(stdlib.Symbols, symbols.Symbols, rt.Exports())
+//	s, err := plan.New(plan.Config{Universe: u, Preimport: []string{"fmt", "math"}})
+//	run(s.Prelude())                                 // once per interpreter
+//	p, err := s.Plan(n, cellSource)                  // an ErrorList: nothing runs
+//	ran := run(p)                                    // each Step, compiled once
+//	s.Commit(p, ran)                                 // what ran is the session's
+//
+// A Universe gives go/types the compiled packages from the same symbol
+// tables the interpreter is given, so the planner and the interpreter never
+// disagree about a package, and no Go toolchain is needed at run time.
+// Universe.Source adds what tables cannot hold: packages the interpreter
+// runs from source, generic declarations.
+//
+// A Session holds the live declarations of the session as go/types
+// objects. Each cell is checked in a fresh package whose scope holds the
+// session's names that the cell mentions, so planning costs what the cell
+// costs, however long the session.
+//
+// # What a cell means
+//
+// A cell mixes imports, declarations and statements in any order:
+//
+//   - Imports and declarations (types, constants, functions, methods) are
+//     package-level: they may refer to each other in any order, and every
+//     statement sees them, wherever they are written. A statement may call
+//     a function declared below it.
+//   - The statements, var declarations included, are the body of one
+//     function and run in the order written, with a function body's
+//     rules: a name defined at the top (x := 1) is seen by the statements
+//     after it; x := 1 twice is an error ("no new variables"); a statement
+//     before the definition sees the session's x, if any; defer runs when
+//     the cell ends; goto and labels work across the cell.
+//   - The variables the statements define at the top are session
+//     variables. The cell's functions and methods may use them: they see
+//     the variable itself, so a function called before the statement that
+//     defines x sees x's zero value (or the session's earlier x of the
+//     same type).
+//   - A name declared again replaces the old one (notebook semantics, not
+//     an error). A variable or function of the same type reuses its slot,
+//     so functions compiled earlier see the new value; one of a new type is
+//     a new declaration, and earlier functions keep the old one. A type
+//     declared again is a new type under a versioned name (P_gt2) with P an
+//     alias of it; values made before keep the old type and methods.
+//   - A method may be declared on a type of an earlier cell; values made
+//     before get it. Declaring a method again alone keeps the first
+//     definition (the interpreter cannot change a method), with a warning;
+//     with another signature, it is an error.
+//   - func main runs once, after the cell's statements; init functions
+//     run before them; a package clause is dropped: a pasted program runs.
+//   - The last statement, when it is an expression with one value, is the
+//     cell's result.
+//
+// A cell that does not type-check is refused whole, with the Go
+// compiler's messages at the cell's line:column. So is a Go construct the
+// planner cannot run yet, with a message that names it and the way
+// around it (see Limits).
+//
+// # What the plan does about the interpreter
+//
+// Each rewrite is an edit of the cell's own text, so every line keeps its
+// position (see edits); the //line comments give the interpreter's
+// positions in the cell's terms (see Position):
+//
+//   - Statements run inside one function literal, whose frame goes when
+//     the cell ends: yaegi keeps what top-level code computes for the
+//     session's life. Their top-level definitions assign session
+//     variables that a file of declarations declares by type (a type Go
+//     source cannot name is declared by compiling its definition without
+//     running it).
+//   - Functions are variables assigned function literals, which later
+//     redefinitions reach; main is _gtmain.
+//   - for i := range n, over strings (byte offsets), over functions
+//     (break, continue, return and labels included), min, max, clear,
+//     print, println, new(expr): rewritten into what yaegi runs.
+//   - Loop variables live per iteration where a closure or & captures
+//     them, and a closure in a loop takes its iteration's variables as
+//     parameters (yaegi gives closures called later by compiled code the
+//     frame as it is then).
+//   - Loops and function bodies check the interrupt flag; function bodies
+//     that call interpreted code count their depth, so runaway recursion
+//     is an error before the Go stack limit.
+//   - go statements recover and report their panics; os.Exit, log.Fatal*
+//     and runtime.Goexit call the runtime's hooks.
+//   - Arguments of fmt's and log's printing functions whose type a cell
+//     declared with String, Error, Format or GoString go through
+//     cellrt.Fmt (compiled fmt sees no methods of such types); errors.Is
+//     and errors.As with errors declared in cells go through the runtime.
+//
+// # Limits
+//
+// Known gaps, each a compile error or a documented difference: defer and
+// goto in the body of a range over a function; generic functions of
+// compiled packages (type-checked from source, but the interpreter cannot
+// run them without instantiation, which StepInstantiate is reserved for);
+// %T, %+v and %#v of a struct type declared in a cell print the
+// interpreter's representation; the Unwrap, Is and As methods of error
+// types declared in cells are not followed by errors.Is/As.
 package plan
