@@ -528,6 +528,7 @@ func (c *cell) checkOnce(renamed []*ast.Ident) (errs ErrorList, err error) {
 		Uses:       map[*ast.Ident]types.Object{},
 		Selections: map[*ast.SelectorExpr]*types.Selection{},
 		Implicits:  map[ast.Node]types.Object{},
+		Instances:  map[*ast.Ident]types.Instance{},
 		Scopes:     map[ast.Node]*types.Scope{},
 	}
 	var list []types.Error

@@ -455,6 +455,7 @@ func (g *gen) call(call *ast.CallExpr) {
 			return
 		}
 	}
+	g.instantiate(call)
 	fun := ast.Unparen(call.Fun)
 	var fn *types.Func
 	switch f := fun.(type) {
@@ -482,6 +483,38 @@ func (g *gen) call(call *ast.CallExpr) {
 			g.errorsAs(call)
 		}
 	}
+}
+
+// instantiate gives a call of a generic function declared in a cell the
+// type arguments go/types inferred: yaegi infers some of them wrong
+// (Map[T, U any] with a func(T) U argument).
+func (g *gen) instantiate(call *ast.CallExpr) {
+	var id *ast.Ident
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	default:
+		return // explicit (f[int](...)) or not a name
+	}
+	fn, ok := g.c.info.Uses[id].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != cellPath {
+		return
+	}
+	inst, ok := g.c.info.Instances[id]
+	if !ok || inst.TypeArgs.Len() == 0 {
+		return
+	}
+	var args []string
+	for i := 0; i < inst.TypeArgs.Len(); i++ {
+		t, ok := g.typeSrc(inst.TypeArgs.At(i))
+		if !ok {
+			return
+		}
+		args = append(args, t)
+	}
+	g.ed.insertClosing(g.off(id.End()), "["+strings.Join(args, ", ")+"]")
 }
 
 // builtin rewrites min, max, clear, print and println.

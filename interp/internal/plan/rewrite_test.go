@@ -35,6 +35,8 @@ func TestRewrites(t *testing.T) {
 				"fs = append(fs, func(i int) func() int { return func() int { return i } }(i))"}, nil},
 		{"closures handed to compiled code get their iteration's variables", "import \"sync\"\nvar wg sync.WaitGroup\nfor _, w := range []string{\"a\", \"b\"} { k := len(w); wg.Go(func() { fmt.Println(w, k) }) }\nfor i := 0; i < 2; i++ { defer func() { i++ }() }",
 			[]string{"wg.Go(func(w string, k int) func() { return func() { fmt.Println(w, k) } }(w, k))", "defer func() { i++ }()"}, nil},
+		{"calls of a cell's generic functions get their inferred type arguments", "func Map[T, U any](xs []T, f func(T) U) []U { var out []U; for _, x := range xs { out = append(out, f(x)) }; return out }\nMap([]int{1, 2}, func(i int) string { return fmt.Sprint(i) })\nMap[int]([]int{3}, func(i int) S { return S(i) })",
+			[]string{"Map[int, string]([]int{1, 2}", "Map[int]([]int{3}"}, nil},
 		{"new of a value (Go 1.26)", "p := new(42)\nq := new(int)",
 			[]string{"p = func(_gtv int) *int { return &_gtv }(42)", "q = new(int)"}, nil},
 		{"no copies when nothing captures", "t := 0\nfor i := 0; i < 3; i++ { t += i }",
