@@ -573,7 +573,9 @@ func (g *gen) builtin(call *ast.CallExpr, id *ast.Ident, name string) {
 // fmtArgs wraps the arguments of fmt's and log's printing functions whose
 // type a cell declared with String, Error, Format or GoString methods in a
 // call of _gt.Fmt: the interpreter hands compiled fmt a value without
-// methods. Arguments formatted only with %T or %p are left alone.
+// methods. A value whose pointer type has the methods is wrapped too,
+// without them: fmt does not call them, yaegi's own wrapper would.
+// Arguments formatted only with %T or %p are left alone.
 func (g *gen) fmtArgs(call *ast.CallExpr, fn *types.Func) {
 	sig := fn.Type().(*types.Signature)
 	if !sig.Variadic() || call.Ellipsis.IsValid() {
@@ -597,7 +599,12 @@ func (g *gen) fmtArgs(call *ast.CallExpr, fn *types.Func) {
 		}
 		text := fmtCall("_gtx", displayMethods(t))
 		if text == "" {
-			continue
+			if _, isPtr := t.(*types.Pointer); isPtr || fmtCall("_gtx", displayMethods(types.NewPointer(t))) == "" {
+				continue
+			}
+			// The methods are the pointer's: fmt does not call them on
+			// a value, but yaegi's wrapper would.
+			text = rtName + ".Fmt(_gtx, nil, nil, nil, nil)"
 		}
 		ts, ok := g.typeSrc(t)
 		if !ok {

@@ -68,6 +68,8 @@ func TestRewrites(t *testing.T) {
 		{"fmt arguments of cell types with fmt methods", "var s S = 1\nfmt.Printf(\"%v %T %d\\n\", s, s, s)\nfmt.Println(s, 2)",
 			[]string{"fmt.Printf(\"%v %T %d\\n\", func(_gtx S) any { return _gt.Fmt(_gtx, _gtx.String, nil, nil, nil) }(s), s, func(_gtx S) any",
 				"fmt.Println(func(_gtx S) any { return _gt.Fmt(_gtx, _gtx.String, nil, nil, nil) }(s), 2)"}, nil},
+		{"a value whose pointer has the fmt methods is printed without them", "type Q struct{ A int }\nfunc (q *Q) String() string { return \"Q\" }\nq := Q{1}\nfmt.Println(q, &q)",
+			[]string{"fmt.Println(func(_gtx Q) any { return _gt.Fmt(_gtx, nil, nil, nil, nil) }(q), func(_gtx *Q) any { return _gt.Fmt(_gtx, _gtx.String, nil, nil, nil) }(&q))"}, nil},
 		{"errors.Is and errors.As on cell errors", "var err error = &E{\"x\"}\nvar target *E\nok := errors.Is(err, err) && errors.As(err, &target)",
 			[]string{"_gt.ErrorsIs(err, err) && _gt.ErrorsAs(err, func(_gte any) bool { _gtv, _gtok := _gte.(*E); if _gtok { *(&target) = _gtv }; return _gtok })"}, nil},
 		{"the last value with display methods", "S(2)",
