@@ -475,6 +475,9 @@ func (g *gen) call(call *ast.CallExpr) {
 	if fn == nil || fn.Pkg() == nil {
 		return
 	}
+	if fn.Pkg().Path() != cellPath {
+		g.variadicSlice(call, fn)
+	}
 	switch fn.Pkg().Path() {
 	case "fmt", "log":
 		g.fmtArgs(call, fn)
@@ -613,6 +616,39 @@ func (g *gen) fmtArgs(call *ast.CallExpr, fn *types.Func) {
 		g.ed.insert(g.off(a.Pos()), "func(_gtx "+ts+") any { return "+text+" }(")
 		g.ed.insertClosing(g.off(a.End()), ")")
 	}
+}
+
+// variadicSlice passes the variadic arguments of a compiled function as a
+// slice when one of them is of a type declared in a cell and the
+// parameter is an interface with methods: yaegi cannot convert such a
+// value to the interface among variadic arguments ("reflect: cannot use
+// ... as type nn.Module"), but it can in a slice literal.
+func (g *gen) variadicSlice(call *ast.CallExpr, fn *types.Func) {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || !sig.Variadic() || call.Ellipsis.IsValid() {
+		return
+	}
+	n := sig.Params().Len() - 1
+	slice := sig.Params().At(n).Type().(*types.Slice)
+	iface, ok := slice.Elem().Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 || len(call.Args) <= n {
+		return
+	}
+	cell := false
+	for _, a := range call.Args[n:] {
+		if t := g.c.info.Types[a].Type; t != nil && isCellType(t) {
+			cell = true
+		}
+	}
+	if !cell {
+		return
+	}
+	ts, ok := g.typeSrc(slice)
+	if !ok {
+		return
+	}
+	g.ed.insert(g.off(call.Args[n].Pos()), ts+"{")
+	g.ed.insertClosing(g.off(call.Args[len(call.Args)-1].End()), "}...")
 }
 
 // argVerbs returns the verbs a format string applies to each argument,

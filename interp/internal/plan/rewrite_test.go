@@ -37,6 +37,8 @@ func TestRewrites(t *testing.T) {
 			[]string{"wg.Go(func(w string, k int) func() { return func() { fmt.Println(w, k) } }(w, k))", "defer func() { i++ }()"}, nil},
 		{"calls of a cell's generic functions get their inferred type arguments", "func Map[T, U any](xs []T, f func(T) U) []U { var out []U; for _, x := range xs { out = append(out, f(x)) }; return out }\nMap([]int{1, 2}, func(i int) string { return fmt.Sprint(i) })\nMap[int]([]int{3}, func(i int) S { return S(i) })",
 			[]string{"Map[int, string]([]int{1, 2}", "Map[int]([]int{3}"}, nil},
+		{"a cell's module among a library function's variadic interface arguments", "type Block struct{}\nfunc (b *Block) Forward(x *tensor.Tensor) *tensor.Tensor { return x }\nfunc (b *Block) Parameters() []*tensor.Tensor { return nil }\nm := nn.NewSequential(nn.NewReLU(), &Block{})",
+			[]string{"nn.NewSequential([]nn.Module{nn.NewReLU(), &Block{}}...)"}, nil},
 		{"new of a value (Go 1.26)", "p := new(42)\nq := new(int)",
 			[]string{"p = func(_gtv int) *int { return &_gtv }(42)", "q = new(int)"}, nil},
 		{"no copies when nothing captures", "t := 0\nfor i := 0; i < 3; i++ { t += i }",
