@@ -110,6 +110,7 @@ func (rt *Runtime) Exports() map[string]map[string]reflect.Value {
 		"Print":      reflect.ValueOf(rt.Print),
 		"Println":    reflect.ValueOf(rt.Println),
 		"Fmt":        reflect.ValueOf(Fmt),
+		"Describe":   reflect.ValueOf(Describe),
 		"ErrorsIs":   reflect.ValueOf(ErrorsIs),
 		"ErrorsAs":   reflect.ValueOf(ErrorsAs),
 		"Clear":      reflect.ValueOf(Clear),

@@ -54,16 +54,54 @@ func TestFmtLikeFmt(t *testing.T) {
 		{"%v %d", []int{1}, Fmt([]int{1}, nil, nil, nil, nil)},
 	}
 	for i, c := range cases {
-		n := strings.Count(c.format, "%")
-		real := fmt.Sprintf(c.format, repeat(c.real, n)...)
-		got := fmt.Sprintf(c.format, repeat(c.cell, n)...)
-		if got != real {
-			t.Errorf("case %d %q: got %q, fmt gives %q", i, c.format, got, real)
-		}
+		compareWithFmt(t, i, c.format, c.real, c.cell)
 	}
 	// Println and Sprint use %v.
 	if got, want := fmt.Sprintln(Fmt(3, stringer(3).String, nil, nil, nil), 4), fmt.Sprintln(stringer(3), 4); got != want {
 		t.Errorf("Sprintln: got %q, want %q", got, want)
+	}
+}
+
+// point is a compiled struct with unexported fields; pointX is the struct
+// the interpreter makes for it (reflect.StructOf cannot make unexported
+// fields).
+type (
+	point  struct{ x, y int }
+	pointX struct{ Xx, Xy int }
+	line   struct {
+		a    point
+		Name string
+	}
+)
+
+func TestDescribeLikeFmt(t *testing.T) {
+	p, q := point{1, 2}, pointX{1, 2}
+	cases := []struct {
+		format string
+		real   any
+		cell   any
+	}{
+		{"%v|%+v|%#v|%d", p, Describe(q, "cellrt.point", "x", "y")},
+		{"%v|%+v|%#v", &p, Describe(&q, "cellrt.point", "x", "y")},
+		{"%+v|%#v", line{Name: "l"}, Describe(struct {
+			Xa   point
+			Name string
+		}{Name: "l"}, "cellrt.line", "a", "Name")},
+	}
+	for i, c := range cases {
+		compareWithFmt(t, i, c.format, c.real, c.cell)
+	}
+}
+
+// compareWithFmt checks that format gives the same with cell (made by
+// Fmt or Describe) as with real (a compiled value), each argument of the
+// format being the value.
+func compareWithFmt(t *testing.T, i int, format string, real, cell any) {
+	t.Helper()
+	n := strings.Count(format, "%")
+	want := fmt.Sprintf(format, repeat(real, n)...)
+	if got := fmt.Sprintf(format, repeat(cell, n)...); got != want {
+		t.Errorf("case %d %q: got %q, fmt gives %q", i, format, got, want)
 	}
 }
 

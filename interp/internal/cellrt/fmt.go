@@ -84,3 +84,47 @@ func (f *formatter) call(s fmt.State, verb rune, method string, run func()) {
 	}()
 	run()
 }
+
+// Describe returns a value that fmt formats as v, a struct or a pointer to
+// one, of a type declared in a cell, but with the Go type name and field
+// names that the interpreter's struct does not have: %+v prints
+// {x:1 y:2}, %#v prints main.point{x:1, y:2}. The fields' values are
+// formatted as fmt formats them.
+func Describe(v any, typ string, fields ...string) any {
+	return &describer{v: Unwrap(v), typ: typ, fields: fields}
+}
+
+type describer struct {
+	v      any
+	typ    string
+	fields []string
+}
+
+func (d *describer) Format(s fmt.State, verb rune) {
+	rv := reflect.ValueOf(d.v)
+	ptr := rv.Kind() == reflect.Pointer && !rv.IsNil()
+	if ptr {
+		rv = rv.Elem()
+	}
+	plus, sharp := s.Flag('+'), s.Flag('#')
+	if verb != 'v' || !plus && !sharp || rv.Kind() != reflect.Struct || rv.NumField() != len(d.fields) {
+		fmt.Fprintf(s, fmt.FormatString(s, verb), d.v)
+		return
+	}
+	if ptr {
+		io.WriteString(s, "&")
+	}
+	sep, field := " ", "%+v"
+	if sharp {
+		io.WriteString(s, d.typ)
+		sep, field = ", ", "%#v"
+	}
+	io.WriteString(s, "{")
+	for i, name := range d.fields {
+		if i > 0 {
+			io.WriteString(s, sep)
+		}
+		fmt.Fprintf(s, "%s:"+field, name, Unwrap(rv.Field(i).Interface()))
+	}
+	io.WriteString(s, "}")
+}

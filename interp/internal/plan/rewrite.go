@@ -148,7 +148,7 @@ func (g *gen) result(st *ast.ExprStmt) {
 	args := []string{v, "nil", "nil", "nil", "nil", "nil"}
 	if r.Cell {
 		ms := displayMethods(t)
-		if text := fmtCall(v, ms); text != "" {
+		if text := fmtCall(v, v, ms); text != "" {
 			args[1] = text
 		}
 		for i, m := range []string{"HTML", "Markdown", "SVG", "PNG"} {
@@ -167,16 +167,16 @@ func (g *gen) result(st *ast.ExprStmt) {
 	g.ed.insertClosing(g.off(st.End()), "; "+rtName+".Result("+strings.Join(args, ", ")+")")
 }
 
-// fmtCall returns the call of _gt.Fmt that formats v with the fmt methods
-// of ms, or "" when it has none.
-func fmtCall(v string, ms map[string]bool) string {
+// fmtCall returns the call of _gt.Fmt that formats value with the fmt
+// methods of ms (of the variable recv), or "" when it has none.
+func fmtCall(value, recv string, ms map[string]bool) string {
 	if !ms["String"] && !ms["Error"] && !ms["Format"] && !ms["GoString"] {
 		return ""
 	}
-	args := []string{v}
+	args := []string{value}
 	for _, m := range []string{"String", "Error", "Format", "GoString"} {
 		if ms[m] {
-			args = append(args, v+"."+m)
+			args = append(args, recv+"."+m)
 		} else {
 			args = append(args, "nil")
 		}
@@ -573,23 +573,38 @@ func (g *gen) builtin(call *ast.CallExpr, id *ast.Ident, name string) {
 	}
 }
 
-// fmtArgs wraps the arguments of fmt's and log's printing functions whose
-// type a cell declared with String, Error, Format or GoString methods in a
-// call of _gt.Fmt: the interpreter hands compiled fmt a value without
-// methods. A value whose pointer type has the methods is wrapped too,
-// without them: fmt does not call them, yaegi's own wrapper would.
-// Arguments formatted only with %T or %p are left alone.
+// fmtArgs fixes the arguments of fmt's and log's printing functions whose
+// type a cell declared (or a pointer to one): the interpreter hands
+// compiled fmt a value of another type, without methods.
+//
+//   - A type with String, Error, Format or GoString methods goes through
+//     _gt.Fmt with them. A value whose pointer type has the methods goes
+//     through it too, without them: fmt does not call them, yaegi's own
+//     wrapper would.
+//   - A struct formatted with %+v or %#v goes through _gt.Describe with its
+//     Go type name and field names (yaegi's struct has other field names
+//     and no type name).
+//   - An argument formatted only with %T by a format string literal is
+//     replaced with its Go type name, formatted with %s.
+//
+// Arguments formatted only with %p are left alone.
 func (g *gen) fmtArgs(call *ast.CallExpr, fn *types.Func) {
 	sig := fn.Type().(*types.Signature)
 	if !sig.Variadic() || call.Ellipsis.IsValid() {
 		return
 	}
 	first := sig.Params().Len() - 1
-	var verbs map[int]string
+	var verbs map[int][]verb
+	var format *ast.BasicLit
 	if strings.HasSuffix(fn.Name(), "f") && first >= 1 && first-1 < len(call.Args) {
 		if v := g.c.info.Types[call.Args[first-1]].Value; v != nil && v.Kind() == constant.String {
 			verbs = argVerbs(constant.StringVal(v))
+			format, _ = ast.Unparen(call.Args[first-1]).(*ast.BasicLit)
 		}
+	}
+	newFormat := ""
+	if format != nil {
+		newFormat = constant.StringVal(g.c.info.Types[format].Value)
 	}
 	for i := first; i < len(call.Args); i++ {
 		a := call.Args[i]
@@ -597,17 +612,38 @@ func (g *gen) fmtArgs(call *ast.CallExpr, fn *types.Func) {
 		if t == nil || !isCellType(t) {
 			continue
 		}
-		if verbs != nil && strings.Trim(verbs[i-first], "Tp") == "" {
+		used := []verb{{verb: "v"}} // Print, Println
+		if verbs != nil {
+			used = verbs[i-first]
+		}
+		if len(used) == 1 && used[0].verb == "T" && format != nil {
+			// %T: the name Go gives the type, as a string.
+			v := used[0]
+			newFormat = newFormat[:v.at] + "s" + newFormat[v.at+1:]
+			name := goTypeName(t)
+			g.ed.insert(g.off(a.Pos()), "func(any) string { return "+strconv.Quote(name)+" }(")
+			g.ed.insertClosing(g.off(a.End()), ")")
 			continue
 		}
-		text := fmtCall("_gtx", displayMethods(t))
+		describe := false
+		for _, v := range used {
+			describe = describe || len(v.verb) > 1 && strings.HasSuffix(v.verb, "v")
+		}
+		value := "_gtx"
+		if d := describeCall(t); describe && d != "" {
+			value = d
+		}
+		text := fmtCall(value, "_gtx", displayMethods(t))
 		if text == "" {
-			if _, isPtr := t.(*types.Pointer); isPtr || fmtCall("_gtx", displayMethods(types.NewPointer(t))) == "" {
+			if _, isPtr := t.(*types.Pointer); !isPtr && fmtCall(value, "_gtx", displayMethods(types.NewPointer(t))) != "" {
+				// The methods are the pointer's: fmt does not call them
+				// on a value, but yaegi's wrapper would.
+				text = rtName + ".Fmt(" + value + ", nil, nil, nil, nil)"
+			} else if value != "_gtx" {
+				text = value
+			} else {
 				continue
 			}
-			// The methods are the pointer's: fmt does not call them on
-			// a value, but yaegi's wrapper would.
-			text = rtName + ".Fmt(_gtx, nil, nil, nil, nil)"
 		}
 		ts, ok := g.typeSrc(t)
 		if !ok {
@@ -616,6 +652,38 @@ func (g *gen) fmtArgs(call *ast.CallExpr, fn *types.Func) {
 		g.ed.insert(g.off(a.Pos()), "func(_gtx "+ts+") any { return "+text+" }(")
 		g.ed.insertClosing(g.off(a.End()), ")")
 	}
+	if format != nil && newFormat != constant.StringVal(g.c.info.Types[format].Value) &&
+		!strings.Contains(format.Value, "\n") {
+		g.ed.replace(g.off(format.Pos()), g.off(format.End()), strconv.Quote(newFormat))
+	}
+}
+
+// goTypeName returns the name Go's reflection gives t: "main.point".
+func goTypeName(t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string {
+		if p.Path() == cellPath {
+			return "main"
+		}
+		return p.Name()
+	})
+}
+
+// describeCall returns the call of _gt.Describe that gives fmt the Go type
+// name and field names of a struct type declared in a cell (t, or what t
+// points to), or "".
+func describeCall(t types.Type) string {
+	st, ok := t.Underlying().(*types.Struct)
+	if p, isPtr := t.(*types.Pointer); isPtr {
+		st, ok = p.Elem().Underlying().(*types.Struct)
+	}
+	if !ok {
+		return ""
+	}
+	args := []string{"_gtx", strconv.Quote(strings.TrimPrefix(goTypeName(t), "*"))}
+	for i := 0; i < st.NumFields(); i++ {
+		args = append(args, strconv.Quote(st.Field(i).Name()))
+	}
+	return rtName + ".Describe(" + strings.Join(args, ", ") + ")"
 }
 
 // variadicSlice passes the variadic arguments of a compiled function as a
@@ -651,17 +719,28 @@ func (g *gen) variadicSlice(call *ast.CallExpr, fn *types.Func) {
 	g.ed.insertClosing(g.off(call.Args[len(call.Args)-1].End()), "}...")
 }
 
+// verb is a verb of a format string with its + and # flags ("+v"), and
+// the offset of its letter.
+type verb struct {
+	verb string
+	at   int
+}
+
 // argVerbs returns the verbs a format string applies to each argument,
-// by index ('*' for a width or precision).
-func argVerbs(format string) map[int]string {
-	out := map[int]string{}
+// by index ("*" for a width or precision).
+func argVerbs(format string) map[int][]verb {
+	out := map[int][]verb{}
 	arg := 0
 	for i := 0; i < len(format); i++ {
 		if format[i] != '%' {
 			continue
 		}
 		i++
+		flags := ""
 		for i < len(format) && strings.IndexByte("+-# 0", format[i]) >= 0 {
+			if format[i] == '+' || format[i] == '#' {
+				flags += string(format[i])
+			}
 			i++
 		}
 		index := func() {
@@ -679,7 +758,7 @@ func argVerbs(format string) map[int]string {
 		number := func() {
 			index()
 			if i < len(format) && format[i] == '*' {
-				out[arg] += "*"
+				out[arg] = append(out[arg], verb{"*", i})
 				arg++
 				i++
 				return
@@ -700,7 +779,7 @@ func argVerbs(format string) map[int]string {
 		if format[i] == '%' {
 			continue
 		}
-		out[arg] += string(format[i])
+		out[arg] = append(out[arg], verb{flags + string(format[i]), i})
 		arg++
 	}
 	return out

@@ -68,10 +68,12 @@ func TestRewrites(t *testing.T) {
 		{"os.Exit, log.Fatal and runtime.Goexit call the session's hooks", "import \"runtime\"\nif n > 10 { os.Exit(3) }\nexit := os.Exit\n_ = exit\nlog.Fatalf(\"x %d\", 1)\nl := log.Default()\nl.Fatal(\"y\")\nruntime.Goexit()",
 			[]string{"_gt.Exit(3)", "exit = _gt.Exit", "_gt.Fatalf(log.Printf)(\"x %d\", 1)", "_gt.Fatal(l.Print)(\"y\")", "_gt.Goexit()"}, nil},
 		{"fmt arguments of cell types with fmt methods", "var s S = 1\nfmt.Printf(\"%v %T %d\\n\", s, s, s)\nfmt.Println(s, 2)",
-			[]string{"fmt.Printf(\"%v %T %d\\n\", func(_gtx S) any { return _gt.Fmt(_gtx, _gtx.String, nil, nil, nil) }(s), s, func(_gtx S) any",
+			[]string{"fmt.Printf(\"%v %s %d\\n\", func(_gtx S) any { return _gt.Fmt(_gtx, _gtx.String, nil, nil, nil) }(s), func(any) string { return \"main.S\" }(s), func(_gtx S) any",
 				"fmt.Println(func(_gtx S) any { return _gt.Fmt(_gtx, _gtx.String, nil, nil, nil) }(s), 2)"}, nil},
 		{"a value whose pointer has the fmt methods is printed without them", "type Q struct{ A int }\nfunc (q *Q) String() string { return \"Q\" }\nq := Q{1}\nfmt.Println(q, &q)",
 			[]string{"fmt.Println(func(_gtx Q) any { return _gt.Fmt(_gtx, nil, nil, nil, nil) }(q), func(_gtx *Q) any { return _gt.Fmt(_gtx, _gtx.String, nil, nil, nil) }(&q))"}, nil},
+		{"%T, %+v and %#v of a cell's struct", "type point struct{ x, y int }\np := point{1, 2}\nfmt.Printf(\"%v %+v %#v %T\\n\", p, p, &p, p)",
+			[]string{"fmt.Printf(\"%v %+v %#v %s\\n\", p, func(_gtx point) any { return _gt.Describe(_gtx, \"main.point\", \"x\", \"y\") }(p), func(_gtx *point) any { return _gt.Describe(_gtx, \"main.point\", \"x\", \"y\") }(&p), func(any) string { return \"main.point\" }(p))"}, nil},
 		{"errors.Is and errors.As on cell errors", "var err error = &E{\"x\"}\nvar target *E\nok := errors.Is(err, err) && errors.As(err, &target)",
 			[]string{"_gt.ErrorsIs(err, err) && _gt.ErrorsAs(err, func(_gte any) bool { _gtv, _gtok := _gte.(*E); if _gtok { *(&target) = _gtv }; return _gtok })"}, nil},
 		{"the last value with display methods", "S(2)",
@@ -108,10 +110,11 @@ func TestRefused(t *testing.T) {
 
 func TestArgVerbs(t *testing.T) {
 	cases := map[string]string{
-		"%v %T %d":     "map[0:v 1:T 2:d]",
-		"%[2]d %[1]s":  "map[0:s 1:d]",
-		"%*d %.*f %%":  "map[0:* 1:d 2:* 3:f]",
-		"%-10.3q|%+#v": "map[0:q 1:v]",
+		"%v %T %d":      "map[0:[{v 1}] 1:[{T 4}] 2:[{d 7}]]",
+		"%[2]d %[1]s":   "map[0:[{s 10}] 1:[{d 4}]]",
+		"%*d %.*f %%":   "map[0:[{* 1}] 1:[{d 2}] 2:[{* 6}] 3:[{f 7}]]",
+		"%-10.3q|%+#v":  "map[0:[{q 6}] 1:[{+#v 11}]]",
+		"%v %+v %#[1]v": "map[0:[{v 1} {#v 12}] 1:[{+v 5}]]",
 	}
 	for f, want := range cases {
 		if got := sprint(argVerbs(f)); got != want {
