@@ -140,7 +140,9 @@ const (
 	maxName   = "_gtMax"
 )
 
-// preludeSrc is the prelude as a cell.
+// preludeSrc is the prelude as a cell. Its names all start with _gt:
+// yaegi lets a generic function's type parameter meet a cell's type of the
+// same name.
 func (s *Session) preludeSrc() string {
 	return `import ` + rtName + ` "` + s.cfg.RuntimePath + `"
 
@@ -151,7 +153,7 @@ type _gtOrdered interface {
 	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string
 }
 
-func ` + minName + `[T _gtOrdered](x T, ys ...T) T {
+func ` + minName + `[_gtT _gtOrdered](x _gtT, ys ..._gtT) _gtT {
 	for _, y := range ys {
 		if y < x || y != y {
 			x = y
@@ -160,7 +162,7 @@ func ` + minName + `[T _gtOrdered](x T, ys ...T) T {
 	return x
 }
 
-func ` + maxName + `[T _gtOrdered](x T, ys ...T) T {
+func ` + maxName + `[_gtT _gtOrdered](x _gtT, ys ..._gtT) _gtT {
 	for _, y := range ys {
 		if y > x || y != y {
 			x = y
