@@ -29,7 +29,8 @@ func (s *Session) Plan(n int, src string) (*Plan, error) {
 	if err := c.check(); err != nil {
 		return nil, err
 	}
-	g := &gen{c: c, s: s, p: &Plan{Cell: n}, ynames: map[types.Object]string{}, hidden: map[string]string{}}
+	g := &gen{c: c, s: s, p: &Plan{Cell: n}, ynames: map[types.Object]string{}, hidden: map[string]string{},
+		bodies: map[*ast.FuncDecl]string{}}
 	return g.plan()
 }
 
@@ -63,6 +64,9 @@ type gen struct {
 	// before the cell declares a variable of the same name and another
 	// type (see capture).
 	oldSlots map[types.Object]string
+	// bodies are the names the cell's functions are declared under (see
+	// rewrite).
+	bodies map[*ast.FuncDecl]string
 
 	commits []commitAt
 	errs    ErrorList
@@ -390,8 +394,10 @@ func (g *gen) declFile() (string, []string) {
 				continue
 			}
 			if d.Type.TypeParams != nil {
-				g.piece(&b, d)
 				names = append(names, d.Name.Name)
+			}
+			if d.Name.Name != "_" {
+				g.piece(&b, d)
 			}
 		}
 	}
@@ -573,18 +579,23 @@ func (g *gen) lineOf(pos token.Pos) string {
 // runBlock returns the block that runs the cell: one function literal,
 // called at once, whose frame goes away when the cell ends (the
 // interpreter keeps what top-level code computes for the session's life).
-// It assigns the cell's functions to their variables (a function kept in
-// a variable is one that later redefinitions reach), runs the init
-// functions, the statements in order (their top-level definitions assign
-// session variables), and main.
+// It gives the cell's functions' variables their declared functions (a
+// function kept in a variable is one that later redefinitions reach; the
+// body is a declared function, as yaegi compiles function literals
+// differently), runs the init functions, the statements in order (their
+// top-level definitions assign session variables), and main.
 func (g *gen) runBlock() string {
 	c := g.c
 	var b strings.Builder
 	for _, fd := range c.funcs {
-		if fd.Type.TypeParams != nil || fd.Name.Name == "_" {
-			continue
+		if body, ok := g.bodies[fd]; ok && fd.Name.Name != "init" {
+			fmt.Fprintf(&b, "%s = %s\n", g.yname(c.info.Defs[fd.Name]), body)
 		}
-		g.piece(&b, fd)
+	}
+	for _, fd := range c.funcs {
+		if body, ok := g.bodies[fd]; ok && fd.Name.Name == "init" {
+			fmt.Fprintf(&b, "%s()\n", body)
+		}
 	}
 	for _, st := range c.body.Body.List {
 		g.piece(&b, st)

@@ -63,13 +63,12 @@ func (g *gen) rewrite() {
 				g.walkFunc(name+"."+d.Name.Name, d.Type, d.Body)
 			case d.Type.TypeParams != nil || d.Name.Name == "_":
 				g.walkFunc(d.Name.Name, d.Type, d.Body)
-			case d.Name.Name == "init":
-				g.ed.replace(g.off(d.Pos()), g.off(d.Name.End()), "func")
-				g.ed.insertClosing(g.off(d.End()), "()")
-				g.walkFunc("init", d.Type, d.Body)
 			default:
-				obj := c.info.Defs[d.Name]
-				g.ed.replace(g.off(d.Pos()), g.off(d.Name.End()), g.yname(obj)+" = func")
+				// A declared function under a name of its own, which the
+				// function's variable is given (see runBlock).
+				body := g.s.fresh("_gtf") + "_" + d.Name.Name
+				g.bodies[d] = body
+				g.ed.replace(g.off(d.Name.Pos()), g.off(d.Name.End()), body)
 				g.walkFunc(d.Name.Name, d.Type, d.Body)
 			}
 		}
@@ -237,7 +236,11 @@ func (g *gen) walkFunc(name string, ft *ast.FuncType, body *ast.BlockStmt) {
 		return
 	}
 	fc := &fnCtx{name: name, results: ft.Results}
-	if !g.s.cfg.NoDepthCheck && g.callsInterpreted(body) {
+	// main and init run once, from the plan: they need no count, and a
+	// prologue there would meet a yaegi bug (see DESIGN.md) that their
+	// pasted programs do not meet without it.
+	once := name == "main" || name == "init"
+	if !g.s.cfg.NoDepthCheck && !once && g.callsInterpreted(body) {
 		enter := fmt.Sprintf("%s++; if %s > %s { %s.Enter(%s) };", depthName, depthName, limitName, rtName, strconv.Quote(name))
 		if hasDefer(body) {
 			fc.reset = true
