@@ -35,7 +35,8 @@ type cell struct {
 	imports []*ast.ImportSpec // the cell's own
 	types   []*ast.TypeSpec
 	consts  []*ast.ValueSpec
-	funcs   []*ast.FuncDecl // functions, main and init included
+	vars    []*ast.ValueSpec // package-level: a pasted program's
+	funcs   []*ast.FuncDecl  // functions, main and init included
 	methods []*ast.FuncDecl
 	body    *ast.FuncDecl // func _gtcell, the statements
 	// earlier maps the methods declared on types of earlier cells to
@@ -61,6 +62,17 @@ type cell struct {
 func (c *cell) parse() error {
 	c.lines = lineStarts(c.src)
 	c.pieces = splitCell(c.src)
+	// A cell with a package clause is a Go file (a pasted program): its
+	// var declarations are package-level, initialized in dependency order.
+	program := false
+	for _, p := range c.pieces {
+		program = program || p.kind == piecePackage
+	}
+	for i, p := range c.pieces {
+		if program && p.kind == pieceStmt && p.first == token.VAR {
+			c.pieces[i].kind = pieceDecl
+		}
+	}
 	c.pieceOff = make([]int, len(c.pieces))
 	used := identNames(c.src)
 	var b strings.Builder
@@ -142,7 +154,11 @@ func (c *cell) parse() error {
 					c.types = append(c.types, sp)
 					c.declared[sp.Name.Name] = true
 				case *ast.ValueSpec:
-					c.consts = append(c.consts, sp)
+					if d.Tok == token.VAR {
+						c.vars = append(c.vars, sp)
+					} else {
+						c.consts = append(c.consts, sp)
+					}
 					for _, n := range sp.Names {
 						c.declared[n.Name] = true
 					}
@@ -189,6 +205,27 @@ func (c *cell) dedupeImports() {
 			}
 		}
 	}
+	// A name the cell declares at package level takes the place of a
+	// session import of that name.
+	for _, d := range c.file.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil {
+				cellNames[d.Name.Name] = true
+			}
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				switch sp := sp.(type) {
+				case *ast.TypeSpec:
+					cellNames[sp.Name.Name] = true
+				case *ast.ValueSpec:
+					for _, n := range sp.Names {
+						cellNames[n.Name] = true
+					}
+				}
+			}
+		}
+	}
 	seen := map[string]string{}
 	for _, d := range c.file.Decls {
 		g, ok := d.(*ast.GenDecl)
@@ -201,7 +238,7 @@ func (c *cell) dedupeImports() {
 			name := importName(is, c.s.u)
 			path, _ := strconv.Unquote(is.Path.Value)
 			if !c.inCell(is.Pos()) && cellNames[name] {
-				continue
+				continue // the cell's import or declaration of the name
 			}
 			if name != "_" && name != "." {
 				if _, dup := seen[name]; dup && seen[name] == path {

@@ -30,7 +30,7 @@ func (s *Session) Plan(n int, src string) (*Plan, error) {
 		return nil, err
 	}
 	g := &gen{c: c, s: s, p: &Plan{Cell: n}, ynames: map[types.Object]string{}, hidden: map[string]string{},
-		bodies: map[*ast.FuncDecl]string{}}
+		bodies: map[*ast.FuncDecl]string{}, callee: map[*ast.Ident]bool{}, collided: map[types.Object]bool{}}
 	return g.plan()
 }
 
@@ -67,6 +67,14 @@ type gen struct {
 	// bodies are the names the cell's functions are declared under (see
 	// rewrite).
 	bodies map[*ast.FuncDecl]string
+	// callee holds the identifiers called as functions.
+	callee map[*ast.Ident]bool
+	// collided holds the cell's objects named apart from a session
+	// import of the same name.
+	collided map[types.Object]bool
+	// initializer is set while package-level variables' initializers are
+	// rewritten.
+	initializer bool
 
 	commits []commitAt
 	errs    ErrorList
@@ -278,6 +286,28 @@ func (g *gen) nameTypes() {
 		g.ynames[obj] = name + "_gt" + strconv.Itoa(v)
 		g.p.Warnings = append(g.p.Warnings, fmt.Sprintf("type %s is redefined; values made before this cell keep the old definition and its methods", name))
 	}
+	// A package-level name of the cell that a session import has is
+	// declared under a name of its own: the interpreter cannot forget an
+	// import.
+	collide := func(id *ast.Ident) {
+		if obj := g.c.info.Defs[id]; obj != nil && g.ynames[obj] == "" {
+			if _, ok := g.s.imports[id.Name]; ok {
+				g.ynames[obj] = g.s.fresh(id.Name + "_gt")
+				g.collided[obj] = true
+			}
+		}
+	}
+	for _, ts := range g.c.types {
+		collide(ts.Name)
+	}
+	for _, vs := range append(append([]*ast.ValueSpec{}, g.c.consts...), g.c.vars...) {
+		for _, id := range vs.Names {
+			collide(id)
+		}
+	}
+	for _, fd := range g.c.funcs {
+		collide(fd.Name)
+	}
 	for _, fd := range g.c.funcs {
 		if fd.Name.Name == "main" && fd.Type.TypeParams == nil {
 			if obj := g.c.info.Defs[fd.Name]; obj != nil {
@@ -372,7 +402,7 @@ func (g *gen) declFile() (string, []string) {
 				for _, sp := range d.Specs {
 					ts := sp.(*ast.TypeSpec)
 					names = append(names, ts.Name.Name)
-					if v, ok := g.ynames[c.info.Defs[ts.Name]]; ok {
+					if v, ok := g.ynames[c.info.Defs[ts.Name]]; ok && !g.collided[c.info.Defs[ts.Name]] {
 						fmt.Fprintf(&b, "type %s = %s\n", ts.Name.Name, v)
 					}
 				}
@@ -651,19 +681,17 @@ func (g *gen) commitDecls(fileStep, declareStep int) {
 			}
 		})
 	}
-	for _, vs := range c.consts {
-		for _, id := range vs.Names {
-			obj := c.info.Defs[id]
-			if obj == nil || id.Name == "_" {
-				continue
+	for kind, specs := range map[DeclKind][]*ast.ValueSpec{DeclConst: c.consts, DeclVar: c.vars} {
+		for _, vs := range specs {
+			for _, id := range vs.Names {
+				obj := c.info.Defs[id]
+				if obj == nil || id.Name == "_" {
+					continue
+				}
+				_, redef := s.entries[id.Name]
+				g.p.Decls = append(g.p.Decls, Decl{Kind: kind, Name: id.Name, Type: obj.Type(), Redefines: redef, Line: at(id.Pos())})
+				g.commitObject(step, id.Name, obj)
 			}
-			name := id.Name
-			_, redef := s.entries[name]
-			g.p.Decls = append(g.p.Decls, Decl{Kind: DeclConst, Name: name, Type: obj.Type(), Redefines: redef, Line: at(id.Pos())})
-			g.commitAfter(step, func() {
-				s.entries[name] = &entry{obj: obj, cell: c.n}
-				delete(s.imports, name)
-			})
 		}
 	}
 	for _, fd := range c.funcs {
@@ -678,8 +706,12 @@ func (g *gen) commitDecls(fileStep, declareStep int) {
 			Redefines: redef && !(reuse || old == nil), Line: at(fd.Pos())})
 		header := strings.TrimSpace(g.c.text[g.off(fd.Pos()):g.off(fd.Type.End())])
 		yn, renamed := g.ynames[obj]
+		body := g.bodies[fd]
 		g.commitAfter(step, func() {
 			s.entries[name] = &entry{obj: obj, cell: c.n}
+			if body != "" {
+				s.bodies[obj] = body
+			}
 			s.sources[name] = header + docText(fd.Doc)
 			delete(s.imports, name)
 			if renamed {
@@ -756,6 +788,19 @@ func (g *gen) commitDecls(fileStep, declareStep int) {
 		})
 	}
 	sort.SliceStable(g.p.Decls, func(i, j int) bool { return g.p.Decls[i].Line < g.p.Decls[j].Line })
+}
+
+// commitObject makes obj the session's name once step has run.
+func (g *gen) commitObject(step int, name string, obj types.Object) {
+	s, cell := g.s, g.c.n
+	yn, renamed := g.ynames[obj]
+	g.commitAfter(step, func() {
+		s.entries[name] = &entry{obj: obj, cell: cell}
+		delete(s.imports, name)
+		if renamed {
+			s.yname[obj] = yn
+		}
+	})
 }
 
 // docText returns "\n\n" and the text of a doc comment, or "".

@@ -169,6 +169,19 @@ func TestPlans(t *testing.T) {
 			has:   []string{"var m map[New]map[string]Old", "_size() int { return len(m[1]) }"},
 		},
 		{
+			name:  "a pasted program's variables are package-level, initialized by the declared functions",
+			cells: []string{"package main\nvar (\n\ta = concat(\"x\", b)\n\tb = \"y\"\n)\nfunc concat(s ...string) string { return s[0] + s[1] }\nfunc main() { println(a) }"},
+			decls: []string{"var a string", "var b string", "func concat func(s ...string) string", "func main func()"},
+			has:   []string{"var (\n\ta = _gtf1_concat(\"x\", b)\n\tb = \"y\"\n)"},
+		},
+		{
+			name:   "a declaration named like an import is declared apart",
+			cells:  []string{"type data struct{ S string }\nd := data{\"s\"}"},
+			decls:  []string{"type data data", "var d data"},
+			has:    []string{"type data_gt1 struct{ S string }", "var d data_gt1", "d = data_gt1{\"s\"}"},
+			hasNot: []string{"type data = "},
+		},
+		{
 			name:  "top-level var declarations become assignments",
 			cells: []string{"var (\n\ta = 1\n\tb, c float32\n)\nvar d []int = nil"},
 			decls: []string{"var a int", "var b float32", "var c float32", "var d []int"},

@@ -46,12 +46,22 @@ type loopCopy struct {
 // interpreter runs as Go would.
 func (g *gen) rewrite() {
 	c := g.c
+	for _, fd := range c.funcs {
+		if fd.Type.TypeParams == nil && fd.Name.Name != "_" {
+			g.bodies[fd] = g.s.fresh("_gtf") + "_" + fd.Name.Name
+		}
+	}
 	for _, d := range c.file.Decls {
 		switch d := d.(type) {
 		case *ast.GenDecl:
+			// Package-level initializers run when the declarations do,
+			// before the functions' variables are assigned: they call
+			// the declared functions.
+			g.initializer = d.Tok == token.VAR
 			if d.Tok != token.IMPORT {
 				g.walk(d, &fnCtx{})
 			}
+			g.initializer = false
 		case *ast.FuncDecl:
 			switch {
 			case d == c.body:
@@ -66,9 +76,7 @@ func (g *gen) rewrite() {
 			default:
 				// A declared function under a name of its own, which the
 				// function's variable is given (see runBlock).
-				body := g.s.fresh("_gtf") + "_" + d.Name.Name
-				g.bodies[d] = body
-				g.ed.replace(g.off(d.Name.Pos()), g.off(d.Name.End()), body)
+				g.ed.replace(g.off(d.Name.Pos()), g.off(d.Name.End()), g.bodies[d])
 				g.walkFunc(d.Name.Name, d.Type, d.Body)
 			}
 		}
@@ -347,6 +355,9 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 		g.walkFunc("func literal", n.Type, n.Body)
 		return false
 	case *ast.CallExpr:
+		if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok {
+			g.callee[id] = true
+		}
 		g.call(n)
 	case *ast.GoStmt:
 		g.goStmt(n)
@@ -395,9 +406,29 @@ func (g *gen) ident(id *ast.Ident) {
 		g.hook(id, id)
 		return
 	}
+	if fn, ok := obj.(*types.Func); ok && (!g.callee[id] || g.initializer) && g.c.info.Uses[id] == obj {
+		// A function as a value: its declared function, which yaegi
+		// converts to a named function type where a variable of function
+		// type it does not.
+		if body := g.bodyOf(fn); body != "" {
+			g.ed.replace(g.off(id.Pos()), g.off(id.End()), body)
+			return
+		}
+	}
 	if name := g.yname(obj); name != id.Name {
 		g.ed.replace(g.off(id.Pos()), g.off(id.End()), name)
 	}
+}
+
+// bodyOf returns the name under which a function of a cell is declared,
+// or "".
+func (g *gen) bodyOf(fn *types.Func) string {
+	for fd, body := range g.bodies {
+		if g.c.info.Defs[fd.Name] == fn {
+			return body
+		}
+	}
+	return g.s.bodies[fn]
 }
 
 // hooks are the functions that end the process or the goroutine, which a
@@ -441,6 +472,18 @@ func (g *gen) fatal(sel *ast.SelectorExpr, key string) {
 	wrap := rtName + ".Fatal("
 	if strings.HasSuffix(key, "f") {
 		wrap = rtName + ".Fatalf("
+	}
+	if _, method := g.c.info.Selections[sel]; method {
+		// yaegi cannot pass a compiled method value (l.Print) as a
+		// function: a literal calls it.
+		if strings.HasSuffix(key, "f") {
+			g.ed.insert(g.off(sel.Pos()), wrap+"func(_gtf string, _gtv ...any) { ")
+			g.ed.replace(g.off(sel.Sel.Pos()), g.off(sel.Sel.End()), print+"(_gtf, _gtv...) })")
+		} else {
+			g.ed.insert(g.off(sel.Pos()), wrap+"func(_gtv ...any) { ")
+			g.ed.replace(g.off(sel.Sel.Pos()), g.off(sel.Sel.End()), print+"(_gtv...) })")
+		}
+		return
 	}
 	g.ed.insert(g.off(sel.Pos()), wrap)
 	g.ed.replace(g.off(sel.Sel.Pos()), g.off(sel.Sel.End()), print+")")

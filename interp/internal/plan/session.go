@@ -64,6 +64,8 @@ type Session struct {
 	methods     map[*types.TypeName]map[string]int // committed methods → cell
 	seq         int                                // fresh names
 	prelude     *Plan
+	// bodies hold the names cells' functions are declared under.
+	bodies map[types.Object]string
 	// sources hold the declarations (without bodies) of the functions,
 	// types and methods ("T.M") cells declared, for Inspect.
 	sources map[string]string
@@ -113,6 +115,7 @@ func (s *Session) Reset() error {
 	s.versions = map[string]int{}
 	s.methods = map[*types.TypeName]map[string]int{}
 	s.sources = map[string]string{}
+	s.bodies = map[types.Object]string{}
 	s.seq = 0
 	s.mu.Unlock()
 	p, err := s.Plan(0, s.preludeSrc())

@@ -20,6 +20,7 @@ const (
 // A declaration's doc comment belongs to it.
 type piece struct {
 	kind       pieceKind
+	first      token.Token // its first token
 	start, end int
 	line, col  int
 }
@@ -51,7 +52,7 @@ func splitCell(src string) []piece {
 			start = doc
 		}
 		p := file.Position(file.Pos(start))
-		pieces = append(pieces, piece{kind: kindOf(toks), start: start, end: at, line: p.Line, col: p.Column})
+		pieces = append(pieces, piece{kind: kindOf(toks), first: toks[0], start: start, end: at, line: p.Line, col: p.Column})
 		toks, first, doc = toks[:0], -1, -1
 	}
 	for {

@@ -190,6 +190,7 @@ func (u *Universe) importLocked(p string, generics bool) (*types.Package, error)
 			scope.Insert(obj)
 		}
 	}
+	u.unexportedMethods(syms)
 	if src != nil {
 		if err := u.fromSource(pkg, src); err != nil {
 			return nil, fmt.Errorf("package %s: %w", p, err)
@@ -197,6 +198,59 @@ func (u *Universe) importLocked(p string, generics bool) (*types.Package, error)
 	}
 	pkg.MarkComplete()
 	return pkg, nil
+}
+
+// unexportedMethods gives the package's types the unexported methods
+// reflection does not show, where an interface of the package needs them
+// (testing.TB's private, go/ast.Expr's exprNode): reflect tells which
+// types implement the interface.
+func (u *Universe) unexportedMethods(syms map[string]reflect.Value) {
+	var ifaces, others []reflect.Type
+	for name, v := range syms {
+		if strings.HasPrefix(name, "_") || !v.IsValid() || v.Kind() != reflect.Pointer || !v.IsNil() || v.CanAddr() {
+			continue
+		}
+		t := v.Type().Elem()
+		if t.Kind() != reflect.Interface {
+			others = append(others, t)
+			continue
+		}
+		for i := 0; i < t.NumMethod(); i++ {
+			if t.Method(i).PkgPath != "" {
+				ifaces = append(ifaces, t)
+				break
+			}
+		}
+	}
+	for _, it := range ifaces {
+		for _, t := range others {
+			named, ok := u.typeOf(t).(*types.Named)
+			if !ok {
+				continue
+			}
+			var recv types.Type
+			switch {
+			case t.Implements(it):
+				recv = named
+			case reflect.PointerTo(t).Implements(it):
+				recv = types.NewPointer(named)
+			default:
+				continue
+			}
+			for i := 0; i < it.NumMethod(); i++ {
+				m := it.Method(i)
+				if m.PkgPath == "" {
+					continue
+				}
+				pkg := u.pkg(m.PkgPath)
+				if obj, _, _ := types.LookupFieldOrMethod(named, true, pkg, m.Name); obj != nil {
+					continue
+				}
+				rv := types.NewParam(token.NoPos, pkg, "", recv)
+				named.AddMethod(types.NewFunc(token.NoPos, pkg, m.Name, u.signature(rv, m.Type, 0)))
+			}
+		}
+	}
 }
 
 // pkg returns the one *types.Package of import path p, making it if

@@ -163,6 +163,8 @@ func TestUniverseChecks(t *testing.T) {
 		{`import "bytes"; var b bytes.Buffer; var _ = b.buf`, "b.buf undefined (cannot refer to unexported field buf)"},
 		{`import ("io"; "os"); var _ io.Writer = os.Stdout; var _ io.Reader = 3`, "cannot use 3 (constant of type int) as io.Reader value in variable declaration: int does not implement io.Reader (missing method Read)"},
 		{`import "unsafe"; var x int; var _ = unsafe.Pointer(&x)`, ""},
+		{`import ("testing"; "go/ast"); var t testing.T; var _ testing.TB = &t; var _ ast.Expr = &ast.BadExpr{}; var _ ast.Expr = ast.BadExpr{}`,
+			"cannot use ast.BadExpr{} (value of struct type ast.BadExpr) as ast.Expr value in variable declaration: ast.BadExpr does not implement ast.Expr (method End has pointer receiver)"},
 		{`import "no/such"`, "could not import no/such (package no/such is not available in this session (no compiled symbols for it))"},
 	}
 	for i, c := range cases {
