@@ -54,6 +54,8 @@
 //     with another signature, it is an error.
 //   - func main runs once, after the cell's statements; init functions
 //     run before them; a package clause is dropped: a pasted program runs.
+//     In a cell with a package clause (a Go file), var declarations are
+//     package-level, initialized in dependency order.
 //   - The last statement, when it is an expression with one value, is the
 //     cell's result.
 //
@@ -74,8 +76,12 @@
 //     variables that a file of declarations declares by type (a type Go
 //     source cannot name is declared by compiling its definition without
 //     running it).
-//   - Functions are variables assigned function literals, which later
-//     redefinitions reach; main is _gtmain.
+//   - A function is declared under a name of its own (_gtf3_f) and kept in
+//     a variable (f) that the cell assigns: calls go through the
+//     variable, which later redefinitions reach; main is _gtmain. A
+//     function used as a value is its declared function.
+//   - A name of the cell that a session import has (data, declared by a
+//     pasted program) is declared apart: yaegi cannot forget an import.
 //   - for i := range n, over strings (byte offsets), over functions
 //     (break, continue, return and labels included), min, max, clear,
 //     print, println, new(expr): rewritten into what yaegi runs.

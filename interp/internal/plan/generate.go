@@ -389,24 +389,32 @@ func (g *gen) span(b *strings.Builder, start, end int) {
 // declaration.
 func (g *gen) declFile() (string, []string) {
 	c := g.c
-	var b strings.Builder
+	// Types and constants first, then code, then the variables: in one
+	// file, yaegi still gets some orders wrong (a generic function before
+	// the types it uses; a function variable before a function of the
+	// same type assigned to a named function type).
+	var types_, vars, code strings.Builder
 	var names []string
 	for _, d := range c.file.Decls {
 		switch d := d.(type) {
 		case *ast.GenDecl:
-			if d.Tok == token.IMPORT {
-				continue
-			}
-			g.piece(&b, d)
-			if d.Tok == token.TYPE {
+			switch d.Tok {
+			case token.IMPORT:
+			case token.TYPE:
+				g.piece(&types_, d)
 				for _, sp := range d.Specs {
 					ts := sp.(*ast.TypeSpec)
 					names = append(names, ts.Name.Name)
 					if v, ok := g.ynames[c.info.Defs[ts.Name]]; ok && !g.collided[c.info.Defs[ts.Name]] {
-						fmt.Fprintf(&b, "type %s = %s\n", ts.Name.Name, v)
+						fmt.Fprintf(&types_, "type %s = %s\n", ts.Name.Name, v)
 					}
 				}
-			} else {
+			default:
+				w := &types_ // constants
+				if d.Tok == token.VAR {
+					w = &code // package-level initializers call functions
+				}
+				g.piece(w, d)
 				for _, sp := range d.Specs {
 					for _, id := range sp.(*ast.ValueSpec).Names {
 						names = append(names, id.Name)
@@ -414,20 +422,17 @@ func (g *gen) declFile() (string, []string) {
 				}
 			}
 		case *ast.FuncDecl:
-			if d == c.body {
-				continue
-			}
-			if d.Recv != nil {
+			switch {
+			case d == c.body || d.Name.Name == "_":
+			case d.Recv != nil:
 				if !g.skipMethod(d) {
-					g.piece(&b, d)
+					g.piece(&code, d)
 				}
-				continue
-			}
-			if d.Type.TypeParams != nil {
-				names = append(names, d.Name.Name)
-			}
-			if d.Name.Name != "_" {
-				g.piece(&b, d)
+			default:
+				if d.Type.TypeParams != nil {
+					names = append(names, d.Name.Name)
+				}
+				g.piece(&code, d)
 			}
 		}
 	}
@@ -445,7 +450,7 @@ func (g *gen) declFile() (string, []string) {
 			g.errorf(fd.Name.Pos(), "cannot declare function %s: its signature has a type the interpreter cannot name", fd.Name.Name)
 			continue
 		}
-		fmt.Fprintf(&b, "var %s %s\n", g.yname(obj), t)
+		fmt.Fprintf(&vars, "var %s %s\n", g.yname(obj), t)
 		names = append(names, fd.Name.Name)
 	}
 	for _, name := range g.topVarOrder() {
@@ -454,14 +459,15 @@ func (g *gen) declFile() (string, []string) {
 			continue
 		}
 		if t, ok := g.typeSrc(v.Type()); ok {
-			fmt.Fprintf(&b, "var %s %s\n", name, t)
+			fmt.Fprintf(&vars, "var %s %s\n", name, t)
 			names = append(names, name)
 		}
 	}
-	if b.Len() == 0 {
+	src := types_.String() + code.String() + vars.String()
+	if src == "" {
 		return "", nil
 	}
-	return "package main\n" + b.String(), names
+	return "package main\n" + src, names
 }
 
 // topVarOrder returns the names of the top-level variables in source
