@@ -192,17 +192,3 @@ func collectGarbage() {
 	case <-time.After(time.Second):
 	}
 }
-
-// bytesString formats n bytes with a binary unit.
-func bytesString(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit && exp < 4; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
-}

@@ -17,7 +17,7 @@ type DeviceInfo struct {
 }
 
 func (d DeviceInfo) String() string {
-	s := fmt.Sprintf("cuda:%d %s, compute %d.%d, %s", d.Index, d.Name, d.Major, d.Minor, bytesString(d.Memory))
+	s := fmt.Sprintf("cuda:%d %s, compute %d.%d, %s", d.Index, d.Name, d.Major, d.Minor, backend.ByteSize(d.Memory))
 	if d.Emulated {
 		s += " (emulated)"
 	}
@@ -61,7 +61,7 @@ type Stats struct {
 
 func (s Stats) String() string {
 	return fmt.Sprintf("cuda:%d: %s allocated, %s cached, peak %s, of %s", s.Device,
-		bytesString(s.Allocated), bytesString(s.Cached), bytesString(s.Peak), bytesString(s.Total))
+		backend.ByteSize(s.Allocated), backend.ByteSize(s.Cached), backend.ByteSize(s.Peak), backend.ByteSize(s.Total))
 }
 
 // MemoryStats returns the memory use of every device opened so far.

@@ -3,6 +3,7 @@ package cuda
 import (
 	"fmt"
 
+	"github.com/gotensor/gotensor/tensorlib/backend"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
@@ -31,7 +32,7 @@ type OutOfMemoryError struct {
 func (e *OutOfMemoryError) Error() string {
 	return fmt.Sprintf("cuda: out of memory on cuda:%d: tried to allocate %s with %s held by tensors, %s cached, of %s; "+
 		"free tensors you no longer need (x.Free(), or drop references), use smaller batches, or move work to the CPU",
-		e.Device, bytesString(e.Requested), bytesString(e.Allocated), bytesString(e.Cached), bytesString(e.Total))
+		e.Device, backend.ByteSize(e.Requested), backend.ByteSize(e.Allocated), backend.ByteSize(e.Cached), backend.ByteSize(e.Total))
 }
 
 // Unwrap returns the driver's error.

@@ -3,6 +3,8 @@ package cuda
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // Report returns a text summary of the CUDA devices and their memory, as
@@ -30,7 +32,7 @@ func Report() string {
 		fmt.Fprintln(&b, d)
 		if s, ok := stats[d.Index]; ok {
 			fmt.Fprintf(&b, "  %s allocated, %s cached, peak %s\n",
-				bytesString(s.Allocated), bytesString(s.Cached), bytesString(s.Peak))
+				backend.ByteSize(s.Allocated), backend.ByteSize(s.Cached), backend.ByteSize(s.Peak))
 		} else {
 			b.WriteString("  not used yet\n")
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gotensor/gotensor/display"
+	"github.com/gotensor/gotensor/tensorlib/backend"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
@@ -26,7 +27,7 @@ func TestTryOutOfMemory(t *testing.T) {
 	if !errors.As(err, &oom) {
 		t.Fatalf("Try(twice the device's memory) = %v (%T), want *OutOfMemoryError", err, err)
 	}
-	if want := "tried to allocate " + bytesString(2*mem); oom.Requested != 2*mem || !strings.Contains(err.Error(), want) {
+	if want := "tried to allocate " + backend.ByteSize(2*mem); oom.Requested != 2*mem || !strings.Contains(err.Error(), want) {
 		t.Errorf("OutOfMemoryError %q asks for %d bytes, want %d and %q", err, oom.Requested, 2*mem, want)
 	}
 	if got := x.AddScalar(2).Sum().Item(); got != 3 {

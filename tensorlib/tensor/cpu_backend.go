@@ -68,6 +68,7 @@ func (s *cpuStorage) set(i int, v float64) {
 }
 
 func newCPUStorage(dt DType, n int) *cpuStorage {
+	checkHostAlloc(int64(n) * int64(dt.Size()))
 	s := &cpuStorage{dtype: dt}
 	switch dt {
 	case Float32:

@@ -3,6 +3,8 @@ package tensor
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // A ShapeError reports an op called with shapes it cannot work with:
@@ -183,4 +185,39 @@ func normDim(op string, dim, n int, shape []int) int {
 			"dim %d is out of range for shape %v (%d dims)", dim, shape, n))
 	}
 	return d
+}
+
+// An OutOfMemoryError reports a tensor too large for the host's memory: an
+// allocation of Requested bytes when Available bytes can still be had. The
+// op panics with it before asking the Go runtime, whose own out-of-memory
+// error would end the process; Try turns it back into an error. Running
+// out of GPU memory is a *cuda.OutOfMemoryError.
+type OutOfMemoryError struct {
+	Op        string // the op, or "" for an allocation outside one
+	Requested int64  // bytes asked for
+	Available int64  // bytes of host memory available
+}
+
+func (e *OutOfMemoryError) Error() string {
+	return errorString(e.Op, fmt.Sprintf("out of memory on the CPU: tried to allocate %s with %s available",
+		backend.ByteSize(e.Requested), backend.ByteSize(e.Available)),
+		"use smaller tensors or batches, or free tensors you no longer need (drop references, then runtime.GC())")
+}
+
+// TensorError marks *OutOfMemoryError as an Error.
+func (*OutOfMemoryError) TensorError() {}
+
+// hostCheckMin is the smallest allocation checked against the memory
+// available: below it, reading /proc costs more than it could save.
+const hostCheckMin = 64 << 20
+
+// checkHostAlloc panics with an *OutOfMemoryError when n bytes of host
+// memory cannot be had; the Go runtime would end the process instead.
+func checkHostAlloc(n int64) {
+	if n < hostCheckMin {
+		return
+	}
+	if avail, ok := backend.HostMemoryAvailable(); ok && n > avail {
+		panic(&OutOfMemoryError{Requested: n, Available: avail})
+	}
 }

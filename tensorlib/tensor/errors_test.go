@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 func TestErrorMessages(t *testing.T) {
@@ -173,5 +175,37 @@ func TestTryPassesOtherPanics(t *testing.T) {
 func TestTryNil(t *testing.T) {
 	if err := Try(func() { Ones(2).Add(Ones(2)) }); err != nil {
 		t.Errorf("Try = %v, want nil", err)
+	}
+}
+
+// TestOutOfHostMemory asks for a 160 GB tensor (PyTorch: "can't allocate
+// memory"): the op panics with an *OutOfMemoryError saying what was asked
+// and what is free, which Try returns, instead of the Go runtime ending the
+// process.
+func TestOutOfHostMemory(t *testing.T) {
+	const want = int64(200000) * 200000 * 4
+	avail, ok := backend.HostMemoryAvailable()
+	if !ok {
+		t.Skip("this system does not report its available memory")
+	}
+	if avail >= want {
+		t.Skipf("this machine has %d bytes available: a 160 GB tensor fits", avail)
+	}
+	err := Try(func() { Zeros(200000, 200000) })
+	var oom *OutOfMemoryError
+	if !errors.As(err, &oom) {
+		t.Fatalf("Zeros(200000, 200000): got %v, want an *OutOfMemoryError", err)
+	}
+	if oom.Requested != want || oom.Available <= 0 || oom.Available >= want {
+		t.Errorf("got %+v, want Requested %d and 0 < Available < Requested", oom, want)
+	}
+	for _, s := range []string{"out of memory", "149.0 GiB"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("message %q does not say %q", err, s)
+		}
+	}
+	// The session goes on: a tensor that fits still allocates.
+	if got := Zeros(1000, 1000).Numel(); got != 1000000 {
+		t.Errorf("Numel = %d after the failed allocation", got)
 	}
 }

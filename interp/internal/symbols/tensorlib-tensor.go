@@ -56,16 +56,17 @@ func init() {
 		"ZerosLike":     reflect.ValueOf(tensor.ZerosLike),
 
 		// type definitions
-		"DType":       reflect.ValueOf((*tensor.DType)(nil)),
-		"DTypeError":  reflect.ValueOf((*tensor.DTypeError)(nil)),
-		"Device":      reflect.ValueOf((*tensor.Device)(nil)),
-		"DeviceError": reflect.ValueOf((*tensor.DeviceError)(nil)),
-		"Error":       reflect.ValueOf((*tensor.Error)(nil)),
-		"GradError":   reflect.ValueOf((*tensor.GradError)(nil)),
-		"IndexError":  reflect.ValueOf((*tensor.IndexError)(nil)),
-		"ShapeError":  reflect.ValueOf((*tensor.ShapeError)(nil)),
-		"Tensor":      reflect.ValueOf((*tensor.Tensor)(nil)),
-		"ValueError":  reflect.ValueOf((*tensor.ValueError)(nil)),
+		"DType":            reflect.ValueOf((*tensor.DType)(nil)),
+		"DTypeError":       reflect.ValueOf((*tensor.DTypeError)(nil)),
+		"Device":           reflect.ValueOf((*tensor.Device)(nil)),
+		"DeviceError":      reflect.ValueOf((*tensor.DeviceError)(nil)),
+		"Error":            reflect.ValueOf((*tensor.Error)(nil)),
+		"GradError":        reflect.ValueOf((*tensor.GradError)(nil)),
+		"IndexError":       reflect.ValueOf((*tensor.IndexError)(nil)),
+		"OutOfMemoryError": reflect.ValueOf((*tensor.OutOfMemoryError)(nil)),
+		"ShapeError":       reflect.ValueOf((*tensor.ShapeError)(nil)),
+		"Tensor":           reflect.ValueOf((*tensor.Tensor)(nil)),
+		"ValueError":       reflect.ValueOf((*tensor.ValueError)(nil)),
 
 		// interface wrapper definitions
 		"_Error": reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_tensor_Error)(nil)),
