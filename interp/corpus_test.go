@@ -1,0 +1,290 @@
+package interp_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gotensor/gotensor/display"
+	"github.com/gotensor/gotensor/interp"
+	"github.com/gotensor/gotensor/interp/internal/corpus"
+)
+
+// TestMain lets the corpus tests start this binary again as the child that
+// runs one program (see package corpus).
+func TestMain(m *testing.M) {
+	corpus.ServeChild(map[string]corpus.Runner{"bare": corpus.Bare, "cell": runCell})
+	os.Exit(m.Run())
+}
+
+// runCell runs src as one cell of a fresh session, set up as the kernel sets
+// it up (file descriptors 1 and 2 captured into the cell's streams).
+func runCell(src string, stdout, stderr *os.File) error {
+	s, err := interp.New(interp.Options{CaptureStdio: true})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	_, err = s.Execute(context.Background(), src, fileOutput{stdout, stderr})
+	return err
+}
+
+// fileOutput is an Output that writes a cell's streams to two files.
+type fileOutput struct{ stdout, stderr *os.File }
+
+func (o fileOutput) Stream(name, text string) {
+	if name == "stdout" {
+		o.stdout.WriteString(text)
+	} else {
+		o.stderr.WriteString(text)
+	}
+}
+
+func (fileOutput) Display(b display.Bundle, id string, update bool) {}
+func (fileOutput) ClearOutput(wait bool)                            {}
+func (fileOutput) Input(prompt string, password bool) (string, error) {
+	return "", fmt.Errorf("no standard input in the corpus test")
+}
+
+// TestYaegiCorpus runs each of yaegi's regression programs that carry an
+// "// Output:" comment, each run in a child process of its own, with bare
+// yaegi (corpus.Bare) and as one cell of a fresh session in three ways:
+// pasted as it is, package clause and func main included; without its
+// package clause; and without it, func main renamed and called at the end.
+// A program's standard output must be its Output comment. A program bare
+// yaegi runs must run in each kind of cell, except those listed in
+// corpus_failures_test.go; a listed program that runs, or that bare yaegi
+// fails too, must leave its list.
+func TestYaegiCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the corpus takes minutes; run without -short")
+	}
+	dir, err := corpus.ModuleDir("github.com/traefik/yaegi")
+	if err != nil {
+		t.Skipf("yaegi's source is not available: %v", err)
+	}
+	progs, err := corpus.YaegiPrograms(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCorpus(t, progs, []variant{
+		{"cell", "cell", pasted, yaegiPastedFailures},
+		{"cell-nopackage", "cell", nopackage, yaegiNoPackageFailures},
+		{"cell-renamed", "cell", renamed, yaegiRenamedFailures},
+	}, corpus.SameTrimmed)
+}
+
+// The sources of a program's cell: the file pasted as it is; without its
+// package clause; without it and with func main renamed and called at the
+// end.
+var (
+	pasted    = func(p corpus.Program) (string, error) { return p.Src, nil }
+	nopackage = func(p corpus.Program) (string, error) { return corpus.CellSource(p.Src, "") }
+	renamed   = func(p corpus.Program) (string, error) { return corpus.CellSource(p.Src, "programMain") }
+)
+
+// A variant is one way of running a corpus's programs as cells.
+type variant struct {
+	name     string // in reports
+	mode     string // the child's runner
+	src      func(corpus.Program) (string, error)
+	failures knownFailures // the programs bare yaegi runs and this variant does not
+}
+
+// knownFailures maps a cause to the programs that fail for it, their names
+// separated by white space. A cause that starts with "sometimes" marks
+// programs whose outcome varies from run to run: they may pass or fail.
+type knownFailures map[string]string
+
+// byProgram returns each listed program's cause.
+func (k knownFailures) byProgram(t *testing.T) map[string]string {
+	m := map[string]string{}
+	for cause, names := range k {
+		for _, n := range strings.Fields(names) {
+			if prev, ok := m[n]; ok {
+				t.Errorf("%s is listed twice: %q and %q", n, prev, cause)
+			}
+			m[n] = cause
+		}
+	}
+	return m
+}
+
+// runCorpus runs progs with bare yaegi and in every variant, compares their
+// standard output with Want using same, logs the counts and checks each
+// variant's list of failures. With $GOTENSOR_CORPUS_REPORT set, it writes
+// every program's outcome and reason there, one line each.
+func runCorpus(t *testing.T, progs []corpus.Program, variants []variant, same func(got, want string) bool) {
+	modes := append([]variant{{name: "bare", mode: "bare", src: pasted}}, variants...)
+	var jobs []corpus.Job
+	// One variant after the other: the runs of one program, which may share
+	// a file or a port, are far apart.
+	for _, v := range modes {
+		for _, p := range progs {
+			src, err := v.src(p)
+			if err != nil {
+				t.Fatalf("%s: %v", p.Name, err)
+			}
+			jobs = append(jobs, corpus.Job{Name: p.Name, Mode: v.mode, Src: src, Timeout: 10 * time.Second})
+		}
+	}
+	start := time.Now()
+	// Twice as many children as processors: a child that hangs until its
+	// time is up leaves its processor idle.
+	results, err := corpus.Run(context.Background(), jobs, 2*runtime.GOMAXPROCS(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d programs, %d runs in %v", len(progs), len(jobs), time.Since(start).Round(time.Second))
+
+	outcome := map[string]map[string]corpus.Outcome{} // variant → program → outcome
+	why := map[string]map[string]string{}
+	took := map[string]map[string]time.Duration{}
+	for _, v := range modes {
+		outcome[v.name], why[v.name], took[v.name] = map[string]corpus.Outcome{}, map[string]string{}, map[string]time.Duration{}
+	}
+	for i, r := range results {
+		p, v := progs[i%len(progs)], modes[i/len(progs)]
+		o := r.Outcome(p.Want, same)
+		outcome[v.name][p.Name] = o
+		took[v.name][p.Name] = r.Elapsed
+		switch o {
+		case corpus.Fail:
+			why[v.name][p.Name] = "output: " + firstDifference(r.Stdout, p.Want)
+		case corpus.Pass:
+		default:
+			why[v.name][p.Name] = r.Why()
+		}
+	}
+	var counts []string
+	for _, v := range modes {
+		n := 0
+		for _, o := range outcome[v.name] {
+			if o == corpus.Pass {
+				n++
+			}
+		}
+		counts = append(counts, fmt.Sprintf("%s %d", v.name, n))
+	}
+	t.Logf("of %d programs, passed: %s", len(progs), strings.Join(counts, ", "))
+	if path := os.Getenv("GOTENSOR_CORPUS_REPORT"); path != "" {
+		writeReport(t, path, progs, modes, outcome, why, took)
+	}
+
+	for _, v := range variants {
+		var stale, missing []string
+		listedAs := v.failures.byProgram(t)
+		for _, p := range progs {
+			bare, got := outcome["bare"][p.Name], outcome[v.name][p.Name]
+			reason, listed := listedAs[p.Name]
+			switch {
+			case strings.HasPrefix(reason, "sometimes"):
+			case bare == corpus.Pass && got != corpus.Pass && !listed:
+				t.Errorf("%s: bare yaegi runs it, the %s does not (%s: %s)", p.Name, v.name, got, why[v.name][p.Name])
+				missing = append(missing, fmt.Sprintf("\t%s: %s: %s", p.Name, got, why[v.name][p.Name]))
+			case listed && got == corpus.Pass:
+				t.Errorf("%s: now runs as a %s: remove it from the list (was: %s)", p.Name, v.name, reason)
+				stale = append(stale, p.Name)
+			case listed && bare != corpus.Pass:
+				t.Errorf("%s: bare yaegi fails it too (%s: %s): remove it from the %s list", p.Name, bare, why["bare"][p.Name], v.name)
+				stale = append(stale, p.Name)
+			}
+		}
+		for name := range listedAs {
+			if _, ok := outcome[v.name][name]; !ok {
+				t.Errorf("%s: listed as a %s failure but not in the corpus: remove it", name, v.name)
+			}
+		}
+		if len(missing) > 0 {
+			t.Logf("%s failures to list or fix:\n%s", v.name, strings.Join(missing, "\n"))
+		}
+		if len(stale) > 0 {
+			t.Logf("%s failures to remove from the list: %s", v.name, strings.Join(stale, " "))
+		}
+	}
+}
+
+// writeReport writes "program variant outcome seconds reason" lines.
+func writeReport(t *testing.T, path string, progs []corpus.Program, modes []variant, outcome map[string]map[string]corpus.Outcome, why map[string]map[string]string, took map[string]map[string]time.Duration) {
+	var b strings.Builder
+	for _, p := range progs {
+		for _, v := range modes {
+			fmt.Fprintf(&b, "%s\t%s\t%s\t%.2f\t%s\n", p.Name, v.name, outcome[v.name][p.Name], took[v.name][p.Name].Seconds(), why[v.name][p.Name])
+		}
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Error(err)
+	}
+}
+
+// firstDifference describes where got first differs from want.
+func firstDifference(got, want string) string {
+	g, w := strings.Split(strings.TrimSpace(got), "\n"), strings.Split(strings.TrimSpace(want), "\n")
+	for i := range max(len(g), len(w)) {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			return fmt.Sprintf("line %d: got %.60q, want %.60q", i+1, gl, wl)
+		}
+	}
+	return "white space differs"
+}
+
+// goByExampleEnv names a checkout of github.com/mmcgrana/gobyexample: the
+// Go module proxy does not serve it, so the test reads it where a person
+// put it.
+const goByExampleEnv = "GOTENSOR_GOBYEXAMPLE"
+
+// TestGoByExample runs Go by Example's deterministic programs
+// (corpus.GoByExampleDeterministic) with `go run` for the expected output,
+// then as TestYaegiCorpus runs yaegi's: with bare yaegi and as a cell in the
+// same three ways, each compared with `go run`'s output byte for byte.
+func TestGoByExample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the corpus takes minutes; run without -short")
+	}
+	root := os.Getenv(goByExampleEnv)
+	if root == "" {
+		t.Skipf("set $%s to a checkout of github.com/mmcgrana/gobyexample to run its programs (the Go module proxy does not serve it)", goByExampleEnv)
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command computes the expected output, and there is none on PATH")
+	}
+	progs, err := corpus.GoByExamplePrograms(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range progs {
+		progs[i].Want = goRun(t, progs[i])
+	}
+	runCorpus(t, progs, []variant{
+		{"cell", "cell", pasted, goByExamplePastedFailures},
+		{"cell-nopackage", "cell", nopackage, goByExampleNoPackageFailures},
+		{"cell-renamed", "cell", renamed, goByExampleRenamedFailures},
+	}, func(got, want string) bool { return got == want })
+}
+
+// goRun returns what `go run` prints on standard output for p, run in a
+// fresh directory that is also its TMPDIR.
+func goRun(t *testing.T, p corpus.Program) string {
+	dir := t.TempDir()
+	cmd := exec.Command("go", "run", p.Path)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TMPDIR="+dir)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go run %s: %v", filepath.Base(p.Path), err)
+	}
+	return string(out)
+}
