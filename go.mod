@@ -9,6 +9,7 @@ require (
 	github.com/yuin/goldmark v1.8.7
 	golang.org/x/image v0.30.0
 	golang.org/x/mod v0.32.0
+	golang.org/x/sync v0.19.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0
 	gorgonia.org/cu v0.9.6
@@ -25,6 +26,5 @@ require (
 	github.com/google/uuid v1.1.1 // indirect
 	github.com/nlpodyssey/gopickle v0.3.0 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
-	golang.org/x/sync v0.19.0 // indirect
 	golang.org/x/text v0.34.0 // indirect
 )

@@ -143,8 +143,9 @@ func TestModuleErrorsInCell(t *testing.T) {
 			[]string{`cell line 1:8: cannot import "github.com/gotensor/no-such-module"`, "the module proxy or the checksum database cannot be reached (GOPROXY=off)", "%go get github.com/gotensor/no-such-module@VERSION"}},
 		{"%go get github.com/gotensor/no-such-module@v1.0.0", emptyProxy,
 			[]string{"%go get: github.com/gotensor/no-such-module@v1.0.0: no such module, version or package", "go list -m -versions"}},
-		{`import "iter"`, "off",
-			[]string{`cannot import "iter"`, "not a standard library package cells can use"}},
+		// plugin is a standard package the tables leave out (stdlib.Skipped).
+		{`import "plugin"`, "off",
+			[]string{`cannot import "plugin"`, "not a standard library package cells can use"}},
 		{"%go autoget off\nimport \"github.com/gotensor/no-such-module/x\"", "off",
 			[]string{"autoget is off", "%go get github.com/gotensor/no-such-module/x", "%go autoget on"}},
 		{"%go build", "off", []string{"%go build: unknown", "!go build"}},

@@ -13,11 +13,11 @@ import (
 	"time"
 
 	yaegi "github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
-	"github.com/traefik/yaegi/stdlib/unrestricted"
+	"github.com/traefik/yaegi/stdlib/unsafe"
 
 	"github.com/gotensor/gotensor/display"
 	"github.com/gotensor/gotensor/interp/internal/modules"
+	"github.com/gotensor/gotensor/interp/internal/stdlib"
 	"github.com/gotensor/gotensor/interp/internal/symbols"
 	"github.com/gotensor/gotensor/tensorlib/backend"
 )
@@ -155,8 +155,10 @@ func (s *Session) start() error {
 		Unrestricted: true,
 	})
 	uses := []yaegi.Exports{
+		// The standard library of the Go that built the kernel, and
+		// yaegi's support of unsafe (conversions, Sizeof ...).
 		stdlib.Symbols,
-		unrestricted.Symbols,
+		unsafe.Symbols,
 		{"os/os": {"Stdin": reflect.ValueOf(&stdin).Elem()}},
 		{"time/time": {"Sleep": reflect.ValueOf(sleep)}},
 		{rtPath + "/cell": {

@@ -43,17 +43,22 @@ step "go vet" go vet ./...
 step "go mod tidy" go mod tidy -diff
 # Imports point down the layers of the README's Layout.
 step "layers" scripts/check-layers.sh
-# The yaegi symbol tables and docs (interp/internal/symbols) are generated from the library's source:
-# a stale table would hide a new name from notebooks.
-symbols_current() {
-	go generate ./interp/internal/symbols || return 1
-	if ! git diff --quiet -- interp/internal/symbols; then
-		echo "interp/internal/symbols is stale: run 'go generate ./interp/internal/symbols' and commit the result"
-		git diff --stat -- interp/internal/symbols
+# generated_current regenerates the package in folder $1 and fails when
+# that changed any file, or added one, there.
+generated_current() {
+	go generate "./$1" || return 1
+	if ! git diff --quiet -- "$1" || [[ -n "$(git ls-files --others --exclude-standard -- "$1")" ]]; then
+		echo "$1 is stale: run 'go generate ./$1' and commit the result"
+		git status --short -- "$1"
 		return 1
 	fi
 }
-step "generated symbols" symbols_current
+# The yaegi symbol tables and docs (interp/internal/symbols) are generated from the library's source:
+# a stale table would hide a new name from notebooks.
+step "generated symbols" generated_current interp/internal/symbols
+# The standard library's tables (interp/internal/stdlib) are those of the Go
+# that builds the kernel: a new Go release changes them.
+step "generated stdlib" generated_current interp/internal/stdlib
 # The MNIST training tests (tensorlib/nn) and the notebooks need the data.
 step "fetch MNIST" go run ./cmd/gotensor data mnist
 # setup.sh installs OpenBLAS, so its path must be tested too, not skipped.

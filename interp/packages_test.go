@@ -1,0 +1,90 @@
+package interp
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestStdlibOfThisGo checks that cells see the standard library of the Go
+// that built the kernel, not the Go 1.22 tables inside yaegi: functions
+// added since, full syscall and os/exec, and unsafe.
+func TestStdlibOfThisGo(t *testing.T) {
+	cases := []struct{ name, code, want string }{
+		// Go 1.24. A cell cannot range over the iterator yet (yaegi has no
+		// range-over-func), but it can call it.
+		{"strings.SplitSeq", `import "strings"
+strings.SplitSeq("a,b,c", ",")(func(s string) bool { fmt.Println(s); return true })`, "a\nb\nc\n"},
+		{"bytes.Lines", `import "bytes"
+bytes.Lines([]byte("x\ny\n"))(func(l []byte) bool { fmt.Printf("%q ", l); return true })`, `"x\n" "y\n" `},
+		// Go 1.24's crypto packages.
+		{"crypto/sha3", `import (
+	"crypto/sha3"
+	"encoding/hex"
+)
+sum := sha3.Sum256([]byte("abc"))
+fmt.Println(hex.EncodeToString(sum[:]))`, "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532\n"},
+		{"crypto/mlkem", `import "crypto/mlkem"
+fmt.Println(mlkem.SharedKeySize, mlkem.EncapsulationKeySize768)`, "32 1184\n"}, // FIPS 203
+		// Generic functions are not in the tables: crypto/pbkdf2.Key is
+		// generic since Go 1.24.
+		{"generic", `import "crypto/pbkdf2"
+fmt.Println(pbkdf2.Key != nil)`, ""},
+		// Go 1.23.
+		{"structs", `import "structs"
+var h structs.HostLayout
+fmt.Printf("%T\n", h)`, "structs.HostLayout\n"},
+		// What yaegi's restricted and unrestricted tables left out.
+		{"os/exec", `import "os/exec"
+fmt.Println(exec.ErrWaitDelay)`, "exec: WaitDelay expired before I/O complete\n"},
+		{"syscall", `import "syscall"
+fmt.Println(syscall.O_RDONLY, syscall.SIGINT)`, "0 interrupt\n"},
+		{"unsafe", `import "unsafe"
+fmt.Println(unsafe.Sizeof(int64(0)))`, "8\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := newSession(t)
+			_, out, err := run(t, s, c.code)
+			if c.want == "" {
+				if err == nil || !strings.Contains(err.Error(), "Key") {
+					t.Errorf("%s: got %v, want an error about pbkdf2.Key", c.name, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			if out != c.want {
+				t.Errorf("%s: stdout %q, want %q", c.name, out, c.want)
+			}
+		})
+	}
+}
+
+// TestLogFatalEndsTheCell checks that log.Fatal in a cell fails the cell
+// and the session lives on: yaegi turns the standard library's log.Fatal
+// into log.Panic when it loads the table (yaegi's stdlib/unrestricted, which
+// sessions used before, put the exiting one back).
+func TestLogFatalEndsTheCell(t *testing.T) {
+	s := newSession(t)
+	mustRun(t, s, `x := 41`)
+	if _, _, err := run(t, s, `import "log"
+log.Fatal("boom")`); err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Errorf("log.Fatal: got %v, want an error saying boom", err)
+	}
+	if res, _ := mustRun(t, s, `x + 1`); res != "42" {
+		t.Errorf("after log.Fatal, x + 1 = %q, want 42", res)
+	}
+}
+
+// BenchmarkNew measures a session's start: loading the symbol tables (the
+// standard library, gotensor's packages) and the pre-imports.
+func BenchmarkNew(b *testing.B) {
+	for b.Loop() {
+		s, err := New(Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.Close()
+	}
+}
