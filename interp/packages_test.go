@@ -1,6 +1,9 @@
 package interp
 
 import (
+	"bytes"
+	"encoding/base64"
+	"image/png"
 	"strings"
 	"testing"
 )
@@ -77,8 +80,87 @@ log.Fatal("boom")`); err == nil || !strings.Contains(err.Error(), "boom") {
 	}
 }
 
+// TestGonumInCell imports gonum/mat in a cell: the determinant of
+// [[1 2] [3 4]] is 1·4 − 2·3 = −2.
+func TestGonumInCell(t *testing.T) {
+	s := newSession(t)
+	_, out := mustRun(t, s, `import "gonum.org/v1/gonum/mat"
+a := mat.NewDense(2, 2, []float64{1, 2, 3, 4})
+fmt.Printf("%.12f\n", mat.Det(a))`)
+	if out != "-2.000000000000\n" {
+		t.Errorf("mat.Det: stdout %q, want -2.000000000000", out)
+	}
+	// Not pre-imported: a session that did not import it does not know it.
+	if _, _, err := run(t, newSession(t), `mat.Det(nil)`); err == nil {
+		t.Error("mat is known to a session that did not import it")
+	}
+}
+
+// TestGonumPlotInCell builds a histogram with gonum/plot in a cell and
+// shows it with display.Plot: the bundle holds a PNG of the plot's size.
+func TestGonumPlotInCell(t *testing.T) {
+	s := newSession(t)
+	var r recorder
+	code := `import (
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+)
+p := plot.New()
+p.Title.Text = "weights"
+h, err := plotter.NewHist(plotter.Values{1, 2, 2, 3, 3, 3, 4, 4, 5}, 5)
+if err != nil {
+	panic(err)
+}
+p.Add(h)
+display.Plot(p)`
+	if _, err := s.Execute(t.Context(), code, &r); err != nil {
+		t.Fatalf("cell: %v", err)
+	}
+	if len(r.displays) != 1 {
+		t.Fatalf("%d displays, want 1", len(r.displays))
+	}
+	data, ok := r.displays[0].Data["image/png"].(string)
+	if !ok {
+		t.Fatalf("the display has no image/png: %v", keys(r.displays[0].Data))
+	}
+	b, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("the image/png is not a PNG: %v", err)
+	}
+	if w := img.Bounds().Dx(); w < 100 {
+		t.Errorf("the PNG is %d pixels wide", w)
+	}
+	if text, _ := r.displays[0].Data["text/plain"].(string); !strings.Contains(text, "weights") {
+		t.Errorf("text/plain %q does not name the plot", text)
+	}
+}
+
+// TestGonumDocs checks that Shift-Tab shows gonum's doc comments.
+func TestGonumDocs(t *testing.T) {
+	s := newSession(t)
+	mustRun(t, s, `import "gonum.org/v1/gonum/mat"`)
+	code := "mat.Det"
+	in := s.Inspect(code, len(code), 0)
+	text, _ := in.Data.Data["text/plain"].(string)
+	if !in.Found || !strings.Contains(text, "Det returns the determinant of the square matrix a") {
+		t.Errorf("Inspect(%q) = %v, %q; want mat.Det's doc comment", code, in.Found, text)
+	}
+}
+
+func keys(m map[string]any) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	return ks
+}
+
 // BenchmarkNew measures a session's start: loading the symbol tables (the
-// standard library, gotensor's packages) and the pre-imports.
+// standard library, gotensor's and gonum's packages) and the pre-imports.
 func BenchmarkNew(b *testing.B) {
 	for b.Loop() {
 		s, err := New(Options{})
