@@ -113,7 +113,9 @@ func (rt *Runtime) Exports() map[string]map[string]reflect.Value {
 		"Describe":   reflect.ValueOf(Describe),
 		"ErrorsIs":   reflect.ValueOf(ErrorsIs),
 		"ErrorsAs":   reflect.ValueOf(ErrorsAs),
+		"Identity":   reflect.ValueOf(Identity),
 		"Clear":      reflect.ValueOf(Clear),
+		"CloneMap":   reflect.ValueOf(CloneMap),
 		"DecodeRune": reflect.ValueOf(utf8.DecodeRuneInString),
 	}}
 }
@@ -189,6 +191,23 @@ func (rt *Runtime) stderr() io.Writer {
 		return rt.Stderr
 	}
 	return stderr
+}
+
+// CloneMap is the runtime's part of maps.Clone, which interpreted code
+// cannot write: a new map of m's type with m's entries (nil for nil).
+func CloneMap(m any) any {
+	v := reflect.ValueOf(m)
+	if v.Kind() != reflect.Map {
+		panic(fmt.Sprintf("cellrt.CloneMap: %T is not a map", m))
+	}
+	if v.IsNil() {
+		return m
+	}
+	out := reflect.MakeMapWithSize(v.Type(), v.Len())
+	for it := v.MapRange(); it.Next(); {
+		out.SetMapIndex(it.Key(), it.Value())
+	}
+	return out.Interface()
 }
 
 // Clear is the clear builtin for maps and slices.

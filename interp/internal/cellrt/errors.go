@@ -39,6 +39,13 @@ func ErrorsAs(err error, match func(any) bool) bool {
 	return found
 }
 
+// Identity returns what an error handed to interpreted code by compiled
+// code stands for: the value inside the interpreter's wrapper or inside
+// Fmt's formatter (a cell's error wrapped by fmt.Errorf's %w comes back
+// as one), else err. An interpreted type assertion on it sees the cell's
+// type and its methods.
+func Identity(err error) any { return identity(err) }
+
 // walk calls f on err and the errors it wraps, depth first, until f
 // reports true.
 func walk(err error, f func(error) bool) bool {

@@ -56,6 +56,14 @@ type cell struct {
 	placeholders map[string]*types.Var
 	// added lists the methods added to earlier types while checking.
 	added []*types.Func
+
+	// inst holds the instances of generic code the cell uses that the
+	// session lacks (see mono): their declarations are checked with the
+	// cell, after its imports, each under a //line comment of its own.
+	inst *mono
+	// instDecls maps the declarations of instance code in the file to
+	// what they are.
+	instDecls map[ast.Decl]*instDecl
 }
 
 // parse builds the check source of the cell and parses it.
@@ -77,7 +85,11 @@ func (c *cell) parse() error {
 	used := identNames(c.src)
 	var b strings.Builder
 	b.WriteString("package main\n")
-	if len(c.s.imports) > 0 {
+	var decls []*instDecl
+	if c.inst != nil {
+		decls = c.inst.decls()
+	}
+	if len(c.s.imports) > 0 || len(decls) > 0 {
 		// The session's imports that the cell may use: the others would
 		// cost the checker their import and an "unused" error.
 		names := make([]string, 0, len(c.s.imports))
@@ -90,6 +102,17 @@ func (c *cell) parse() error {
 		b.WriteString("import (\n")
 		for _, name := range names {
 			fmt.Fprintf(&b, "\t%s %q\n", name, c.s.imports[name])
+		}
+		if len(decls) > 0 {
+			// The imports instance code uses.
+			paths := make([]string, 0, len(c.inst.hidden))
+			for p := range c.inst.hidden {
+				paths = append(paths, p)
+			}
+			sort.Strings(paths)
+			for _, p := range paths {
+				fmt.Fprintf(&b, "\t%s %q\n", c.inst.hidden[p], p)
+			}
 		}
 		b.WriteString(")\n")
 	}
@@ -109,6 +132,13 @@ func (c *cell) parse() error {
 		c.pieceOff[i] = -1
 	}
 	emit(pieceImport)
+	// Instance code, each declaration under a //line comment naming it
+	// (see errorAt).
+	instStart := b.Len()
+	for k, d := range decls {
+		fmt.Fprintf(&b, "//line %s%d:%d:%d\n%s\n", instFile, k, max(d.line, 1), max(d.col, 1), d.text)
+	}
+	instEnd := b.Len()
 	emit(pieceDecl)
 	b.WriteString("func " + bodyName + "() {\n")
 	emit(pieceStmt)
@@ -141,7 +171,14 @@ func (c *cell) parse() error {
 	c.tf = c.fset.File(f.Package)
 	c.dedupeImports()
 	c.declared = map[string]bool{}
+	c.instDecls = map[ast.Decl]*instDecl{}
 	for _, d := range f.Decls {
+		if off := c.tf.Offset(d.Pos()); off >= instStart && off < instEnd {
+			if k := len(c.instDecls); k < len(decls) {
+				c.instDecls[d] = decls[k]
+			}
+			continue
+		}
 		switch d := d.(type) {
 		case *ast.GenDecl:
 			for _, sp := range d.Specs {
@@ -180,6 +217,9 @@ func (c *cell) parse() error {
 	}
 	for _, sp := range c.imports {
 		c.declared[importName(sp, c.s.u)] = true
+	}
+	if len(c.instDecls) != len(decls) {
+		return ErrorList{{Cell: c.n, Msg: fmt.Sprintf("internal error: %d declarations of instance code, %d expected; please report it", len(c.instDecls), len(decls))}}
 	}
 	c.names = map[string]bool{}
 	ast.Inspect(f, func(n ast.Node) bool {
@@ -329,6 +369,16 @@ func (c *cell) errorAt(pos token.Position, msg string) Error {
 	if pos.Filename == "cell" {
 		e.Line, e.Col = pos.Line, pos.Column
 	}
+	if k, err := strconv.Atoi(strings.TrimPrefix(pos.Filename, instFile)); err == nil && strings.HasPrefix(pos.Filename, instFile) && c.inst != nil {
+		if decls := c.inst.decls(); k < len(decls) {
+			d := decls[k]
+			where := fmt.Sprintf("%s:%d", d.file, pos.Line)
+			if d.cell >= 0 {
+				where = fmt.Sprintf("declared in cell %d, line %d", d.cell, pos.Line)
+			}
+			e.Msg = fmt.Sprintf("cannot instantiate %s (%s): %s", d.inst.desc, where, msg)
+		}
+	}
 	return e
 }
 
@@ -452,6 +502,9 @@ func (c *cell) asFunction(m *ast.FuncDecl) *ast.FuncDecl {
 	if len(m.Recv.List) != 1 {
 		return nil
 	}
+	if _, ok := c.instDecls[m]; ok {
+		return nil
+	}
 	name, generic := recvBase(m.Recv.List[0].Type)
 	if name == "" || generic || c.declared[name] {
 		return nil
@@ -515,6 +568,8 @@ func (c *cell) checkOnce(renamed []*ast.Ident) (errs ErrorList, err error) {
 	for name := range c.names {
 		if e, ok := c.s.entries[name]; ok && !c.declared[name] {
 			scope.Insert(e.obj)
+		} else if obj, ok := c.s.generated[name]; ok {
+			scope.Insert(obj) // instance code of an earlier cell
 		}
 	}
 	c.placeholders = map[string]*types.Var{}
@@ -559,15 +614,7 @@ func (c *cell) checkOnce(renamed []*ast.Ident) (errs ErrorList, err error) {
 			}
 		}
 	}()
-	c.info = &types.Info{
-		Types:      map[ast.Expr]types.TypeAndValue{},
-		Defs:       map[*ast.Ident]types.Object{},
-		Uses:       map[*ast.Ident]types.Object{},
-		Selections: map[*ast.SelectorExpr]*types.Selection{},
-		Implicits:  map[ast.Node]types.Object{},
-		Instances:  map[*ast.Ident]types.Instance{},
-		Scopes:     map[ast.Node]*types.Scope{},
-	}
+	c.info = newInfo()
 	var list []types.Error
 	conf := types.Config{
 		Importer: c.s.u,
@@ -612,45 +659,12 @@ func (c *cell) placeholderDecl(name string, t types.Type, prev *types.Package) a
 // mentions reports whether t involves a named type of package pkg.
 func mentions(t types.Type, pkg *types.Package) bool {
 	found := false
-	var visit func(t types.Type)
-	seen := map[types.Type]bool{}
-	visit = func(t types.Type) {
-		if found || seen[t] {
-			return
+	walkType(t, nil, func(t types.Type) bool {
+		if n, ok := t.(*types.Named); ok && n.Obj().Pkg() == pkg {
+			found = true
 		}
-		seen[t] = true
-		switch t := t.(type) {
-		case *types.Named:
-			if t.Obj().Pkg() == pkg {
-				found = true
-			}
-			for i := 0; i < t.TypeArgs().Len(); i++ {
-				visit(t.TypeArgs().At(i))
-			}
-		case *types.Pointer:
-			visit(t.Elem())
-		case *types.Slice:
-			visit(t.Elem())
-		case *types.Array:
-			visit(t.Elem())
-		case *types.Map:
-			visit(t.Key())
-			visit(t.Elem())
-		case *types.Chan:
-			visit(t.Elem())
-		case *types.Signature:
-			for _, tu := range []*types.Tuple{t.Params(), t.Results()} {
-				for i := 0; i < tu.Len(); i++ {
-					visit(tu.At(i).Type())
-				}
-			}
-		case *types.Struct:
-			for i := 0; i < t.NumFields(); i++ {
-				visit(t.Field(i).Type())
-			}
-		}
-	}
-	visit(t)
+		return !found
+	})
 	return found
 }
 
@@ -674,10 +688,32 @@ func (n checkNamer) qualify(pkg *types.Package) (string, bool) {
 
 func (n checkNamer) typeName(obj *types.TypeName) (string, bool) {
 	name := obj.Name()
-	if obj.Pkg() == n.prev {
-		return name, n.c.declared[name]
+	if localType(obj) {
+		return name, true
 	}
-	return name, n.c.s.isEntry(obj) && !n.c.declared[name]
+	if obj.Pkg() == n.prev {
+		return name, n.c.declared[name] || n.c.isInstType(obj)
+	}
+	return name, n.c.s.isEntry(obj) && !n.c.declared[name] || n.c.s.generated[name] == types.Object(obj)
+}
+
+func (n checkNamer) instance(t *types.Named) (string, bool) { return n.c.s.instanceName(t, n.c.inst) }
+
+func (n checkNamer) unexported(obj *types.TypeName) (string, bool) { return obj.Name(), false }
+
+// isInstType reports whether obj is a type that the cell's instance code
+// declares.
+func (c *cell) isInstType(obj *types.TypeName) bool {
+	for d := range c.instDecls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
+			for _, sp := range g.Specs {
+				if sp.(*ast.TypeSpec).Name.Name == obj.Name() {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // placeholderPrefix starts the names of placeholders (see check).

@@ -94,6 +94,16 @@
 //     is an error before the Go stack limit.
 //   - go statements recover and report their panics; os.Exit, log.Fatal*
 //     and runtime.Goexit call the runtime's hooks.
+//   - Generic code never reaches the interpreter: every instance a cell
+//     uses (slices.Sort[[]int, int], a cell's Map[int, string],
+//     atomic.Pointer[T]) is a plain copy of the declaration with the
+//     type arguments in place of the type parameters, under a name of
+//     its own, checked with the cell and rewritten like its code; the
+//     session keeps the instances for later cells (see mono.go). The
+//     standard library's generic code comes from Universe.Source (the
+//     toolchain's, see GOROOTSource).
+//   - Type assertions on errors see through the wrappers compiled code
+//     hands back for a cell's errors (_gt.Identity).
 //   - Arguments of fmt's and log's printing functions whose type a cell
 //     declared with String, Error, Format or GoString go through
 //     cellrt.Fmt (compiled fmt sees no methods of such types); errors.Is
@@ -102,9 +112,11 @@
 // # Limits
 //
 // Known gaps, each a compile error or a documented difference: defer and
-// goto in the body of a range over a function; generic functions of
-// compiled packages (type-checked from source, but the interpreter cannot
-// run them without instantiation, which StepInstantiate is reserved for);
+// goto in the body of a range over a function; iter.Pull and iter.Pull2
+// (the runtime's coroutines); generic code instantiated with a type
+// declared inside a function; methods of a generic type declared in
+// another cell than the type; instances made before a generic function
+// is declared again keep its old code;
 // %T, %+v and %#v of a struct type declared in a cell print the
 // interpreter's representation; the Unwrap, Is and As methods of error
 // types declared in cells are not followed by errors.Is/As.

@@ -38,6 +38,17 @@ func (e *edits) insertClosing(off int, text string) {
 // dropped.
 func (e *edits) replace(pos, end int, text string) { e.add(edit{pos: pos, end: end, text: text}) }
 
+// replaceLines replaces bytes [pos, end) of src with text, which may
+// hold newlines: as many as the replaced bytes do, so that lines stay
+// where they are.
+func (e *edits) replaceLines(src string, pos, end int, text string) {
+	if strings.Count(text, "\n") != strings.Count(src[pos:end], "\n") {
+		panic("plan: an edit must keep the lines")
+	}
+	e.seq++
+	e.list = append(e.list, edit{pos: pos, end: end, text: text, seq: e.seq})
+}
+
 func (e *edits) add(x edit) {
 	if strings.Contains(x.text, "\n") {
 		panic("plan: an edit must not add a line")

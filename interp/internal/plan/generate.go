@@ -22,6 +22,7 @@ import (
 func (s *Session) Plan(n int, src string) (*Plan, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.planID++
 	c := &cell{s: s, n: n, src: src}
 	if err := c.parse(); err != nil {
 		return nil, err
@@ -31,6 +32,27 @@ func (s *Session) Plan(n int, src string) (*Plan, error) {
 	}
 	g := &gen{c: c, s: s, p: &Plan{Cell: n}, ynames: map[types.Object]string{}, hidden: map[string]string{},
 		bodies: map[*ast.FuncDecl]string{}, callee: map[*ast.Ident]bool{}, collided: map[types.Object]bool{}}
+	if !s.prelude0 {
+		// The instances of generic code the cell uses, checked with it
+		// (see mono).
+		m := newMono(s, c)
+		if err := m.run(); err != nil {
+			return nil, err
+		}
+		if len(m.insts) > 0 {
+			c = &cell{s: s, n: n, src: src, inst: m}
+			if err := c.parse(); err != nil {
+				return nil, err
+			}
+			if err := c.check(); err != nil {
+				return nil, err
+			}
+			g.c = c
+			for p, name := range m.newHidden() {
+				g.hidden[p] = name
+			}
+		}
+	}
 	return g.plan()
 }
 
@@ -75,6 +97,9 @@ type gen struct {
 	// initializer is set while package-level variables' initializers are
 	// rewritten.
 	initializer bool
+	// noDepth is set while a package's instance code is rewritten: its
+	// functions count no depth.
+	noDepth bool
 
 	commits []commitAt
 	errs    ErrorList
@@ -140,6 +165,9 @@ func (g *gen) pkgName(pkg *types.Package) string {
 // typeName returns the interpreter's name of a type declared in a cell,
 // and false for an old version no name reaches.
 func (g *gen) typeName(obj *types.TypeName) (string, bool) {
+	if localType(obj) {
+		return obj.Name(), true // declared in a function: in scope where it is used
+	}
 	if n, ok := g.ynames[obj]; ok {
 		return n, true
 	}
@@ -156,6 +184,14 @@ func (g *gen) typeName(obj *types.TypeName) (string, bool) {
 	}
 	return obj.Name(), true
 }
+
+// instance returns the interpreter's name of an instance of a generic
+// type: the instance the plan or an earlier cell made.
+func (g *gen) instance(t *types.Named) (string, bool) { return g.s.instanceName(t, g.c.inst) }
+
+// unexported reports that generated code cannot name an unexported type
+// of a compiled package.
+func (g *gen) unexported(obj *types.TypeName) (string, bool) { return obj.Name(), false }
 
 // yname returns the interpreter's name of a session or cell object.
 func (g *gen) yname(obj types.Object) string {
@@ -205,7 +241,10 @@ func (g *gen) plan() (*Plan, error) {
 		}
 		line, _ := c.lineCol(c.cellOffset(g.off(sp.Pos())))
 		g.p.Decls = append(g.p.Decls, Decl{Kind: DeclImport, Name: name, Line: line})
-		i := addStep(Step{Kind: StepImport, Src: src, Import: imp, Declares: []string{name}})
+		i := -1 // a package the interpreter has only as source: every use is instantiated
+		if path == "unsafe" || g.s.u.InTables(path) {
+			i = addStep(Step{Kind: StepImport, Src: src, Import: imp, Declares: []string{name}})
+		}
 		g.commitAfter(i, func() {
 			if name == "_" {
 				return
@@ -215,8 +254,19 @@ func (g *gen) plan() (*Plan, error) {
 		})
 	}
 
-	// The file of declarations, built first so that it can add imports.
-	file, fileDecls := g.declFile()
+	// The instances' file and the file of declarations, built first so
+	// that they can add imports. Instance code that uses the cell's own
+	// declarations goes in the cell's file: yaegi orders the
+	// declarations of one file.
+	instTypes, instCode, instNames := g.instanceFile()
+	merge := instTypes+instCode != "" && g.instancesUseCell()
+	var file string
+	var fileDecls []string
+	if merge {
+		file, fileDecls = g.declFile(instTypes, instCode)
+	} else {
+		file, fileDecls = g.declFile("", "")
+	}
 	run := g.runBlock()
 	declare := g.declareBlock()
 	if len(g.errs) > 0 {
@@ -237,9 +287,19 @@ func (g *gen) plan() (*Plan, error) {
 	if capture := g.captureBlock(); capture != "" {
 		addStep(Step{Kind: StepBlock, Src: capture})
 	}
+	instStep := -1
+	if instTypes+instCode != "" && !merge {
+		instStep = addStep(Step{Kind: StepInstantiate, Src: "package main\n" + instTypes + instCode, Declares: instNames})
+	}
 	fileStep := -1
 	if file != "" {
 		fileStep = addStep(Step{Kind: StepFile, Src: file, Declares: fileDecls})
+	}
+	if merge {
+		instStep = fileStep
+	}
+	if c.inst != nil {
+		g.commitInstances(instStep)
 	}
 	declareStep := fileStep
 	if declare != "" {
@@ -387,23 +447,35 @@ func (g *gen) span(b *strings.Builder, start, end int) {
 // alias of it), constants, methods, generic functions, and the session
 // variables for its functions and top-level variables that need a new
 // declaration.
-func (g *gen) declFile() (string, []string) {
+func (g *gen) declFile(instTypes, instCode string) (string, []string) {
 	c := g.c
 	// Types and constants first, then code, then the variables: in one
 	// file, yaegi still gets some orders wrong (a generic function before
 	// the types it uses; a function variable before a function of the
 	// same type assigned to a named function type).
 	var types_, vars, code strings.Builder
+	types_.WriteString(instTypes)
+	code.WriteString(instCode)
 	var names []string
 	for _, d := range c.file.Decls {
+		if _, ok := c.instDecls[d]; ok {
+			continue
+		}
 		switch d := d.(type) {
 		case *ast.GenDecl:
 			switch d.Tok {
 			case token.IMPORT:
 			case token.TYPE:
-				g.piece(&types_, d)
-				for _, sp := range d.Specs {
-					ts := sp.(*ast.TypeSpec)
+				keep := g.plainTypes(d)
+				if len(keep) == len(d.Specs) {
+					g.piece(&types_, d)
+				} else {
+					for _, ts := range keep {
+						types_.WriteString(g.lineOf(ts.Pos()))
+						types_.WriteString("type " + g.ed.render(c.text, g.off(ts.Pos()), g.off(ts.End())) + "\n")
+					}
+				}
+				for _, ts := range keep {
 					names = append(names, ts.Name.Name)
 					if v, ok := g.ynames[c.info.Defs[ts.Name]]; ok && !g.collided[c.info.Defs[ts.Name]] {
 						fmt.Fprintf(&types_, "type %s = %s\n", ts.Name.Name, v)
@@ -423,7 +495,7 @@ func (g *gen) declFile() (string, []string) {
 			}
 		case *ast.FuncDecl:
 			switch {
-			case d == c.body || d.Name.Name == "_":
+			case d == c.body || d.Name.Name == "_" || g.generic(d):
 			case d.Recv != nil:
 				if !g.skipMethod(d) {
 					g.piece(&code, d)
@@ -468,6 +540,150 @@ func (g *gen) declFile() (string, []string) {
 		return "", nil
 	}
 	return "package main\n" + src, names
+}
+
+// generic reports whether a function or method of the cell is generic
+// code, which the interpreter never sees (see mono); the prelude's stay
+// as they are.
+func (g *gen) generic(fd *ast.FuncDecl) bool {
+	if g.s.prelude0 {
+		return false
+	}
+	if fd.Recv != nil {
+		_, generic := recvBase(fd.Recv.List[0].Type)
+		return generic
+	}
+	return fd.Type.TypeParams != nil
+}
+
+// plainTypes returns the type specs of a declaration that the
+// interpreter is given: not generic types, nor constraint interfaces
+// (~int | ~float64), which only generic code uses.
+func (g *gen) plainTypes(d *ast.GenDecl) []*ast.TypeSpec {
+	var keep []*ast.TypeSpec
+	for _, sp := range d.Specs {
+		ts := sp.(*ast.TypeSpec)
+		if !g.s.prelude0 && ts.TypeParams != nil {
+			continue
+		}
+		if obj, ok := g.c.info.Defs[ts.Name].(*types.TypeName); ok && !g.s.prelude0 {
+			if iface, ok := obj.Type().Underlying().(*types.Interface); ok && !iface.IsMethodSet() {
+				continue
+			}
+		}
+		keep = append(keep, ts)
+	}
+	return keep
+}
+
+// instanceFile returns the declarations of the cell's instance code, for
+// the interpreter: its types, the rest, and the names they declare. A
+// declaration from a cell keeps that cell's positions.
+func (g *gen) instanceFile() (typesSrc, code string, names []string) {
+	c := g.c
+	var t, o strings.Builder
+	for _, d := range c.file.Decls {
+		id, ok := c.instDecls[d]
+		if !ok {
+			continue
+		}
+		w := &o
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+			w = &t
+		}
+		if id.cell >= 0 {
+			w.WriteString(g.s.lineDirective(id.cell, id.line, id.col))
+		} else {
+			fmt.Fprintf(w, "//line %s:1:1\n", g.s.cfg.SourceName)
+		}
+		w.WriteString(g.ed.render(c.text, g.off(d.Pos()), g.off(d.End())))
+		w.WriteString("\n")
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				switch sp := sp.(type) {
+				case *ast.TypeSpec:
+					names = append(names, sp.Name.Name)
+				case *ast.ValueSpec:
+					for _, n := range sp.Names {
+						names = append(names, n.Name)
+					}
+				}
+			}
+		case *ast.FuncDecl:
+			if d.Recv == nil {
+				names = append(names, d.Name.Name)
+			}
+		}
+	}
+	return t.String(), o.String(), names
+}
+
+// instObjects returns the package-level objects the cell's instance code
+// declares.
+func (g *gen) instObjects() map[types.Object]bool {
+	objs := map[types.Object]bool{}
+	for d := range g.c.instDecls {
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				switch sp := sp.(type) {
+				case *ast.TypeSpec:
+					objs[g.c.info.Defs[sp.Name]] = true
+				case *ast.ValueSpec:
+					for _, n := range sp.Names {
+						objs[g.c.info.Defs[n]] = true
+					}
+				}
+			}
+		case *ast.FuncDecl:
+			if d.Recv == nil {
+				objs[g.c.info.Defs[d.Name]] = true
+			}
+		}
+	}
+	return objs
+}
+
+// instancesUseCell reports whether the cell's instance code uses what the
+// cell declares (Stack[P] with the cell's P, a generic function of the
+// cell calling another function of it).
+func (g *gen) instancesUseCell() bool {
+	c := g.c
+	own := g.instObjects()
+	uses := false
+	for d := range c.instDecls {
+		ast.Inspect(d, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if obj := c.info.Uses[id]; obj != nil && obj.Pkg() == c.pkg && obj.Parent() == c.pkg.Scope() && !own[obj] {
+					uses = true
+				}
+			}
+			return !uses
+		})
+	}
+	return uses
+}
+
+// commitInstances makes the plan's instances the session's once step has
+// run: later cells reuse them.
+func (g *gen) commitInstances(step int) {
+	s, m := g.s, g.c.inst
+	objs := map[string]types.Object{}
+	for obj := range g.instObjects() {
+		if obj != nil {
+			objs[obj.Name()] = obj
+		}
+	}
+	g.commitAfter(step, func() {
+		for _, inst := range m.insts {
+			s.instances[inst.key] = inst.name
+			s.instNames[inst.name] = true
+		}
+		for name, obj := range objs {
+			s.generated[name] = obj
+		}
+	})
 }
 
 // topVarOrder returns the names of the top-level variables in source
@@ -793,7 +1009,40 @@ func (g *gen) commitDecls(fileStep, declareStep int) {
 			delete(s.imports, name)
 		})
 	}
+	g.commitGenerics(step)
 	sort.SliceStable(g.p.Decls, func(i, j int) bool { return g.p.Decls[i].Line < g.p.Decls[j].Line })
+}
+
+// commitGenerics keeps, once step has run, the cell's generic
+// declarations with its source (later cells instantiate them), and the
+// keys of its types and functions (see Session.objKey).
+func (g *gen) commitGenerics(step int) {
+	c, s := g.c, g.s
+	keys := map[types.Object]string{}
+	for _, ts := range c.types {
+		if obj := c.info.Defs[ts.Name]; obj != nil {
+			keys[obj] = s.objKey(obj)
+		}
+	}
+	for _, fd := range c.funcs {
+		if obj := c.info.Defs[fd.Name]; obj != nil {
+			keys[obj] = s.objKey(obj)
+		}
+	}
+	var src *source
+	if !s.prelude0 {
+		src = c.source()
+	}
+	g.commitAfter(step, func() {
+		for obj, k := range keys {
+			s.keys[obj] = k
+		}
+		if src != nil {
+			for obj := range src.decls {
+				s.generics[obj] = src
+			}
+		}
+	})
 }
 
 // commitObject makes obj the session's name once step has run.

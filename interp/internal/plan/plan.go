@@ -43,7 +43,9 @@ type StepKind int
 
 const (
 	// StepImport imports one package: Src is `import name "path"`. The
-	// step's Import says which.
+	// step's Import says which. A cell's import of a package the
+	// universe has only as source (iter) has no step: every use of it
+	// is instantiated.
 	StepImport StepKind = iota
 	// StepFile is a Go file of declarations (types, methods, constants,
 	// variables): compile it and run it (which initializes nothing but
@@ -57,9 +59,13 @@ const (
 	// in the block declare session variables whose types the planner
 	// cannot spell in Go source (see Decl.ByExample), and nothing runs.
 	StepDeclare
-	// StepInstantiate is reserved for generic code instantiated into
-	// plain Go for the interpreter (a monomorphizer); no plan holds one
-	// yet.
+	// StepInstantiate is a Go file of the instances of generic code the
+	// cell uses that the session lacks (see mono): plain declarations
+	// under names of their own (slicesꞏSortꞏslice_intꞏint), with no
+	// type parameter. Compile and run it as a StepFile; it comes before
+	// the steps that use it. When the instances use what the cell
+	// declares (Stack[P] of the cell's P), they are in the cell's
+	// StepFile instead: yaegi orders the declarations of one file.
 	StepInstantiate
 )
 

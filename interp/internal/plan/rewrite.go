@@ -51,6 +51,7 @@ func (g *gen) rewrite() {
 			g.bodies[fd] = g.s.fresh("_gtf") + "_" + fd.Name.Name
 		}
 	}
+	g.instanceRefs()
 	for _, d := range c.file.Decls {
 		switch d := d.(type) {
 		case *ast.GenDecl:
@@ -58,12 +59,34 @@ func (g *gen) rewrite() {
 			// before the functions' variables are assigned: they call
 			// the declared functions.
 			g.initializer = d.Tok == token.VAR
-			if d.Tok != token.IMPORT {
+			switch d.Tok {
+			case token.IMPORT:
+			case token.TYPE:
+				for _, ts := range g.plainTypes(d) {
+					g.walk(ts, &fnCtx{})
+				}
+			default:
 				g.walk(d, &fnCtx{})
 			}
 			g.initializer = false
 		case *ast.FuncDecl:
+			_, inst := c.instDecls[d]
 			switch {
+			case g.generic(d):
+				// Never run: its instances are (see mono).
+			case inst:
+				// Instance code: a package's needs no depth count (its
+				// recursion is bounded; the functions it calls count
+				// theirs).
+				id := c.instDecls[d]
+				g.noDepth = id.cell < 0
+				name := id.inst.desc
+				if d.Recv != nil {
+					name += "." + d.Name.Name
+					g.walk(d.Recv, &fnCtx{})
+				}
+				g.walkFunc(name, d.Type, d.Body)
+				g.noDepth = false
 			case d == c.body:
 				g.topLevel(d.Body)
 				g.walk(d.Body, &fnCtx{cellBody: true})
@@ -80,6 +103,70 @@ func (g *gen) rewrite() {
 				g.walkFunc(d.Name.Name, d.Type, d.Body)
 			}
 		}
+	}
+}
+
+// instanceRefs replaces the cell's uses of generic functions and types
+// with the names of their instances (see mono): F(x), F[int](x),
+// pkg.F(x), T[int]{}, pkg.T[int]. It runs before the other rewrites, so
+// that the text they copy has the names.
+func (g *gen) instanceRefs() {
+	c := g.c
+	if len(c.info.Instances) == 0 || g.s.prelude0 {
+		return
+	}
+	inGeneric := c.genericSpans()
+	// The expression each instance's identifier stands for: itself, a
+	// qualified identifier, or an explicit instantiation.
+	span := map[*ast.Ident]ast.Expr{}
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		var id *ast.Ident
+		switch n := n.(type) {
+		case *ast.IndexExpr:
+			id = nameOf(n.X)
+		case *ast.IndexListExpr:
+			id = nameOf(n.X)
+		case *ast.SelectorExpr:
+			if x, ok := n.X.(*ast.Ident); ok {
+				if _, isPkg := c.info.Uses[x].(*types.PkgName); isPkg {
+					id = n.Sel
+				}
+			}
+		}
+		if id != nil {
+			if _, ok := c.info.Instances[id]; ok {
+				if _, set := span[id]; !set {
+					span[id] = n.(ast.Expr)
+				}
+			}
+		}
+		return true
+	})
+	for id, in := range c.info.Instances {
+		if inGeneric(id.Pos()) {
+			continue
+		}
+		obj := c.info.Uses[id]
+		targs := typeList(in.TypeArgs)
+		if obj == nil || anyTypeParam(targs) {
+			continue
+		}
+		key := g.s.instKey(obj, targs)
+		name, ok := "", false
+		if c.inst != nil {
+			name, ok = c.inst.lookup(key)
+		} else {
+			name, ok = g.s.instances[key]
+		}
+		if !ok {
+			g.errorf(id.Pos(), "internal error: no instance of %s; please report it", describe(obj, targs))
+			continue
+		}
+		var e ast.Expr = id
+		if x, ok := span[id]; ok {
+			e = x
+		}
+		g.ed.replace(g.off(e.Pos()), g.off(e.End()), name)
 	}
 }
 
@@ -248,7 +335,7 @@ func (g *gen) walkFunc(name string, ft *ast.FuncType, body *ast.BlockStmt) {
 	// prologue there would meet a yaegi bug (see DESIGN.md) that their
 	// pasted programs do not meet without it.
 	once := name == "main" || name == "init"
-	if !g.s.cfg.NoDepthCheck && !once && g.callsInterpreted(body) {
+	if !g.s.cfg.NoDepthCheck && !g.noDepth && !once && g.callsInterpreted(body) {
 		enter := fmt.Sprintf("%s++; if %s > %s { %s.Enter(%s) };", depthName, depthName, limitName, rtName, strconv.Quote(name))
 		if hasDefer(body) {
 			fc.reset = true
@@ -308,7 +395,7 @@ func (g *gen) interpretedCall(call *ast.CallExpr) bool {
 	}
 	compiled := func(obj types.Object) bool {
 		fn, ok := obj.(*types.Func)
-		return ok && fn.Pkg() != nil && fn.Pkg().Path() != cellPath
+		return ok && fn.Pkg() != nil && fn.Pkg().Path() != cellPath && !instantiated(fn)
 	}
 	switch f := ast.Unparen(call.Fun).(type) {
 	case *ast.Ident:
@@ -359,6 +446,12 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 			g.callee[id] = true
 		}
 		g.call(n)
+	case *ast.TypeAssertExpr:
+		if n.Type != nil {
+			g.assertError(n)
+		}
+	case *ast.TypeSwitchStmt:
+		g.switchError(n)
 	case *ast.GoStmt:
 		g.goStmt(n)
 	case *ast.ForStmt:
@@ -400,6 +493,20 @@ func (g *gen) ident(id *ast.Ident) {
 		return
 	}
 	if _, isPkg := obj.(*types.PkgName); isPkg || strings.HasPrefix(obj.Name(), placeholderPrefix) {
+		return
+	}
+	if v, ok := obj.(*types.Var); ok && v.IsField() && v.Embedded() {
+		// An embedded instance of a generic type is a field named like
+		// the instance.
+		t := v.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok && n.TypeArgs().Len() > 0 {
+			if name, ok := g.instance(n); ok {
+				g.ed.replace(g.off(id.Pos()), g.off(id.End()), name)
+			}
+		}
 		return
 	}
 	if obj.Pkg() == nil || obj.Pkg().Path() != cellPath {
@@ -501,7 +608,6 @@ func (g *gen) call(call *ast.CallExpr) {
 			return
 		}
 	}
-	g.instantiate(call)
 	fun := ast.Unparen(call.Fun)
 	var fn *types.Func
 	switch f := fun.(type) {
@@ -521,7 +627,7 @@ func (g *gen) call(call *ast.CallExpr) {
 	if fn == nil || fn.Pkg() == nil {
 		return
 	}
-	if fn.Pkg().Path() != cellPath {
+	if fn.Pkg().Path() != cellPath && !instantiated(fn) {
 		g.variadicSlice(call, fn)
 	}
 	switch fn.Pkg().Path() {
@@ -534,36 +640,24 @@ func (g *gen) call(call *ast.CallExpr) {
 	}
 }
 
-// instantiate gives a call of a generic function declared in a cell the
-// type arguments go/types inferred: yaegi infers some of them wrong
-// (Map[T, U any] with a func(T) U argument).
-func (g *gen) instantiate(call *ast.CallExpr) {
-	var id *ast.Ident
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	default:
-		return // explicit (f[int](...)) or not a name
+// instantiated reports whether a function of a package runs as
+// instance code in the interpreter (see mono): a generic function, or a
+// method of a generic type.
+func instantiated(fn *types.Func) bool {
+	sig := fn.Type().(*types.Signature)
+	if sig.TypeParams().Len() > 0 {
+		return true
 	}
-	fn, ok := g.c.info.Uses[id].(*types.Func)
-	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != cellPath {
-		return
-	}
-	inst, ok := g.c.info.Instances[id]
-	if !ok || inst.TypeArgs.Len() == 0 {
-		return
-	}
-	var args []string
-	for i := 0; i < inst.TypeArgs.Len(); i++ {
-		t, ok := g.typeSrc(inst.TypeArgs.At(i))
-		if !ok {
-			return
+	if r := sig.Recv(); r != nil {
+		t := r.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
 		}
-		args = append(args, t)
+		if n, ok := types.Unalias(t).(*types.Named); ok && (n.TypeParams().Len() > 0 || n.TypeArgs().Len() > 0) {
+			return true
+		}
 	}
-	g.ed.insertClosing(g.off(id.End()), "["+strings.Join(args, ", ")+"]")
+	return false
 }
 
 // builtin rewrites min, max, clear, print and println.
@@ -853,6 +947,61 @@ func (g *gen) errorsAs(call *ast.CallExpr) {
 		", func(_gte any) bool { _gtv, _gtok := _gte.("+t+"); if _gtok { *(")
 	g.ed.replace(g.off(target.End()), g.off(call.Rparen)+1, ") = _gtv }; return _gtok })")
 }
+
+// assertError makes a type assertion on an error see the value a
+// compiled function handed back for a cell's error (the interpreter's
+// wrapper, or cellrt's formatter after fmt.Errorf's %w): e.(T) becomes
+// _gt.Identity(e).(T). errors.AsType's code and a cell's
+// errors.Unwrap(err).(*MyErr) need it.
+func (g *gen) assertError(n *ast.TypeAssertExpr) {
+	if t := g.c.info.Types[n.X].Type; t == nil || !types.Identical(t, errorIface) {
+		return
+	}
+	g.ed.insert(g.off(n.X.Pos()), rtName+".Identity(")
+	g.ed.insertClosing(g.off(n.X.End()), ")")
+}
+
+// switchError does for a type switch on an error what assertError does,
+// unless the variable it binds is used where its type is the error's (a
+// default case, a case of several types or nil).
+func (g *gen) switchError(sw *ast.TypeSwitchStmt) {
+	var guard *ast.TypeAssertExpr
+	switch a := sw.Assign.(type) {
+	case *ast.AssignStmt:
+		guard, _ = a.Rhs[0].(*ast.TypeAssertExpr)
+	case *ast.ExprStmt:
+		guard, _ = a.X.(*ast.TypeAssertExpr)
+	}
+	if guard == nil {
+		return
+	}
+	for _, st := range sw.Body.List {
+		cc := st.(*ast.CaseClause)
+		if len(cc.List) == 1 && !g.c.info.Types[cc.List[0]].IsNil() {
+			continue
+		}
+		obj := g.c.info.Implicits[cc]
+		if obj == nil {
+			continue
+		}
+		used := false
+		for _, s := range cc.Body {
+			ast.Inspect(s, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && g.c.info.Uses[id] == obj {
+					used = true
+				}
+				return !used
+			})
+		}
+		if used {
+			return
+		}
+	}
+	g.assertError(guard)
+}
+
+// errorIface is the error interface.
+var errorIface = types.Universe.Lookup("error").Type()
 
 // goStmt makes a goroutine report its panic instead of killing the
 // process: "go f(a, b)" becomes

@@ -69,6 +69,19 @@ type Session struct {
 	// sources hold the declarations (without bodies) of the functions,
 	// types and methods ("T.M") cells declared, for Inspect.
 	sources map[string]string
+
+	// The monomorphizer's state (see mono): the cells' generic
+	// declarations with their sources, by object; the instances made
+	// (key → name) and their names; the objects instance code declares,
+	// by name, for the checks of later cells; the keys of the cells'
+	// objects (see objKey).
+	generics  map[types.Object]*source
+	instances map[string]string
+	instNames map[string]bool
+	generated map[string]types.Object
+	keys      map[types.Object]string
+	planID    int  // numbers the plans, for objKey
+	prelude0  bool // planning the prelude: its generic functions stay generic
 }
 
 // entry is one name of the session.
@@ -116,9 +129,16 @@ func (s *Session) Reset() error {
 	s.methods = map[*types.TypeName]map[string]int{}
 	s.sources = map[string]string{}
 	s.bodies = map[types.Object]string{}
+	s.generics = map[types.Object]*source{}
+	s.instances = map[string]string{}
+	s.instNames = map[string]bool{}
+	s.generated = map[string]types.Object{}
+	s.keys = map[types.Object]string{}
 	s.seq = 0
+	s.prelude0 = true
 	s.mu.Unlock()
 	p, err := s.Plan(0, s.preludeSrc())
+	s.prelude0 = false
 	if err != nil {
 		return fmt.Errorf("plan: the prelude does not compile: %v", err)
 	}
@@ -239,6 +259,73 @@ func (s *Session) Source(name string) string {
 func (s *Session) isEntry(obj types.Object) bool {
 	e, ok := s.entries[obj.Name()]
 	return ok && e.obj == obj
+}
+
+// objKey returns what identifies a generic declaration or a type in the
+// session's instances, whatever its name there: a package's path and
+// name, or the plan that declared it in a cell and its name (a type
+// declared again is another type).
+func (s *Session) objKey(obj types.Object) string {
+	if obj.Pkg() == nil {
+		return obj.Name()
+	}
+	if obj.Pkg().Path() != cellPath {
+		return obj.Pkg().Path() + "." + obj.Name()
+	}
+	if k, ok := s.keys[obj]; ok {
+		return k
+	}
+	if tn, ok := obj.(*types.TypeName); ok && localType(tn) {
+		return fmt.Sprintf("local%d.%s", obj.Pos(), obj.Name())
+	}
+	return fmt.Sprintf("p%d.%s", s.planID, obj.Name()) // the cell being planned
+}
+
+// instKey returns the key of the instance of generic obj with type
+// arguments targs.
+func (s *Session) instKey(obj types.Object, targs []types.Type) string {
+	var b strings.Builder
+	b.WriteString(s.objKey(obj))
+	b.WriteString("[")
+	for i, t := range targs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		w := typeWriter{n: keyNamer{s}, ok: true, canon: true}
+		w.typ(t)
+		b.WriteString(w.b.String())
+	}
+	b.WriteString("]")
+	return b.String()
+}
+
+// instanceName returns the interpreter's name of an instance of a generic
+// type, made by m (the plan being made, or nil) or an earlier cell.
+func (s *Session) instanceName(t *types.Named, m *mono) (string, bool) {
+	key := s.instKey(t.Origin().Obj(), typeList(t.TypeArgs()))
+	if m != nil {
+		if inst, ok := m.byKey[key]; ok {
+			return inst.name, true
+		}
+	}
+	name, ok := s.instances[key]
+	return name, ok
+}
+
+// keyNamer names types for keys: packages by path, the cells' types by
+// objKey.
+type keyNamer struct{ s *Session }
+
+func (n keyNamer) qualify(pkg *types.Package) (string, bool) { return pkg.Path(), true }
+
+func (n keyNamer) typeName(obj *types.TypeName) (string, bool) { return n.s.objKey(obj), true }
+
+func (n keyNamer) instance(t *types.Named) (string, bool) {
+	return n.s.instKey(t.Origin().Obj(), typeList(t.TypeArgs())), true
+}
+
+func (n keyNamer) unexported(obj *types.TypeName) (string, bool) {
+	return obj.Pkg().Path() + "." + obj.Name(), true
 }
 
 // hiddenName reports whether a name is the planner's own.

@@ -27,10 +27,16 @@ func (g *gen) typeSrc(t types.Type) (string, bool) {
 	return src, ok
 }
 
-// A namer names packages and the types cells declare for typeSource.
+// A namer names packages and named types for typeSource.
 type namer interface {
+	// qualify names a package.
 	qualify(pkg *types.Package) (string, bool)
+	// typeName names a type declared in a cell.
 	typeName(obj *types.TypeName) (string, bool)
+	// instance names an instance of a generic type (see mono).
+	instance(t *types.Named) (string, bool)
+	// unexported names an unexported type of a package.
+	unexported(obj *types.TypeName) (string, bool)
 }
 
 // typeSource returns Go source for t, with names from n, and whether
@@ -41,10 +47,18 @@ func typeSource(n namer, t types.Type) (string, bool) {
 	return w.b.String(), w.ok
 }
 
+// localType reports whether a type is declared in a function.
+func localType(obj *types.TypeName) bool {
+	return obj.Parent() != nil && obj.Parent().Parent() != types.Universe
+}
+
 type typeWriter struct {
 	b  strings.Builder
 	n  namer
 	ok bool
+	// canon writes byte and rune as uint8 and int32 (see
+	// Session.instKey).
+	canon bool
 }
 
 // qualify writes the name of a package.
@@ -72,6 +86,9 @@ func (w *typeWriter) typ(t types.Type) {
 			w.qualify(types.Unsafe)
 			w.s(".Pointer")
 			return
+		}
+		if w.canon {
+			t = types.Typ[t.Kind()]
 		}
 		w.s(t.Name())
 	case *types.Alias:
@@ -182,36 +199,25 @@ func (w *typeWriter) typ(t types.Type) {
 // one a cell declared, or one local to a function.
 func (w *typeWriter) named(t *types.Named) {
 	obj := t.Obj()
+	var name string
+	ok := true
 	switch {
 	case obj.Pkg() == nil:
-		w.s(obj.Name()) // error, comparable
+		name = obj.Name() // error, comparable
+	case t.TypeArgs().Len() > 0:
+		name, ok = w.n.instance(t)
 	case obj.Pkg().Path() == cellPath:
-		if obj.Parent() != nil && obj.Parent().Parent() != types.Universe {
-			w.s(obj.Name()) // declared in a function: in scope where it is used
-			break
-		}
-		name, ok := w.n.typeName(obj)
-		if !ok {
-			w.ok = false
-		}
-		w.s(name)
+		name, ok = w.n.typeName(obj)
+	case !obj.Exported() || strings.Contains(obj.Name(), "["):
+		name, ok = w.n.unexported(obj)
 	default:
-		if !obj.Exported() || strings.Contains(obj.Name(), "[") {
-			w.ok = false
-		}
 		w.qualify(obj.Pkg())
-		w.s("." + obj.Name())
+		name = "." + obj.Name()
 	}
-	if args := t.TypeArgs(); args.Len() > 0 {
-		w.s("[")
-		for i := 0; i < args.Len(); i++ {
-			if i > 0 {
-				w.s(", ")
-			}
-			w.typ(args.At(i))
-		}
-		w.s("]")
+	if !ok {
+		w.ok = false
 	}
+	w.s(name)
 }
 
 // signature writes a function's parameters and results, without names.

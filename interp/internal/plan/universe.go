@@ -38,6 +38,9 @@ type Universe struct {
 	building map[reflect.Type]bool
 	sources  map[string][]string
 	generics map[string]bool // packages whose source generics are in
+	// withBodies holds the packages' sources checked with their bodies
+	// (see bodies).
+	withBodies map[string]*source
 
 	// Source, when set, gives the Go source files of a package (their
 	// contents), or nil. A package the tables do not hold is built from
@@ -62,6 +65,8 @@ func NewUniverse(tables ...Symbols) *Universe {
 		building: map[reflect.Type]bool{},
 		sources:  map[string][]string{},
 		generics: map[string]bool{},
+
+		withBodies: map[string]*source{},
 	}
 	for _, t := range tables {
 		for key, syms := range t {
@@ -363,6 +368,9 @@ func (u *Universe) typeOf(t reflect.Type) types.Type {
 	}
 	if t == errorType {
 		return types.Universe.Lookup("error").Type()
+	}
+	if t.Kind() == reflect.UnsafePointer && t.PkgPath() == "unsafe" {
+		return types.Typ[types.UnsafePointer] // not a named type of a package "unsafe"
 	}
 	if t.Name() != "" && t.PkgPath() != "" {
 		return u.named(t)

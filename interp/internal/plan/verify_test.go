@@ -55,7 +55,7 @@ func verify(s *Session, p *Plan) error {
 	for i, st := range p.Steps {
 		body := strings.TrimPrefix(st.Src, "package main\n")
 		switch st.Kind {
-		case StepFile:
+		case StepFile, StepInstantiate:
 			if err := add(header.String() + body); err != nil {
 				return err
 			}
@@ -159,6 +159,11 @@ func verify(s *Session, p *Plan) error {
 	for obj, name := range s.yname {
 		insert(name, obj)
 	}
+	for name, obj := range s.generated {
+		if !declared[name] {
+			scope.Insert(obj)
+		}
+	}
 	for name, e := range s.entries {
 		if n, ok := s.yname[e.obj]; ok && n != name {
 			if _, isType := e.obj.(*types.TypeName); !isType {
@@ -172,7 +177,8 @@ func verify(s *Session, p *Plan) error {
 		e := err.(types.Error)
 		// The planner keys the literals of types of earlier cells (see
 		// cell.keyLiterals); the generated code need not.
-		if !strings.HasSuffix(e.Msg, "not used") && !strings.HasPrefix(e.Msg, "implicit assignment to unexported field") {
+		if !strings.HasSuffix(e.Msg, "not used") && !strings.HasPrefix(e.Msg, "declared and not used") &&
+			!strings.HasPrefix(e.Msg, "implicit assignment to unexported field") {
 			errs = append(errs, e.Error())
 		}
 	}}

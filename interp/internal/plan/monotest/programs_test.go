@@ -1,0 +1,327 @@
+package monotest
+
+// A program is a notebook's cells: each either declarations (with
+// imports) or statements. As a Go program (see goProgram), the
+// declarations are package-level and the statements, in order, are
+// main's body.
+type program struct {
+	name  string
+	cells []string
+	want  string // what go run prints for goProgram(cells)
+}
+
+var programs = []program{
+	{name: "slices on ints", cells: []string{`import ("fmt"; "slices")`, `
+xs := []int{5, 2, 8, 2, 9, 1, 5, 5}
+slices.Sort(xs)
+fmt.Println(xs, slices.IsSorted(xs))
+i, found := slices.BinarySearch(xs, 8)
+fmt.Println(i, found)
+i, found = slices.BinarySearch(xs, 7)
+fmt.Println(i, found)
+fmt.Println(slices.Index(xs, 9), slices.Index(xs, 4), slices.Contains(xs, 1), slices.Contains(xs, 3))
+fmt.Println(slices.Max(xs), slices.Min(xs))
+ys := slices.Clone(xs)
+fmt.Println(slices.Equal(xs, ys))
+ys = slices.Compact(ys)
+fmt.Println(ys, len(ys), slices.Equal(xs, ys))
+slices.Reverse(ys)
+fmt.Println(ys)
+ys = slices.Insert(ys, 1, 100, 101)
+ys = slices.Delete(ys, 0, 1)
+fmt.Println(ys, slices.IndexFunc(ys, func(v int) bool { return v < 5 }))
+slices.SortFunc(ys, func(a, b int) int { return b - a })
+fmt.Println(ys)
+`}, want: "[1 2 2 5 5 5 8 9] true\n6 true\n6 false\n7 -1 true false\n9 1\ntrue\n[1 2 5 8 9] 5 false\n[9 8 5 2 1]\n[100 101 8 5 2 1] 4\n[101 100 8 5 2 1]\n"},
+	{name: "slices on strings and floats", cells: []string{`import ("fmt"; "math"; "slices"; "strings")`, `
+ws := strings.Fields("the quick brown fox jumps over the lazy dog")
+slices.Sort(ws)
+fmt.Println(ws)
+ws = slices.Compact(ws)
+fmt.Println(len(ws), slices.Index(ws, "fox"), slices.Contains(ws, "cat"), slices.Max(ws))
+j, ok := slices.BinarySearch(ws, "lazy")
+fmt.Println(j, ok)
+slices.SortFunc(ws, func(a, b string) int { return len(a) - len(b) })
+fmt.Println(ws[0], ws[len(ws)-1])
+slices.SortStableFunc(ws, func(a, b string) int { return strings.Compare(a[:1], b[:1]) })
+fmt.Println(ws)
+fs := []float64{2.5, -1, math.Inf(1), 0.25, 3}
+slices.Sort(fs)
+fmt.Println(fs, slices.Min(fs), slices.Max(fs))
+fmt.Println(slices.Equal(fs, []float64{-1, 0.25, 2.5, 3, math.Inf(1)}))
+slices.Reverse(fs)
+fmt.Println(fs)
+`}, want: "[brown dog fox jumps lazy over quick the the]\n8 2 false the\n4 true\ndog quick\n[brown dog fox jumps lazy over quick the]\n[-1 0.25 2.5 3 +Inf] -1 +Inf\ntrue\n[+Inf 3 2.5 0.25 -1]\n"},
+	{name: "slices of a cell's struct", cells: []string{`import ("cmp"; "fmt"; "slices")
+type Person struct {
+	Name string
+	Age  int
+}
+`, `
+people := []Person{{"Alice", 30}, {"Bob", 25}, {"Carol", 35}, {"Dan", 25}}
+slices.SortFunc(people, func(a, b Person) int { return cmp.Compare(a.Age, b.Age) })
+fmt.Println(people)
+slices.SortStableFunc(people, func(a, b Person) int { return cmp.Compare(b.Name, a.Name) })
+fmt.Println(people)
+i := slices.IndexFunc(people, func(p Person) bool { return p.Name == "Bob" })
+fmt.Println(i, slices.Contains(people, Person{"Dan", 25}), slices.Index(people, Person{"Eve", 1}))
+oldest := slices.MaxFunc(people, func(a, b Person) int { return cmp.Compare(a.Age, b.Age) })
+fmt.Println(oldest.Name)
+k, found := slices.BinarySearchFunc([]Person{{"A", 1}, {"B", 5}, {"C", 9}}, 5, func(p Person, age int) int { return cmp.Compare(p.Age, age) })
+fmt.Println(k, found)
+fmt.Println(slices.Equal(people, slices.Clone(people)))
+`}, want: "[{Bob 25} {Dan 25} {Alice 30} {Carol 35}]\n[{Dan 25} {Carol 35} {Bob 25} {Alice 30}]\n2 true -1\nCarol\n1 true\ntrue\n"},
+	{name: "maps with slices.Sorted and Collect", cells: []string{`import ("fmt"; "maps"; "slices")`, `
+m := map[string]int{"b": 2, "a": 1, "c": 3}
+keys := slices.Sorted(maps.Keys(m))
+fmt.Println(keys)
+vals := slices.Collect(maps.Values(m))
+slices.Sort(vals)
+fmt.Println(vals)
+n := maps.Clone(m)
+fmt.Println(maps.Equal(m, n))
+n["d"] = 4
+fmt.Println(maps.Equal(m, n), len(n))
+maps.DeleteFunc(n, func(k string, v int) bool { return v%2 == 0 })
+fmt.Println(slices.Sorted(maps.Keys(n)))
+fmt.Println(maps.EqualFunc(m, map[string]int{"a": 10, "b": 20, "c": 30}, func(x, y int) bool { return x*10 == y }))
+for _, k := range slices.Sorted(maps.Keys(m)) {
+	fmt.Print(k, "=", m[k], " ")
+}
+fmt.Println()
+`}, want: "[a b c]\n[1 2 3]\ntrue\nfalse 4\n[a c]\ntrue\na=1 b=2 c=3 \n"},
+	{name: "cmp", cells: []string{`import ("cmp"; "fmt"; "math")`, `
+fmt.Println(cmp.Compare(1, 2), cmp.Compare("b", "a"), cmp.Compare(2.5, 2.5))
+fmt.Println(cmp.Compare(math.NaN(), 1.0), cmp.Less(1, 2), cmp.Less("b", "a"))
+fmt.Println(cmp.Or(0, 0, 3, 4), cmp.Or("", "x"))
+`}, want: "-1 1 0\n-1 true false\n3 x\n"},
+	{name: "errors.AsType", cells: []string{`import ("errors"; "fmt")
+type NotFound struct{ Key string }
+func (e *NotFound) Error() string { return "not found: " + e.Key }
+`, `
+var err error = &NotFound{"k1"}
+if nf, ok := errors.AsType[*NotFound](err); ok {
+	fmt.Println("direct", nf.Key)
+}
+wrapped := fmt.Errorf("lookup: %w", &NotFound{"k2"})
+nf, ok := errors.AsType[*NotFound](wrapped)
+fmt.Println(ok, nf != nil && nf.Key == "k2", wrapped)
+_, ok = errors.AsType[*NotFound](errors.New("other"))
+fmt.Println(ok)
+`}, want: "direct k1\ntrue true lookup: not found: k2\nfalse\n"},
+	{name: "atomic.Pointer and atomic.Int64", cells: []string{`import ("fmt"; "sync"; "sync/atomic")
+type Config struct{ Name string; N int }
+`, `
+var p atomic.Pointer[Config]
+fmt.Println(p.Load() == nil)
+p.Store(&Config{"a", 1})
+old := p.Swap(&Config{"b", 2})
+fmt.Println(old.Name, p.Load().Name, p.Load().N)
+fmt.Println(p.CompareAndSwap(old, &Config{"c", 3}), p.Load().Name)
+var n atomic.Int64
+var wg sync.WaitGroup
+for i := 0; i < 8; i++ {
+	wg.Add(1)
+	go func() { defer wg.Done(); for j := 0; j < 100; j++ { n.Add(1) } }()
+}
+wg.Wait()
+fmt.Println(n.Load())
+var q atomic.Pointer[int]
+v := 42
+q.Store(&v)
+fmt.Println(*q.Load())
+`}, want: "true\na b 2\nfalse b\n800\n42\n"},
+	{name: "a cell's Map, Filter and Reduce", cells: []string{`import ("fmt"; "strconv")
+func Map[T, U any](xs []T, f func(T) U) []U {
+	out := make([]U, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, f(x))
+	}
+	return out
+}
+func Filter[T any](xs []T, keep func(T) bool) []T {
+	var out []T
+	for _, x := range xs {
+		if keep(x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+func Reduce[T, A any](xs []T, init A, f func(A, T) A) A {
+	acc := init
+	for _, x := range xs {
+		acc = f(acc, x)
+	}
+	return acc
+}
+`, `
+nums := []int{1, 2, 3, 4, 5, 6}
+strs := Map(nums, func(i int) string { return "#" + strconv.Itoa(i) })
+fmt.Println(strs, len(strs))
+evens := Filter(nums, func(i int) bool { return i%2 == 0 })
+fmt.Println(evens)
+sum := Reduce(nums, 0, func(a, i int) int { return a + i })
+cat := Reduce(strs, "", func(a string, s string) string { return a + s })
+fmt.Println(sum, cat)
+lens := Map(Filter(strs, func(s string) bool { return s != "#3" }), func(s string) float64 { return float64(len(s)) / 2 })
+fmt.Println(lens)
+`}, want: "[#1 #2 #3 #4 #5 #6] 6\n[2 4 6]\n21 #1#2#3#4#5#6\n[1 1 1 1 1]\n"},
+	{name: "a generic Stack with methods", cells: []string{`import "fmt"
+type Stack[T any] struct {
+	items []T
+}
+func (s *Stack[T]) Push(v T) { s.items = append(s.items, v) }
+func (s *Stack[T]) Pop() (T, bool) {
+	var zero T
+	if len(s.items) == 0 {
+		return zero, false
+	}
+	v := s.items[len(s.items)-1]
+	s.items = s.items[:len(s.items)-1]
+	return v, true
+}
+func (s *Stack[T]) Len() int { return len(s.items) }
+func (s Stack[T]) String() string { return fmt.Sprintf("Stack%v", s.items) }
+`, `
+var s Stack[int]
+s.Push(1)
+s.Push(2)
+s.Push(3)
+fmt.Println(s.Len(), s)
+v, ok := s.Pop()
+fmt.Println(v, ok, s.Len())
+w := &Stack[string]{}
+w.Push("x")
+x, _ := w.Pop()
+_, ok = w.Pop()
+fmt.Println(x, ok)
+fmt.Printf("%v %s\n", s, w)
+`}, want: "3 Stack[1 2 3]\n3 true 2\nx false\nStack[1 2] Stack[]\n"},
+	{name: "a constraint with a type set", cells: []string{`import "fmt"
+type Number interface {
+	~int | ~int64 | ~float64
+}
+type Celsius float64
+func Sum[T Number](xs ...T) T {
+	var total T
+	for _, x := range xs {
+		total += x
+	}
+	return total
+}
+type Vec[T Number] struct{ X, Y T }
+func (v Vec[T]) Add(w Vec[T]) Vec[T] { return Vec[T]{v.X + w.X, v.Y + w.Y} }
+func (v Vec[T]) Dot(w Vec[T]) T { return v.X*w.X + v.Y*w.Y }
+`, `
+fmt.Println(Sum(1, 2, 3), Sum(1.5, 2.25), Sum[int64]())
+c := Sum(Celsius(10), Celsius(5.5))
+fmt.Printf("%.1f %T\n", float64(c), float64(c))
+a := Vec[int]{1, 2}
+b := a.Add(Vec[int]{3, 4})
+fmt.Println(b, a.Dot(b))
+f := Vec[float64]{0.5, 1}.Add(Vec[float64]{1, 1})
+fmt.Println(f.X, f.Y, f.Dot(f))
+`}, want: "6 3.75 0\n15.5 float64\n{4 6} 16\n1.5 2 6.25\n"},
+	{name: "recursive generic code", cells: []string{`import ("cmp"; "fmt")
+func MergeSort[T cmp.Ordered](xs []T) []T {
+	if len(xs) <= 1 {
+		return xs
+	}
+	mid := len(xs) / 2
+	left, right := MergeSort(xs[:mid]), MergeSort(xs[mid:])
+	out := make([]T, 0, len(xs))
+	for len(left) > 0 && len(right) > 0 {
+		if left[0] <= right[0] {
+			out = append(out, left[0])
+			left = left[1:]
+		} else {
+			out = append(out, right[0])
+			right = right[1:]
+		}
+	}
+	return append(append(out, left...), right...)
+}
+type List[T any] struct {
+	head T
+	tail *List[T]
+}
+func Cons[T any](v T, l *List[T]) *List[T] { return &List[T]{v, l} }
+func (l *List[T]) Len() int {
+	if l == nil {
+		return 0
+	}
+	return 1 + l.tail.Len()
+}
+func Fold[T, A any](l *List[T], acc A, f func(A, T) A) A {
+	if l == nil {
+		return acc
+	}
+	return Fold(l.tail, f(acc, l.head), f)
+}
+`, `
+fmt.Println(MergeSort([]int{5, 3, 9, 1, 4}), MergeSort([]string{"b", "c", "a"}))
+l := Cons(1, Cons(2, Cons(3, nil)))
+fmt.Println(l.Len(), Fold(l, 0, func(a, v int) int { return a*10 + v }))
+ls := Cons("x", nil)
+fmt.Println(ls.Len(), Fold(ls, "", func(a, v string) string { return a + v + v }))
+`}, want: "[1 3 4 5 9] [a b c]\n3 123\n1 xx\n"},
+	{name: "range over functions from generic code", cells: []string{`import ("fmt"; "iter"; "maps"; "slices")
+func Count(n int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := 0; i < n; i++ {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+}
+func Squares[T ~int | ~float64](seq iter.Seq[T]) iter.Seq[T] {
+	return func(yield func(T) bool) {
+		for v := range seq {
+			if !yield(v * v) {
+				return
+			}
+		}
+	}
+}
+`, `
+for v := range slices.Values([]string{"a", "b"}) {
+	fmt.Print(v, " ")
+}
+fmt.Println()
+for i, v := range slices.All([]int{7, 8, 9}) {
+	if i == 2 {
+		break
+	}
+	fmt.Print(i, ":", v, " ")
+}
+fmt.Println()
+m := map[int]bool{3: true, 1: true, 2: false}
+fmt.Println(slices.Sorted(maps.Keys(m)), len(slices.Collect(maps.Keys(m))))
+for v := range Squares(Count(5)) {
+	fmt.Print(v, " ")
+}
+fmt.Println()
+fmt.Println(slices.Collect(Squares(Count(4))))
+for i, v := range slices.Backward([]int{1, 2, 3}) {
+	fmt.Print(i, v, ";")
+}
+fmt.Println()
+var seq iter.Seq[int] = slices.Values([]int{4, 5})
+total := 0
+for v := range seq {
+	total += v
+}
+fmt.Println(total, slices.Collect(slices.Values([]int{1})))
+`}, want: "a b \n0:7 1:8 \n[1 2 3] 3\n0 1 4 9 16 \n[0 1 4 9]\n2 3;1 2;0 1;\n9 [1]\n"},
+	{name: "iterators from compiled code", cells: []string{`import ("fmt"; "iter"; "slices"; "strings")`, `
+for part := range strings.SplitSeq("a,b,c", ",") {
+	fmt.Print(part, ";")
+}
+fmt.Println()
+var words iter.Seq[string] = strings.FieldsSeq("  x y  z ")
+fmt.Println(slices.Collect(words))
+fmt.Println(slices.Sorted(strings.SplitSeq("c-a-b", "-")))
+`}, want: "a;b;c;\n[x y z]\n[a b c]\n"},
+}
