@@ -72,3 +72,55 @@ func BenchmarkUniverseSource(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPlanGeneric measures planning a cell that calls slices.Sort:
+// the first time in a process (slices' source read and checked with its
+// bodies, then the instance written and checked with the cell), the first
+// time in a session of a universe that has checked the source, and in a
+// session that has the instance (a later cell).
+func BenchmarkPlanGeneric(b *testing.B) {
+	const first = "import \"slices\"\nxs := []int{3, 1, 2}\nslices.Sort(xs)"
+	const later = "ys := []int{5, 4}\nslices.Sort(ys)"
+	b.Run("first/cold-universe", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			s := monoSession(b)
+			b.StartTimer()
+			if _, err := s.Plan(1, first); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("first/warm-universe", func(b *testing.B) {
+		s := monoSession(b)
+		if _, err := s.Plan(1, first); err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			if err := s.Reset(); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := s.Plan(1, first); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("later-cell", func(b *testing.B) {
+		s := monoSession(b)
+		run(b, s, 1, first)
+		for b.Loop() {
+			if _, err := s.Plan(2, later); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("no-generics", func(b *testing.B) {
+		s := monoSession(b)
+		run(b, s, 1, first)
+		for b.Loop() {
+			if _, err := s.Plan(2, "zs := []int{5, 4}\nzs[0] = 1"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

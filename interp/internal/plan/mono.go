@@ -161,30 +161,35 @@ func (m *mono) run() error {
 		}
 		m.instance(obj, targs)
 	}
-	type typed struct {
+	// The instances in the types of expressions and objects, by where
+	// they are first met (so that names do not depend on map order).
+	type found struct {
 		pos token.Pos
-		t   types.Type
+		t   *types.Named
 	}
-	var list []typed
+	var list []found
+	seen := map[types.Type]bool{}
+	add := func(pos token.Pos, t types.Type) {
+		if _, basic := t.(*types.Basic); basic || inGeneric(pos) {
+			return
+		}
+		instancesIn(t, seen, func(n *types.Named) { list = append(list, found{pos, n}) })
+	}
 	for e, tv := range c.info.Types {
-		if tv.Type != nil && !inGeneric(e.Pos()) {
-			list = append(list, typed{e.Pos(), tv.Type})
+		if tv.Type != nil {
+			add(e.Pos(), tv.Type)
 		}
 	}
 	for id, obj := range c.info.Defs {
-		if obj != nil && !inGeneric(id.Pos()) {
-			list = append(list, typed{id.Pos(), obj.Type()})
+		if obj != nil {
+			add(id.Pos(), obj.Type())
 		}
 	}
 	sort.SliceStable(list, func(i, j int) bool { return list[i].pos < list[j].pos })
-	seen := map[types.Type]bool{}
 	for _, x := range list {
-		instancesIn(x.t, seen, func(n *types.Named) {
-			if hasTypeParam(n) {
-				return
-			}
-			m.instance(n.Origin().Obj(), typeList(n.TypeArgs()))
-		})
+		if !hasTypeParam(x.t) {
+			m.instance(x.t.Origin().Obj(), typeList(x.t.TypeArgs()))
+		}
 	}
 	if len(m.errs) > 0 {
 		return m.errs

@@ -315,6 +315,114 @@ for v := range seq {
 }
 fmt.Println(total, slices.Collect(slices.Values([]int{1})))
 `}, want: "a b \n0:7 1:8 \n[1 2 3] 3\n0 1 4 9 16 \n[0 1 4 9]\n2 3;1 2;0 1;\n9 [1]\n"},
+	{name: "generic code across cells", cells: []string{`import ("cmp"; "fmt"; "slices")
+type Pair[K comparable, V any] struct {
+	Key K
+	Val V
+}
+func (p Pair[K, V]) String() string { return fmt.Sprintf("%v=%v", p.Key, p.Val) }
+func SortedPairs[K cmp.Ordered, V any](m map[K]V) []Pair[K, V] {
+	var out []Pair[K, V]
+	for k, v := range m {
+		out = append(out, Pair[K, V]{k, v})
+	}
+	slices.SortFunc(out, func(a, b Pair[K, V]) int { return cmp.Compare(a.Key, b.Key) })
+	return out
+}
+`, `
+ps := SortedPairs(map[string]int{"b": 2, "a": 1})
+fmt.Println(ps[0], ps[1], len(ps))
+`, `
+qs := SortedPairs(map[int]bool{3: true, 1: false})
+fmt.Println(qs[0].String(), qs[1].Key, len(ps)+len(qs))
+fmt.Println(SortedPairs(map[string]int{"z": 26})[0].Val)
+xs := []int{3, 1, 2}
+slices.Sort(xs)
+fmt.Println(xs)
+`, `
+ys := []int{9, 8}
+slices.Sort(ys)
+fmt.Println(ys, slices.Index(ys, 9))
+`}, want: "a=1 b=2 2\n1=false 3 4\n26\n[1 2 3]\n[8 9] 1\n"},
+	{name: "sync's generic functions and more of slices and maps", cells: []string{`import ("fmt"; "maps"; "slices"; "strings"; "sync")`, `
+calls := 0
+get := sync.OnceValue(func() int { calls++; return 42 })
+fmt.Println(get(), get(), calls)
+pair := sync.OnceValues(func() (string, error) { return "v", nil })
+v, err := pair()
+fmt.Println(v, err)
+fmt.Println(slices.Repeat([]string{"ab"}, 3), slices.Concat([]int{1}, []int{2, 3}))
+for c := range slices.Chunk([]int{1, 2, 3, 4, 5}, 2) {
+	fmt.Print(c, " ")
+}
+fmt.Println()
+m := maps.Collect(maps.All(map[string]int{"x": 1}))
+maps.Insert(m, maps.All(map[string]int{"y": 2}))
+fmt.Println(len(m), m["y"])
+idx := slices.Collect(maps.Keys(map[int]string{7: "s"}))
+fmt.Println(idx)
+for line := range strings.Lines("one\ntwo\n") {
+	fmt.Printf("%q ", line)
+}
+fmt.Println()
+`}, want: "42 42 1\nv <nil>\n[ab ab ab] [1 2 3]\n[1 2] [3 4] [5] \n2 2\n[7]\n\"one\\n\" \"two\\n\" \n"},
+	{name: "a cell's iterators, closures and type switches in generic code", cells: []string{`import ("fmt"; "iter")
+func Enumerate[T any](xs []T) iter.Seq2[int, T] {
+	return func(yield func(int, T) bool) {
+		for i, x := range xs {
+			if !yield(i, x) {
+				return
+			}
+		}
+	}
+}
+func Counter[T comparable]() func(T) int {
+	seen := map[T]int{}
+	return func(x T) int {
+		seen[x]++
+		return seen[x]
+	}
+}
+func Describe[T any](x T) string {
+	switch v := any(x).(type) {
+	case int:
+		return fmt.Sprint("int ", v+1)
+	case string:
+		return "string " + v
+	default:
+		return fmt.Sprintf("other %v", v)
+	}
+}
+type Box[T any] struct{ V T }
+func (b *Box[T]) Set(v T) { b.V = v }
+type Labeled[T any] struct {
+	Box[T]
+	Label string
+}
+`, `
+for i, s := range Enumerate([]string{"a", "b", "c", "d"}) {
+	if i == 1 {
+		continue
+	}
+	if s == "d" {
+		break
+	}
+	fmt.Print(i, s, " ")
+}
+fmt.Println()
+count := Counter[string]()
+count("x")
+fmt.Println(count("x"), count("y"))
+fmt.Println(Describe(1), Describe("s"), Describe(2.5))
+var l Labeled[int]
+l.Set(5)
+l.Box.Set(l.V + 1)
+set := l.Set
+set(l.V * 10)
+fmt.Println(l.V, l.Box.V, l.Label == "")
+f := Describe[bool]
+fmt.Println(f(true))
+`}, want: "0a 2c \n2 1\nint 2 string s other 2.5\n60 60 true\nother true\n"},
 	{name: "iterators from compiled code", cells: []string{`import ("fmt"; "iter"; "slices"; "strings")`, `
 for part := range strings.SplitSeq("a,b,c", ",") {
 	fmt.Print(part, ";")
