@@ -750,6 +750,9 @@ func (c *cell) filter(list []types.Error) ErrorList {
 			continue
 		}
 		msg = strings.ReplaceAll(msg, placeholderPrefix, "")
+		if note := c.s.u.SourceNote; note != "" && c.lacksSource(msg) {
+			msg += " (" + note + ")"
+		}
 		er := c.errorAt(c.fset.Position(e.Pos), msg)
 		if key := er.Error(); !seen[key] {
 			seen[key] = true
@@ -767,6 +770,39 @@ func (c *cell) filter(list []types.Error) ErrorList {
 	}
 	return out
 }
+
+// lacksSource reports whether a compile error is about a package the
+// universe builds from source: "undefined: slices.Sort", "could not
+// import iter".
+func (c *cell) lacksSource(msg string) bool {
+	if p, ok := strings.CutPrefix(msg, "could not import "); ok {
+		p, _, _ = strings.Cut(p, " ")
+		return genericPackages[p]
+	}
+	sel, ok := strings.CutPrefix(msg, "undefined: ")
+	if !ok {
+		return false
+	}
+	name, member, ok := strings.Cut(sel, ".")
+	if !ok {
+		return false
+	}
+	for _, sp := range c.file.Imports {
+		if p, _ := strconv.Unquote(sp.Path.Value); importName(sp, c.s.u) == name {
+			return genericPackages[p] || genericNames[p+"."+member]
+		}
+	}
+	return false
+}
+
+// genericPackages are the standard packages whose code is all generic;
+// genericNames the generic functions and types of other standard
+// packages, from Go 1.21 on: the universe has them from source only.
+var (
+	genericPackages = map[string]bool{"cmp": true, "iter": true, "maps": true, "slices": true, "unique": true, "weak": true}
+	genericNames    = map[string]bool{"errors.AsType": true, "sync/atomic.Pointer": true, "sync.OnceFunc": true,
+		"sync.OnceValue": true, "sync.OnceValues": true, "reflect.TypeFor": true, "runtime.AddCleanup": true}
+)
 
 // definedIdents returns the identifiers a top-level statement of the cell
 // defines: x and y of "x, y := ..." and "var x, y = ...".

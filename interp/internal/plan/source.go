@@ -44,6 +44,37 @@ func GOROOTSource(goroot string) func(path string) []string {
 	}
 }
 
+// StdSource returns the Universe.Source for the generic code of the
+// standard library: the Go toolchain's source under goroot when it is
+// there (the Go that builds the kernel: slices.Sorted, maps.Keys,
+// iter.Seq, errors.AsType, atomic.Pointer), else fallback, the sources of
+// whole packages (yaegi's embedded copies of cmp, maps and slices:
+// github.com/traefik/yaegi/stdlib/generic's Sources). The note says what
+// the fallback lacks, for Universe.SourceNote; it is "" for the
+// toolchain's source.
+func StdSource(goroot string, fallback []string) (source func(path string) []string, note string) {
+	if goroot != "" {
+		if _, err := os.Stat(filepath.Join(goroot, "src", "slices", "sort.go")); err == nil {
+			return GOROOTSource(goroot), ""
+		}
+	}
+	byPath := map[string][]string{}
+	for _, src := range fallback {
+		f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.PackageClauseOnly)
+		if err == nil {
+			byPath[f.Name.Name] = append(byPath[f.Name.Name], src)
+		}
+	}
+	where := "no Go toolchain was found"
+	if goroot != "" {
+		where = "the Go toolchain's source is not under " + goroot
+	}
+	note = where + ", so generic code comes from the interpreter's Go 1.22 copies of cmp, maps and slices " +
+		"(slices without Sort, SortFunc, Min, Max, BinarySearch, Sorted, Collect; no maps.Keys, no iter, errors.AsType, atomic.Pointer): " +
+		"install Go and set GOROOT to it"
+	return func(path string) []string { return byPath[path] }, note
+}
+
 // fromSource type-checks the declarations of Go source, without function
 // bodies, into pkg: all of them when pkg has no objects yet, else only its
 // exported generic declarations and what their types use (see

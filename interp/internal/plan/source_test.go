@@ -67,3 +67,33 @@ func TestGOROOTGenerics(t *testing.T) {
 		t.Errorf("got %v, want a type error", err)
 	}
 }
+
+// TestStdSourceFallback checks the session without the toolchain's
+// source: generic code comes from yaegi's copies of cmp, maps and slices,
+// and what they lack is a compile error that says why.
+func TestStdSourceFallback(t *testing.T) {
+	if src, note := StdSource(runtime.GOROOT(), generic.Sources[:]); note != "" || len(src("slices")) < 3 {
+		t.Errorf("with the toolchain: note %q, %d files of slices", note, len(src("slices")))
+	}
+	src, note := StdSource(t.TempDir(), generic.Sources[:])
+	if !strings.Contains(note, "the Go toolchain's source is not under") {
+		t.Errorf("note %q", note)
+	}
+	s := sourceSession(t, src)
+	s.u.SourceNote = note
+	p := run(t, s, 1, "import (\"cmp\"; \"maps\"; \"slices\")\nxs := []int{3, 1, 2}\nfmt.Println(slices.Contains(xs, 2), slices.Index(xs, 1), cmp.Compare(1, 2), maps.Clone(map[string]int{\"a\": 1}))")
+	checkSource(t, p, []string{"slicesꞏContainsꞏslice_intꞏint(xs, 2)", "_gtp_cell1.CloneMap("}, nil)
+	for _, c := range []struct{ src, want string }{
+		{"slices.Sort(xs)", "undefined: slices.Sort (the Go toolchain's source is not under"},
+		{"import \"iter\"", "could not import iter (package iter is not available in this session (no compiled symbols for it)) (the Go toolchain's source"},
+		{"import \"errors\"\n_, _ = errors.AsType[error](nil)", "undefined: errors.AsType (the Go toolchain's source"},
+	} {
+		_, err := s.Plan(2, c.src)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.src, err, c.want)
+		}
+	}
+	if _, err := s.Plan(2, "import \"no/such\""); err == nil || strings.Contains(err.Error(), "toolchain") {
+		t.Errorf("a package that does not exist: %v", err)
+	}
+}

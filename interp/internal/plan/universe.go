@@ -42,6 +42,11 @@ type Universe struct {
 	// (see bodies).
 	withBodies map[string]*source
 
+	// SourceNote, when set, is added to the compile errors of cells
+	// that use what the packages built from source lack: what Source
+	// is missing (see StdSource).
+	SourceNote string
+
 	// Source, when set, gives the Go source files of a package (their
 	// contents), or nil. A package the tables do not hold is built from
 	// its source entirely: the packages the interpreter runs from source

@@ -15,6 +15,7 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
+	"github.com/traefik/yaegi/stdlib/generic"
 	"github.com/traefik/yaegi/stdlib/unrestricted"
 	"github.com/traefik/yaegi/stdlib/unsafe"
 
@@ -42,12 +43,19 @@ type session struct {
 	n    int
 }
 
-func newSession(t testing.TB) *session {
+// newSession returns a session whose generic code comes from the Go
+// toolchain's source, or from yaegi's copies when fallback is set (as
+// when there is no toolchain).
+func newSession(t testing.TB, fallback bool) *session {
 	t.Helper()
 	s := &session{t: t}
 	rt := &cellrt.Runtime{Stderr: &s.out, Limit: 100000}
 	u := plan.NewUniverse(stdlib.Symbols, unrestricted.Symbols, rt.Exports(), newer)
-	u.Source = plan.GOROOTSource(runtime.GOROOT())
+	goroot := runtime.GOROOT()
+	if fallback {
+		goroot = ""
+	}
+	u.Source, u.SourceNote = plan.StdSource(goroot, generic.Sources[:])
 	ps, err := plan.New(plan.Config{Universe: u, Preimport: []string{"fmt"}})
 	if err != nil {
 		t.Fatal(err)

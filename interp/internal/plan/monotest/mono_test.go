@@ -9,7 +9,7 @@ import (
 func TestPrograms(t *testing.T) {
 	for _, p := range programs {
 		t.Run(p.name, func(t *testing.T) {
-			s := newSession(t)
+			s := newSession(t, p.fallback)
 			var got string
 			for i, c := range p.cells {
 				out, err := s.cell(c)

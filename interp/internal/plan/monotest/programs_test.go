@@ -8,6 +8,9 @@ type program struct {
 	name  string
 	cells []string
 	want  string // what go run prints for goProgram(cells)
+	// fallback runs it on yaegi's copies of cmp, maps and slices (see
+	// plan.StdSource).
+	fallback bool
 }
 
 var programs = []program{
@@ -423,6 +426,17 @@ fmt.Println(l.V, l.Box.V, l.Label == "")
 f := Describe[bool]
 fmt.Println(f(true))
 `}, want: "0a 2c \n2 1\nint 2 string s other 2.5\n60 60 true\nother true\n"},
+	{name: "without the toolchain's source", fallback: true, cells: []string{`import ("cmp"; "fmt"; "maps"; "slices")`, `
+xs := []int{3, 1, 2, 2}
+fmt.Println(slices.Contains(xs, 2), slices.Index(xs, 1), slices.Equal(xs, []int{3, 1, 2, 2}))
+xs = slices.Compact(xs)
+slices.Reverse(xs)
+fmt.Println(xs, slices.Insert(xs, 1, 9))
+m := map[string]int{"a": 1}
+n := maps.Clone(m)
+n["b"] = 2
+fmt.Println(maps.Equal(m, n), len(n), cmp.Compare("a", "b"))
+`}, want: "true 1 true\n[2 9 1] [2 9 1 3]\nfalse 2 -1\n"},
 	{name: "iterators from compiled code", cells: []string{`import ("fmt"; "iter"; "slices"; "strings")`, `
 for part := range strings.SplitSeq("a,b,c", ",") {
 	fmt.Print(part, ";")
