@@ -136,7 +136,7 @@ func (c *cell) parse() error {
 	// (see errorAt).
 	instStart := b.Len()
 	for k, d := range decls {
-		fmt.Fprintf(&b, "//line %s%d:%d:%d\n%s\n", instFile, k, max(d.line, 1), max(d.col, 1), d.text)
+		fmt.Fprintf(&b, "//line %s%d:%d:%d\n%s\n", instFileName, k, max(d.line, 1), max(d.col, 1), d.text)
 	}
 	instEnd := b.Len()
 	emit(pieceDecl)
@@ -369,7 +369,7 @@ func (c *cell) errorAt(pos token.Position, msg string) Error {
 	if pos.Filename == "cell" {
 		e.Line, e.Col = pos.Line, pos.Column
 	}
-	if k, err := strconv.Atoi(strings.TrimPrefix(pos.Filename, instFile)); err == nil && strings.HasPrefix(pos.Filename, instFile) && c.inst != nil {
+	if k, err := strconv.Atoi(strings.TrimPrefix(pos.Filename, instFileName)); err == nil && strings.HasPrefix(pos.Filename, instFileName) && c.inst != nil {
 		if decls := c.inst.decls(); k < len(decls) {
 			d := decls[k]
 			where := fmt.Sprintf("%s:%d", d.file, pos.Line)

@@ -258,14 +258,14 @@ func (g *gen) plan() (*Plan, error) {
 	// that they can add imports. Instance code that uses the cell's own
 	// declarations goes in the cell's file: yaegi orders the
 	// declarations of one file.
-	instTypes, instCode, instNames := g.instanceFile()
-	merge := instTypes+instCode != "" && g.instancesUseCell()
+	inst := g.instanceFile()
+	merge := inst.src() != "" && g.instancesUseCell()
 	var file string
 	var fileDecls []string
 	if merge {
-		file, fileDecls = g.declFile(instTypes, instCode)
+		file, fileDecls = g.declFile(inst)
 	} else {
-		file, fileDecls = g.declFile("", "")
+		file, fileDecls = g.declFile(instFile{})
 	}
 	run := g.runBlock()
 	declare := g.declareBlock()
@@ -288,8 +288,8 @@ func (g *gen) plan() (*Plan, error) {
 		addStep(Step{Kind: StepBlock, Src: capture})
 	}
 	instStep := -1
-	if instTypes+instCode != "" && !merge {
-		instStep = addStep(Step{Kind: StepInstantiate, Src: "package main\n" + instTypes + instCode, Declares: instNames})
+	if inst.src() != "" && !merge {
+		instStep = addStep(Step{Kind: StepInstantiate, Src: inst.src(), Declares: inst.names})
 	}
 	fileStep := -1
 	if file != "" {
@@ -447,15 +447,18 @@ func (g *gen) span(b *strings.Builder, start, end int) {
 // alias of it), constants, methods, generic functions, and the session
 // variables for its functions and top-level variables that need a new
 // declaration.
-func (g *gen) declFile(instTypes, instCode string) (string, []string) {
+func (g *gen) declFile(inst instFile) (string, []string) {
 	c := g.c
-	// Types and constants first, then code, then the variables: in one
-	// file, yaegi still gets some orders wrong (a generic function before
-	// the types it uses; a function variable before a function of the
-	// same type assigned to a named function type).
-	var types_, vars, code strings.Builder
-	types_.WriteString(instTypes)
-	code.WriteString(instCode)
+	// Types and constants first, then methods, then code, then the
+	// variables: in one file, yaegi still gets some orders wrong (a
+	// generic function before the types it uses; a function variable
+	// before a function of the same type assigned to a named function
+	// type; a method declared after a function that takes its method
+	// value).
+	var types_, methods, vars, code strings.Builder
+	types_.WriteString(inst.types)
+	methods.WriteString(inst.methods)
+	code.WriteString(inst.funcs)
 	var names []string
 	for _, d := range c.file.Decls {
 		if _, ok := c.instDecls[d]; ok {
@@ -498,7 +501,7 @@ func (g *gen) declFile(instTypes, instCode string) (string, []string) {
 			case d == c.body || d.Name.Name == "_" || g.generic(d):
 			case d.Recv != nil:
 				if !g.skipMethod(d) {
-					g.piece(&code, d)
+					g.piece(&methods, d)
 				}
 			default:
 				if d.Type.TypeParams != nil {
@@ -535,7 +538,7 @@ func (g *gen) declFile(instTypes, instCode string) (string, []string) {
 			names = append(names, name)
 		}
 	}
-	src := types_.String() + code.String() + vars.String()
+	src := types_.String() + methods.String() + code.String() + vars.String()
 	if src == "" {
 		return "", nil
 	}
@@ -576,12 +579,28 @@ func (g *gen) plainTypes(d *ast.GenDecl) []*ast.TypeSpec {
 	return keep
 }
 
-// instanceFile returns the declarations of the cell's instance code, for
-// the interpreter: its types, the rest, and the names they declare. A
-// declaration from a cell keeps that cell's positions.
-func (g *gen) instanceFile() (typesSrc, code string, names []string) {
+// instFile is the cell's instance code for the interpreter: its types,
+// methods and the rest (constants, variables, functions), and the names
+// it declares.
+type instFile struct {
+	types, methods, funcs string
+	names                 []string
+}
+
+// src returns the whole file, or "".
+func (f instFile) src() string {
+	if f.types+f.methods+f.funcs == "" {
+		return ""
+	}
+	return "package main\n" + f.types + f.methods + f.funcs
+}
+
+// instanceFile returns the cell's instance code. A declaration from a
+// cell keeps that cell's positions.
+func (g *gen) instanceFile() instFile {
 	c := g.c
-	var t, o strings.Builder
+	var t, m, o strings.Builder
+	var names []string
 	for _, d := range c.file.Decls {
 		id, ok := c.instDecls[d]
 		if !ok {
@@ -590,6 +609,8 @@ func (g *gen) instanceFile() (typesSrc, code string, names []string) {
 		w := &o
 		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
 			w = &t
+		} else if id.method {
+			w = &m
 		}
 		if id.cell >= 0 {
 			w.WriteString(g.s.lineDirective(id.cell, id.line, id.col))
@@ -616,7 +637,7 @@ func (g *gen) instanceFile() (typesSrc, code string, names []string) {
 			}
 		}
 	}
-	return t.String(), o.String(), names
+	return instFile{types: t.String(), methods: m.String(), funcs: o.String(), names: names}
 }
 
 // instObjects returns the package-level objects the cell's instance code
@@ -679,6 +700,9 @@ func (g *gen) commitInstances(step int) {
 		for _, inst := range m.insts {
 			s.instances[inst.key] = inst.name
 			s.instNames[inst.name] = true
+			if inst.goName != "" {
+				s.goNames[inst.name] = inst.goName
+			}
 		}
 		for name, obj := range objs {
 			s.generated[name] = obj

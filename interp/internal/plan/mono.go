@@ -44,8 +44,8 @@ const (
 	// maxInstances bounds the instances one cell may make: generic code
 	// that instantiates itself with ever larger types never ends.
 	maxInstances = 2000
-	// instFile starts the file names the check gives instance code.
-	instFile = "gtinst"
+	// instFileName starts the file names the check gives instance code.
+	instFileName = "gtinst"
 )
 
 // limits holds generic functions that cannot run in the interpreter, with
@@ -80,23 +80,27 @@ type mono struct {
 }
 
 // decls returns the declarations of the plan's instances in the order the
-// check and the interpreter get them: types, constants, variables, then
-// functions and methods, each in the order they were made.
+// check and the interpreter get them: types, constants, variables,
+// methods, then functions, each in the order they were made. yaegi does
+// not see a method declared later in the file from a function body that
+// takes its method value (fmt.Sprint(x) of a type with a String method).
 func (m *mono) decls() []*instDecl {
 	if m.ordered != nil {
 		return m.ordered
 	}
-	var groups [4][]*instDecl
+	var groups [5][]*instDecl
 	for _, inst := range m.insts {
 		for _, d := range inst.decls {
-			i := 3
-			switch d.tok {
-			case token.TYPE:
+			i := 4
+			switch {
+			case d.tok == token.TYPE:
 				i = 0
-			case token.CONST:
+			case d.tok == token.CONST:
 				i = 1
-			case token.VAR:
+			case d.tok == token.VAR:
 				i = 2
+			case d.method:
+				i = 3
 			}
 			groups[i] = append(groups[i], d)
 		}
@@ -112,10 +116,13 @@ func (m *mono) decls() []*instDecl {
 // arguments, or one declaration of a standard-library package copied for
 // the instances that use it.
 type instance struct {
-	key   string // what it is, whatever it is called (see Session.instKey)
-	name  string // its name in the interpreter
-	desc  string // for messages: slices.Sort[[]int, int]
-	decls []*instDecl
+	key  string // what it is, whatever it is called (see Session.instKey)
+	name string // its name in the interpreter
+	desc string // for messages: slices.Sort[[]int, int]
+	// goName is the name Go gives an instance of a generic type, for %T:
+	// main.Stack[int].
+	goName string
+	decls  []*instDecl
 }
 
 // An instDecl is one declaration of an instance: a function, a type, a
@@ -124,10 +131,12 @@ type instDecl struct {
 	inst *instance
 	text string      // Go source, in the names of the cell's check
 	tok  token.Token // token.TYPE, CONST, VAR or FUNC
-	cell int         // the cell it comes from, -1 for a package's source
-	line int         // its line there (a cell's) or in its file
-	col  int
-	file string // the package file's name, for a package's source
+	// method marks a method declaration.
+	method bool
+	cell   int // the cell it comes from, -1 for a package's source
+	line   int // its line there (a cell's) or in its file
+	col    int
+	file   string // the package file's name, for a package's source
 }
 
 // newMono returns the monomorphizer of a checked cell.
@@ -432,6 +441,9 @@ func (m *mono) instance(obj types.Object, targs []types.Type) (string, bool) {
 		}
 		m.decl(inst, src, node, token.FUNC, text)
 	case *ast.TypeSpec:
+		if t, err := types.Instantiate(nil, obj.Type(), targs, false); err == nil {
+			inst.goName = goTypeName(t)
+		}
 		text, ok := m.substitute(inst, src, node, sub, map[ast.Node]string{node.Name: inst.name})
 		if !ok {
 			return "", false
@@ -485,6 +497,9 @@ func (m *mono) method(inst *instance, src *source, md *ast.FuncDecl, targs []typ
 func (m *mono) decl(inst *instance, src *source, n ast.Node, tok token.Token, text string) {
 	p := src.fset.Position(n.Pos())
 	d := &instDecl{inst: inst, text: text, tok: tok, cell: src.cell, line: p.Line, col: p.Column}
+	if fd, ok := n.(*ast.FuncDecl); ok && fd.Recv != nil {
+		d.method = true
+	}
 	if src.path != cellPath {
 		d.cell, d.file = -1, p.Filename
 	}
@@ -658,20 +673,29 @@ func (m *mono) qualified(inst *instance, pkg *types.Package, name string) (strin
 func (m *mono) typeSrc(inst *instance, t types.Type) (string, bool) {
 	src, ok := typeSource(monoNamer{m}, t)
 	if !ok {
-		m.fail(inst.desc, "the interpreter cannot name type %s%s", types.TypeString(t, nil), unnamedWhy(t))
+		m.fail(inst.desc, "the interpreter cannot name type %s%s", types.TypeString(t, nil), m.unnamedWhy(t))
 	}
 	return src, ok
 }
 
 // unnamedWhy explains why a type argument has no name generated code can
 // use, or "".
-func unnamedWhy(t types.Type) string {
+func (m *mono) unnamedWhy(t types.Type) string {
 	why := ""
 	walkType(t, nil, func(t types.Type) bool {
-		if n, ok := t.(*types.Named); ok && why == "" {
-			if obj := n.Obj(); obj.Pkg() != nil && obj.Pkg().Path() == cellPath && localType(obj) {
-				why = " (" + obj.Name() + " is declared inside a function: declare it at the top of a cell)"
-			}
+		n, ok := t.(*types.Named)
+		if !ok || why != "" {
+			return why == ""
+		}
+		obj := n.Obj()
+		if obj.Pkg() == nil || obj.Pkg().Path() != cellPath {
+			return true
+		}
+		switch {
+		case localType(obj):
+			why = " (" + obj.Name() + " is declared inside a function: declare it at the top of a cell)"
+		case obj.Pkg() != m.c.pkg && !m.s.isEntry(obj) && m.s.generated[obj.Name()] != types.Object(obj):
+			why = " (a later cell declared " + obj.Name() + " again: generic code is instantiated only with the current " + obj.Name() + ")"
 		}
 		return why == ""
 	})

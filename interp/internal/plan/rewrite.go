@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -286,6 +287,17 @@ func isCellType(t types.Type) bool {
 	}
 	n, ok := types.Unalias(t).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == cellPath
+}
+
+// isInstance reports whether t is an instance of a generic type, or a
+// pointer to one: a type of the interpreter's (see mono), whatever
+// declared the generic type.
+func isInstance(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.TypeArgs().Len() > 0
 }
 
 // displayMethods returns the methods of t's method set that fmt or
@@ -749,7 +761,7 @@ func (g *gen) fmtArgs(call *ast.CallExpr, fn *types.Func) {
 	for i := first; i < len(call.Args); i++ {
 		a := call.Args[i]
 		t := g.c.info.Types[a].Type
-		if t == nil || !isCellType(t) {
+		if t == nil || !isCellType(t) && !isInstance(t) {
 			continue
 		}
 		used := []verb{{verb: "v"}} // Print, Println
@@ -760,7 +772,7 @@ func (g *gen) fmtArgs(call *ast.CallExpr, fn *types.Func) {
 			// %T: the name Go gives the type, as a string.
 			v := used[0]
 			newFormat = newFormat[:v.at] + "s" + newFormat[v.at+1:]
-			name := goTypeName(t)
+			name := g.goTypeName(t)
 			g.ed.insert(g.off(a.Pos()), "func(any) string { return "+strconv.Quote(name)+" }(")
 			g.ed.insertClosing(g.off(a.End()), ")")
 			continue
@@ -770,7 +782,7 @@ func (g *gen) fmtArgs(call *ast.CallExpr, fn *types.Func) {
 			describe = describe || len(v.verb) > 1 && strings.HasSuffix(v.verb, "v")
 		}
 		value := "_gtx"
-		if d := describeCall(t); describe && d != "" {
+		if d := g.describeCall(t); describe && d != "" {
 			value = d
 		}
 		text := fmtCall(value, "_gtx", displayMethods(t))
@@ -798,20 +810,69 @@ func (g *gen) fmtArgs(call *ast.CallExpr, fn *types.Func) {
 	}
 }
 
-// goTypeName returns the name Go's reflection gives t: "main.point".
+// goTypeName returns the name Go's reflection gives t, the instances of
+// generic types under their Go names: "main.Stack[int]", not the
+// instance's name in the interpreter.
+func (g *gen) goTypeName(t types.Type) string {
+	name := goTypeName(t)
+	if !strings.Contains(name, sep) {
+		return name
+	}
+	return instanceName.ReplaceAllStringFunc(name, func(s string) string {
+		n := strings.TrimPrefix(s, "main.")
+		if inst := g.c.inst; inst != nil {
+			for _, in := range inst.insts {
+				if in.name == n && in.goName != "" {
+					return in.goName
+				}
+			}
+		}
+		if goName, ok := g.s.goNames[n]; ok {
+			return goName
+		}
+		return s
+	})
+}
+
+// instanceName matches the name of an instance in a type's name.
+var instanceName = regexp.MustCompile(`main\.[\pL\pN_]*` + sep + `[\pL\pN_` + sep + `]*`)
+
+// goTypeName returns the name Go's reflection gives t: "main.point",
+// "main.Pair[string,int]" (no space between type arguments).
 func goTypeName(t types.Type) string {
-	return types.TypeString(t, func(p *types.Package) string {
+	s := types.TypeString(t, func(p *types.Package) string {
 		if p.Path() == cellPath {
 			return "main"
 		}
 		return p.Name()
 	})
+	if !strings.Contains(s, "[") {
+		return s
+	}
+	var b strings.Builder
+	var open []byte // the brackets and parentheses open at each point
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '[', '(', '{':
+			open = append(open, c)
+		case ']', ')', '}':
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		case ' ':
+			if i > 0 && s[i-1] == ',' && len(open) > 0 && open[len(open)-1] == '[' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // describeCall returns the call of _gt.Describe that gives fmt the Go type
 // name and field names of a struct type declared in a cell (t, or what t
 // points to), or "".
-func describeCall(t types.Type) string {
+func (g *gen) describeCall(t types.Type) string {
 	st, ok := t.Underlying().(*types.Struct)
 	if p, isPtr := t.(*types.Pointer); isPtr {
 		st, ok = p.Elem().Underlying().(*types.Struct)
@@ -819,7 +880,7 @@ func describeCall(t types.Type) string {
 	if !ok {
 		return ""
 	}
-	args := []string{"_gtx", strconv.Quote(strings.TrimPrefix(goTypeName(t), "*"))}
+	args := []string{"_gtx", strconv.Quote(strings.TrimPrefix(g.goTypeName(t), "*"))}
 	for i := 0; i < st.NumFields(); i++ {
 		args = append(args, strconv.Quote(st.Field(i).Name()))
 	}

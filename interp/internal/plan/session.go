@@ -79,6 +79,7 @@ type Session struct {
 	instances map[string]string
 	instNames map[string]bool
 	generated map[string]types.Object
+	goNames   map[string]string // instance's name → Go's name of the type (see gen.goTypeName)
 	keys      map[types.Object]string
 	planID    int  // numbers the plans, for objKey
 	prelude0  bool // planning the prelude: its generic functions stay generic
@@ -133,6 +134,7 @@ func (s *Session) Reset() error {
 	s.instances = map[string]string{}
 	s.instNames = map[string]bool{}
 	s.generated = map[string]types.Object{}
+	s.goNames = map[string]string{}
 	s.keys = map[types.Object]string{}
 	s.seq = 0
 	s.prelude0 = true

@@ -437,6 +437,27 @@ n := maps.Clone(m)
 n["b"] = 2
 fmt.Println(maps.Equal(m, n), len(n), cmp.Compare("a", "b"))
 `}, want: "true 1 true\n[2 9 1] [2 9 1 3]\nfalse 2 -1\n"},
+	{name: "type names of instances", cells: []string{`import ("fmt"; "iter"; "slices"; "sync/atomic")
+type Box[T any] struct{ V T }
+func (b Box[T]) String() string { return fmt.Sprint("box ", b.V) }
+type Plain[K comparable, V any] struct {
+	K K
+	V V
+}
+type Point struct{ X, Y int }
+func Show[T any](x T) string { return fmt.Sprintf("%T %v", x, x) }
+`, `
+b := Box[int]{3}
+fmt.Println(Show(b), Show(1), Show(Box[Point]{Point{1, 2}}))
+fmt.Printf("%T %T\n", b, &Box[string]{})
+p := Plain[string, Point]{"k", Point{3, 4}}
+fmt.Printf("%+v %T\n", p, p)
+fmt.Printf("%T\n", slices.Values([]int{1}))
+var seq iter.Seq[string]
+fmt.Printf("%T\n", seq)
+var ap atomic.Pointer[Point]
+fmt.Printf("%T\n", &ap)
+`}, want: "main.Box[int] box 3 int 1 main.Box[main.Point] box {1 2}\nmain.Box[int] *main.Box[string]\n{K:k V:{X:3 Y:4}} main.Plain[string,main.Point]\niter.Seq[int]\niter.Seq[string]\n*atomic.Pointer[main.Point]\n"},
 	{name: "iterators from compiled code", cells: []string{`import ("fmt"; "iter"; "slices"; "strings")`, `
 for part := range strings.SplitSeq("a,b,c", ",") {
 	fmt.Print(part, ";")
