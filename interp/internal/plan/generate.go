@@ -1053,10 +1053,9 @@ func (g *gen) commitGenerics(step int) {
 			keys[obj] = s.objKey(obj)
 		}
 	}
-	var src *source
-	if !s.prelude0 {
-		src = c.source()
-	}
+	// The prelude's generic functions too: min and max are instances of
+	// its _gtMin and _gtMax.
+	src := c.source()
 	g.commitAfter(step, func() {
 		for obj, k := range keys {
 			s.keys[obj] = k

@@ -81,15 +81,18 @@ type mono struct {
 
 // decls returns the declarations of the plan's instances in the order the
 // check and the interpreter get them: types, constants, variables,
-// methods, then functions, each in the order they were made. yaegi does
-// not see a method declared later in the file from a function body that
-// takes its method value (fmt.Sprint(x) of a type with a String method).
+// methods, then functions; what an instance uses before it (an instance
+// is made before what it uses). yaegi gets other orders wrong in one
+// file: it does not see a method declared later from a function body
+// that takes its method value (fmt.Sprint(x) of a type with a String
+// method).
 func (m *mono) decls() []*instDecl {
 	if m.ordered != nil {
 		return m.ordered
 	}
 	var groups [5][]*instDecl
-	for _, inst := range m.insts {
+	for k := len(m.insts) - 1; k >= 0; k-- {
+		inst := m.insts[k]
 		for _, d := range inst.decls {
 			i := 4
 			switch {
@@ -170,6 +173,17 @@ func (m *mono) run() error {
 		}
 		m.instance(obj, targs)
 	}
+	// min and max of values: instances of the prelude's _gtMin and
+	// _gtMax.
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		if n != nil && inGeneric(n.Pos()) {
+			return false
+		}
+		if call, ok := n.(*ast.CallExpr); ok {
+			m.minMax(c.info, call, nil)
+		}
+		return true
+	})
 	// The instances in the types of expressions and objects, by where
 	// they are first met (so that names do not depend on map order).
 	type found struct {
@@ -204,6 +218,37 @@ func (m *mono) run() error {
 		return m.errs
 	}
 	return nil
+}
+
+// minMax makes the instance of the prelude's _gtMin or _gtMax that call
+// needs when it is a call of the builtin min or max whose value is not a
+// constant (the planner's rewrite calls it, see gen.builtin); sub gives
+// the type arguments of generic code.
+func (m *mono) minMax(info *types.Info, call *ast.CallExpr, sub substitution) {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return
+	}
+	b, ok := info.Uses[id].(*types.Builtin)
+	if !ok || b.Name() != "min" && b.Name() != "max" {
+		return
+	}
+	tv := info.Types[call]
+	if tv.Value != nil || tv.Type == nil {
+		return
+	}
+	fn := minName
+	if b.Name() == "max" {
+		fn = maxName
+	}
+	e, ok := m.s.entries[fn]
+	if !ok {
+		return
+	}
+	t := sub.apply(tv.Type)
+	if !hasTypeParam(t) {
+		m.instance(e.obj, []types.Type{t})
+	}
 }
 
 // genericSpans returns a function that reports whether a position is in
@@ -879,6 +924,8 @@ func (m *mono) substitute(inst *instance, src *source, node ast.Node, sub substi
 			return false
 		}
 		switch n := n.(type) {
+		case *ast.CallExpr:
+			m.minMax(info, n, sub)
 		case *ast.IndexExpr, *ast.IndexListExpr:
 			var x ast.Expr
 			if ix, isIndex := n.(*ast.IndexExpr); isIndex {

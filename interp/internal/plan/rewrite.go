@@ -672,6 +672,21 @@ func instantiated(fn *types.Func) bool {
 	return false
 }
 
+// minMaxInstance returns the name of the instance of the prelude's
+// _gtMin or _gtMax for type t (see mono.minMax).
+func (g *gen) minMaxInstance(fn string, t types.Type) (string, bool) {
+	e, ok := g.s.entries[fn]
+	if !ok {
+		return "", false
+	}
+	key := g.s.instKey(e.obj, []types.Type{t})
+	if g.c.inst != nil {
+		return g.c.inst.lookup(key)
+	}
+	name, ok := g.s.instances[key]
+	return name, ok
+}
+
 // builtin rewrites min, max, clear, print and println.
 func (g *gen) builtin(call *ast.CallExpr, id *ast.Ident, name string) {
 	info := g.c.info
@@ -702,6 +717,10 @@ func (g *gen) builtin(call *ast.CallExpr, id *ast.Ident, name string) {
 		fn := minName
 		if name == "max" {
 			fn = maxName
+		}
+		if inst, ok := g.minMaxInstance(fn, tv.Type); ok {
+			g.ed.replace(g.off(id.Pos()), g.off(id.End()), inst)
+			return
 		}
 		g.ed.replace(g.off(id.Pos()), g.off(id.End()), fn+"["+t+"]")
 	case "clear":

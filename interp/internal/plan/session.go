@@ -210,7 +210,8 @@ func ` + maxName + `[_gtT _gtOrdered](x _gtT, ys ..._gtT) _gtT {
 //     passes _gtLimit. Set _gtLimit to the recursion limit, and to -1
 //     when interrupting, so that function calls stop too; set _gtDepth to
 //     0 before each cell.
-//   - _gtMin and _gtMax, the min and max builtins yaegi lacks.
+//   - _gtMin and _gtMax, the min and max builtins yaegi lacks: cells
+//     call their instances (_gtMinꞏint, see mono), never these.
 func (s *Session) Prelude() *Plan { return s.prelude }
 
 // Imports returns the session's imports: name in cells → import path.

@@ -458,6 +458,92 @@ fmt.Printf("%T\n", seq)
 var ap atomic.Pointer[Point]
 fmt.Printf("%T\n", &ap)
 `}, want: "main.Box[int] box 3 int 1 main.Box[main.Point] box {1 2}\nmain.Box[int] *main.Box[string]\n{K:k V:{X:3 Y:4}} main.Plain[string,main.Point]\niter.Seq[int]\niter.Seq[string]\n*atomic.Pointer[main.Point]\n"},
+	{name: "Go by Example's generics and iterators", cells: []string{`import ("fmt"; "iter"; "slices")
+func SlicesIndex[S ~[]E, E comparable](s S, v E) int {
+	for i := range s {
+		if v == s[i] {
+			return i
+		}
+	}
+	return -1
+}
+type List[T any] struct {
+	head, tail *element[T]
+}
+type element[T any] struct {
+	next *element[T]
+	val  T
+}
+func (lst *List[T]) Push(v T) {
+	if lst.tail == nil {
+		lst.head = &element[T]{val: v}
+		lst.tail = lst.head
+	} else {
+		lst.tail.next = &element[T]{val: v}
+		lst.tail = lst.tail.next
+	}
+}
+func (lst *List[T]) AllElements() []T {
+	var elems []T
+	for e := lst.head; e != nil; e = e.next {
+		elems = append(elems, e.val)
+	}
+	return elems
+}
+func (lst *List[T]) All() iter.Seq[T] {
+	return func(yield func(T) bool) {
+		for e := lst.head; e != nil; e = e.next {
+			if !yield(e.val) {
+				return
+			}
+		}
+	}
+}
+func genFib() iter.Seq[int] {
+	return func(yield func(int) bool) {
+		a, b := 1, 1
+		for {
+			if !yield(a) {
+				return
+			}
+			a, b = b, a+b
+		}
+	}
+}
+`, `
+var s = []string{"foo", "bar", "zoo"}
+fmt.Println("index of zoo:", SlicesIndex(s, "zoo"))
+_ = SlicesIndex[[]string, string](s, "zoo")
+lst := List[int]{}
+lst.Push(10)
+lst.Push(13)
+lst.Push(23)
+fmt.Println("list:", lst.AllElements())
+for e := range lst.All() {
+	fmt.Println(e)
+}
+all := slices.Collect(lst.All())
+fmt.Println("all:", all)
+for n := range genFib() {
+	if n >= 10 {
+		break
+	}
+	fmt.Println(n)
+}
+`}, want: "index of zoo: 2\nlist: [10 13 23]\n10\n13\n23\nall: [10 13 23]\n1\n1\n2\n3\n5\n8\n"},
+	{name: "min and max of compiled and cell types", cells: []string{`import ("fmt"; "slices"; "time")
+type Celsius float64
+func (c Celsius) String() string { return fmt.Sprintf("%.1f°C", float64(c)) }
+`, `
+durs := []time.Duration{3 * time.Second, time.Second, 2 * time.Minute}
+slices.Sort(durs)
+fmt.Println(durs, slices.Max(durs), min(durs[0], durs[1]), max(time.Hour, durs[2]))
+a, b := Celsius(1.5), Celsius(-3)
+fmt.Println(max(a, b), min(a, b, 0))
+fmt.Printf("%v %T\n", max(a, b), min(a, b))
+x, y := 4, 9
+fmt.Println(min(x, y), max(x, y, 12), min(2.5, float64(x)))
+`}, want: "[1s 3s 2m0s] 2m0s 1s 1h0m0s\n1.5°C -3.0°C\n1.5°C main.Celsius\n4 12 2.5\n"},
 	{name: "iterators from compiled code", cells: []string{`import ("fmt"; "iter"; "slices"; "strings")`, `
 for part := range strings.SplitSeq("a,b,c", ",") {
 	fmt.Print(part, ";")
