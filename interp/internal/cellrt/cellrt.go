@@ -98,6 +98,12 @@ var ErrGoexit = errors.New("runtime.Goexit called")
 // Exports returns the runtime's functions in the form of yaegi's
 // interp.Exports, under Path.
 func (rt *Runtime) Exports() map[string]map[string]reflect.Value {
+	m := rt.exports()
+	addInstances(m[Path+"/cell"])
+	return m
+}
+
+func (rt *Runtime) exports() map[string]map[string]reflect.Value {
 	return map[string]map[string]reflect.Value{Path + "/cell": {
 		"Stop":       reflect.ValueOf(rt.Stop),
 		"Enter":      reflect.ValueOf(rt.Enter),

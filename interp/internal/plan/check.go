@@ -94,7 +94,8 @@ func (c *cell) parse() error {
 		// cost the checker their import and an "unused" error.
 		names := make([]string, 0, len(c.s.imports))
 		for name := range c.s.imports {
-			if used[name] || name == "." {
+			// Instance code may call the runtime's compiled instances.
+			if used[name] || name == "." || name == rtName && len(decls) > 0 && c.inst.runtime {
 				names = append(names, name)
 			}
 		}

@@ -46,8 +46,8 @@ func TestMonoPlans(t *testing.T) {
 	}{
 		{
 			name:   "slices.Sort: the instance, its helpers, an import of math/bits",
-			cells:  []string{"import \"slices\"\nxs := []int{3, 1, 2}\nslices.Sort(xs)"},
-			has:    []string{"func slicesꞏSortꞏslice_intꞏint(x []int) {", "slicesꞏSortꞏslice_intꞏint(xs)", "func slicesꞏpdqsortOrderedꞏint(", "type slicesꞏsortedHint int", "const slicesꞏincreasingHint slicesꞏsortedHint = 1", "import _gtp_bits1 \"math/bits\"", "_gtp_bits1.Len(uint(n))"},
+			cells:  []string{"import \"slices\"\nxs := []int32{3, 1, 2}\nslices.Sort(xs)"},
+			has:    []string{"func slicesꞏSortꞏslice_int32ꞏint32(x []int32) {", "slicesꞏSortꞏslice_int32ꞏint32(xs)", "func slicesꞏpdqsortOrderedꞏint32(", "type slicesꞏsortedHint int", "const slicesꞏincreasingHint slicesꞏsortedHint = 1", "import _gtp_bits1 \"math/bits\"", "_gtp_bits1.Len(uint(n))"},
 			hasNot: []string{"[E cmp.Ordered]", "slices.Sort("},
 		},
 		{
@@ -64,10 +64,10 @@ func TestMonoPlans(t *testing.T) {
 		},
 		{
 			name:  "instances are the session's: a later cell reuses them",
-			cells: []string{"import \"slices\"\nxs := []int{2, 1}\nslices.Sort(xs)", "ys := []int{4, 3}\nslices.Sort(ys)\nslices.Reverse(ys)"},
-			has:   []string{"slicesꞏSortꞏslice_intꞏint(ys)", "func slicesꞏReverseꞏslice_intꞏint("},
+			cells: []string{"import \"slices\"\nxs := []int32{2, 1}\nslices.Sort(xs)", "ys := []int32{4, 3}\nslices.Sort(ys)\nslices.Reverse(ys)"},
+			has:   []string{"slicesꞏSortꞏslice_int32ꞏint32(ys)", "func slicesꞏReverseꞏslice_int32ꞏint32("},
 			// Sort's instance is not written again.
-			hasNot: []string{"func slicesꞏSortꞏslice_intꞏint(", "func slicesꞏpdqsortOrderedꞏint("},
+			hasNot: []string{"func slicesꞏSortꞏslice_int32ꞏint32(", "func slicesꞏpdqsortOrderedꞏint32("},
 		},
 		{
 			name:  "a generic function of an earlier cell",
@@ -94,11 +94,22 @@ func TestMonoPlans(t *testing.T) {
 	}
 }
 
+// TestMonoCompiled checks that slices' functions on slices of int,
+// int64, float64 and string call the runtime's compiled instances, in
+// cells and in generic code, and that a named slice type does not.
+func TestMonoCompiled(t *testing.T) {
+	s := monoSession(t)
+	p := run(t, s, 1, "import (\"maps\"; \"slices\")\nxs := []float64{2, 1}\nslices.Sort(xs)\ni, ok := slices.BinarySearch(xs, 2)\nks := slices.Sorted(maps.Keys(map[string]bool{}))\ntype IDs []int\nids := IDs{2, 1}\nslices.Sort(ids)")
+	checkSource(t, p, []string{"_gt.InstSlicesSort_float64(xs)", "i, ok = _gt.InstSlicesBinarySearch_float64(xs, 2)",
+		"func slicesꞏSortedꞏstring(seq iterꞏSeqꞏstring) []string {", "_gt.InstSlicesSort_string(s)", "slicesꞏSortꞏIDsꞏint(ids)"},
+		[]string{"func slicesꞏSortꞏslice_float64", "func slicesꞏSortꞏslice_string"})
+}
+
 // TestMonoSteps checks where instances go: a StepInstantiate before the
 // cell's file, or the cell's file when they use the cell's types.
 func TestMonoSteps(t *testing.T) {
 	s := monoSession(t)
-	p := run(t, s, 1, "import \"slices\"\nxs := []int{1}\nslices.Sort(xs)")
+	p := run(t, s, 1, "import \"slices\"\nxs := []int32{1}\nslices.Sort(xs)")
 	if got := steps(p); got[len(got)-3] != StepInstantiate || got[len(got)-2] != StepFile {
 		t.Errorf("steps %v, want ... instantiate, file, block", got)
 	}
@@ -113,13 +124,13 @@ func TestMonoSteps(t *testing.T) {
 // instance behind: the next plan writes it again.
 func TestMonoNotCommitted(t *testing.T) {
 	s := monoSession(t)
-	p, err := s.Plan(1, "import \"slices\"\nxs := []int{1}\nslices.Sort(xs)")
+	p, err := s.Plan(1, "import \"slices\"\nxs := []int32{1}\nslices.Sort(xs)")
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Commit(p, 1) // the import ran, not the instances
-	p = run(t, s, 2, "ys := []int{1}\nslices.Sort(ys)")
-	checkSource(t, p, []string{"func slicesꞏSortꞏslice_intꞏint("}, nil)
+	p = run(t, s, 2, "ys := []int32{1}\nslices.Sort(ys)")
+	checkSource(t, p, []string{"func slicesꞏSortꞏslice_int32ꞏint32("}, nil)
 }
 
 // TestMonoErrors checks the messages of what cannot be instantiated.

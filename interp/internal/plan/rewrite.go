@@ -153,10 +153,12 @@ func (g *gen) instanceRefs() {
 			continue
 		}
 		key := g.s.instKey(obj, targs)
-		name, ok := "", false
-		if c.inst != nil {
+		name, ok := g.s.compiledInstance(obj, targs)
+		switch {
+		case ok:
+		case c.inst != nil:
 			name, ok = c.inst.lookup(key)
-		} else {
+		default:
 			name, ok = g.s.instances[key]
 		}
 		if !ok {

@@ -82,7 +82,7 @@ func TestStdSourceFallback(t *testing.T) {
 	s := sourceSession(t, src)
 	s.u.SourceNote = note
 	p := run(t, s, 1, "import (\"cmp\"; \"maps\"; \"slices\")\nxs := []int{3, 1, 2}\nfmt.Println(slices.Contains(xs, 2), slices.Index(xs, 1), cmp.Compare(1, 2), maps.Clone(map[string]int{\"a\": 1}))")
-	checkSource(t, p, []string{"slicesꞏContainsꞏslice_intꞏint(xs, 2)", "_gtp_cell1.CloneMap("}, nil)
+	checkSource(t, p, []string{"_gt.InstSlicesContains_int(xs, 2)", "_gt.InstSlicesIndex_int(xs, 1)", "return _gt.CloneMap(m).(map[string]int)"}, nil)
 	for _, c := range []struct{ src, want string }{
 		{"slices.Sort(xs)", "undefined: slices.Sort (the Go toolchain's source is not under"},
 		{"import \"iter\"", "could not import iter (package iter is not available in this session (no compiled symbols for it)) (the Go toolchain's source"},

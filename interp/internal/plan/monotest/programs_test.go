@@ -36,6 +36,24 @@ fmt.Println(ys, slices.IndexFunc(ys, func(v int) bool { return v < 5 }))
 slices.SortFunc(ys, func(a, b int) int { return b - a })
 fmt.Println(ys)
 `}, want: "[1 2 2 5 5 5 8 9] true\n6 true\n6 false\n7 -1 true false\n9 1\ntrue\n[1 2 5 8 9] 5 false\n[9 8 5 2 1]\n[100 101 8 5 2 1] 4\n[101 100 8 5 2 1]\n"},
+	{name: "slices on a named slice type (interpreted, not the runtime's compiled instances)", cells: []string{`import ("fmt"; "math"; "slices")
+type Scores []int
+type Temps []float64
+`, `
+xs := Scores{5, 2, 8, 2, 9, 1, 5, 5, 40, 3, 7, 11, 0, 6}
+slices.Sort(xs)
+fmt.Println(xs, slices.IsSorted(xs))
+i, found := slices.BinarySearch(xs, 8)
+fmt.Println(i, found, slices.Index(xs, 9), slices.Contains(xs, 4), slices.Max(xs), slices.Min(xs))
+xs = slices.Compact(xs)
+slices.Reverse(xs)
+fmt.Println(xs, len(xs))
+slices.SortFunc(xs, func(a, b int) int { return a%3 - b%3 })
+fmt.Println(slices.IsSortedFunc(xs, func(a, b int) int { return a%3 - b%3 }))
+ts := Temps{2.5, math.NaN(), -1, math.Inf(-1), 0}
+slices.Sort(ts)
+fmt.Println(ts, slices.Max(Temps{1, 3, 2}))
+`}, want: "[0 1 2 2 3 5 5 5 6 7 8 9 11 40] true\n10 true 11 false 40 0\n[40 11 9 8 7 6 5 3 2 1 0] 11\ntrue\n[NaN -Inf -1 0 2.5] 3\n"},
 	{name: "slices on strings and floats", cells: []string{`import ("fmt"; "math"; "slices"; "strings")`, `
 ws := strings.Fields("the quick brown fox jumps over the lazy dog")
 slices.Sort(ws)
