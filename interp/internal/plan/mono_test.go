@@ -51,9 +51,12 @@ func TestMonoPlans(t *testing.T) {
 			hasNot: []string{"[E cmp.Ordered]", "slices.Sort("},
 		},
 		{
-			name:   "a cell's generic function, type and methods",
-			cells:  []string{"type Stack[T any] struct{ items []T }\nfunc (s *Stack[T]) Push(v T) { s.items = append(s.items, v) }\nfunc Map[T, U any](xs []T, f func(T) U) []U { var out []U; for _, x := range xs { out = append(out, f(x)) }; return out }\nvar s Stack[string]\ns.Push(\"a\")\nys := Map([]int{1}, func(i int) string { return \"x\" })"},
-			has:    []string{"type Stackꞏstring struct{ items []string }", "func (s *Stackꞏstring) Push(v string) {", "var s Stackꞏstring", "func Mapꞏintꞏstring(xs []int, f func(int) string) []string {", "ys = Mapꞏintꞏstring([]int{1}"},
+			name:  "a cell's generic function, type and methods",
+			cells: []string{"type Stack[T any] struct{ items []T }\nfunc (s *Stack[T]) Push(v T) { s.items = append(s.items, v) }\nfunc Map[T, U any](xs []T, f func(T) U) []U { var out []U; for _, x := range xs { out = append(out, f(x)) }; return out }\nvar s Stack[string]\ns.Push(\"a\")\nys := Map([]int{1}, func(i int) string { return \"x\" })"},
+			has: []string{"type Stackꞏstring struct{ items []string }", "func (s *Stackꞏstring) Push(v string) {", "var s Stackꞏstring", "func Mapꞏintꞏstring(xs []int, f func(int) string) []string {", "ys = Mapꞏintꞏstring([]int{1}",
+				// Recursion errors name the instance as Go does; a panic's
+				// position is in the cell that declared the function.
+				"_gt.Enter(\"Map[int, string]\")", "//line _.go:100010003:1\nfunc Mapꞏintꞏstring("},
 			hasNot: []string{"[T any]", "[T, U any]", "Stack[string]"},
 		},
 		{
@@ -103,6 +106,17 @@ func TestMonoCompiled(t *testing.T) {
 	checkSource(t, p, []string{"_gt.InstSlicesSort_float64(xs)", "i, ok = _gt.InstSlicesBinarySearch_float64(xs, 2)",
 		"func slicesꞏSortedꞏstring(seq iterꞏSeqꞏstring) []string {", "_gt.InstSlicesSort_string(s)", "slicesꞏSortꞏIDsꞏint(ids)"},
 		[]string{"func slicesꞏSortꞏslice_float64", "func slicesꞏSortꞏslice_string"})
+}
+
+// TestMonoTopVars checks generic code that uses the cell's own
+// variables and functions: its instances are in the cell's file.
+func TestMonoTopVars(t *testing.T) {
+	s := monoSession(t)
+	p := run(t, s, 1, "factor := 3\nfunc helper(s string) string { return s }\nfunc Scale[T ~int | ~float64](x T) string { return helper(fmt.Sprint(x * T(factor))) }\nfmt.Println(Scale(2))")
+	if hasStep(p, StepInstantiate) {
+		t.Errorf("instances that use the cell's variable in a step of their own:\n%s", dump(p))
+	}
+	checkSource(t, p, []string{"func Scaleꞏint(x int) string {", "helper(_gtp_fmt1.Sprint(x * int(factor)))", "var factor int"}, nil)
 }
 
 // TestMonoSteps checks where instances go: a StepInstantiate before the
