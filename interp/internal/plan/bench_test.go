@@ -73,14 +73,16 @@ func BenchmarkUniverseSource(b *testing.B) {
 	}
 }
 
-// BenchmarkPlanGeneric measures planning a cell that calls slices.Sort:
-// the first time in a process (slices' source read and checked with its
+// BenchmarkPlanGeneric measures planning a cell that calls slices.Sort
+// on a slice of int32 (the runtime has no compiled instance for it): the
+// first time in a process (slices' source read and checked with its
 // bodies, then the instance written and checked with the cell), the first
 // time in a session of a universe that has checked the source, and in a
-// session that has the instance (a later cell).
+// session that has the instance (a later cell); and a cell that sorts
+// []int (the runtime's compiled instance), and one without generic code.
 func BenchmarkPlanGeneric(b *testing.B) {
-	const first = "import \"slices\"\nxs := []int{3, 1, 2}\nslices.Sort(xs)"
-	const later = "ys := []int{5, 4}\nslices.Sort(ys)"
+	const first = "import \"slices\"\nxs := []int32{3, 1, 2}\nslices.Sort(xs)"
+	const later = "ys := []int32{5, 4}\nslices.Sort(ys)"
 	b.Run("first/cold-universe", func(b *testing.B) {
 		for b.Loop() {
 			b.StopTimer()
@@ -110,6 +112,15 @@ func BenchmarkPlanGeneric(b *testing.B) {
 		run(b, s, 1, first)
 		for b.Loop() {
 			if _, err := s.Plan(2, later); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("compiled-instance", func(b *testing.B) {
+		s := monoSession(b)
+		run(b, s, 1, first)
+		for b.Loop() {
+			if _, err := s.Plan(2, "zs := []int{5, 4}\nslices.Sort(zs)"); err != nil {
 				b.Fatal(err)
 			}
 		}
