@@ -8,30 +8,18 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
-	"reflect"
 	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
 	"github.com/traefik/yaegi/stdlib/generic"
-	"github.com/traefik/yaegi/stdlib/unrestricted"
 	"github.com/traefik/yaegi/stdlib/unsafe"
 
 	"github.com/gotensor/gotensor/interp/internal/cellrt"
 	"github.com/gotensor/gotensor/interp/internal/plan"
+	"github.com/gotensor/gotensor/interp/internal/stdlib"
 )
-
-// newer holds functions of the Go that builds the tests that yaegi's
-// Go 1.22 tables lack, as the session's own tables will hold them.
-var newer = interp.Exports{
-	"strings/strings": {
-		"SplitSeq":  reflect.ValueOf(strings.SplitSeq),
-		"FieldsSeq": reflect.ValueOf(strings.FieldsSeq),
-		"Lines":     reflect.ValueOf(strings.Lines),
-	},
-}
 
 // session is a notebook session in miniature: a planner and a yaegi
 // interpreter that runs its plans the way the executor does.
@@ -50,7 +38,9 @@ func newSession(t testing.TB, fallback bool) *session {
 	t.Helper()
 	s := &session{t: t}
 	rt := &cellrt.Runtime{Stderr: &s.out, Limit: 100000}
-	u := plan.NewUniverse(stdlib.Symbols, unrestricted.Symbols, rt.Exports(), newer)
+	// The tables the kernel gives yaegi: the standard library of the Go
+	// that builds it (strings.SplitSeq is there), yaegi's unsafe.
+	u := plan.NewUniverse(stdlib.Symbols, rt.Exports())
 	goroot := runtime.GOROOT()
 	if fallback {
 		goroot = ""
@@ -62,7 +52,7 @@ func newSession(t testing.TB, fallback bool) *session {
 	}
 	s.plan = ps
 	s.yi = interp.New(interp.Options{Stdout: &s.out, Stderr: &s.out, Unrestricted: true})
-	for _, x := range []interp.Exports{stdlib.Symbols, unrestricted.Symbols, unsafe.Symbols, rt.Exports(), newer} {
+	for _, x := range []interp.Exports{stdlib.Symbols, unsafe.Symbols, rt.Exports()} {
 		if err := s.yi.Use(x); err != nil {
 			t.Fatal(err)
 		}
