@@ -319,6 +319,13 @@ func importName(sp *ast.ImportSpec, u *Universe) string {
 	return u.Name(p)
 }
 
+// localKey returns the key of a type the cell declares in a function (see
+// Session.objKey): where it is in the cell, the same in every check of
+// the cell.
+func (c *cell) localKey(tn *types.TypeName) string {
+	return fmt.Sprintf("local%d.%s", c.cellOffset(c.tf.Offset(tn.Pos())), tn.Name())
+}
+
 // inCell reports whether pos is in the cell's own text, not in what the
 // check source adds around it.
 func (c *cell) inCell(pos token.Pos) bool {

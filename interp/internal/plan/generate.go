@@ -30,6 +30,8 @@ func (s *Session) Plan(n int, src string) (*Plan, error) {
 	if err := c.check(); err != nil {
 		return nil, err
 	}
+	s.localKey = c.localKey
+	defer func() { s.localKey = nil }()
 	g := &gen{c: c, s: s, p: &Plan{Cell: n}, ynames: map[types.Object]string{}, hidden: map[string]string{},
 		bodies: map[*ast.FuncDecl]string{}, callee: map[*ast.Ident]bool{}, collided: map[types.Object]bool{}}
 	if !s.prelude0 {
@@ -47,6 +49,7 @@ func (s *Session) Plan(n int, src string) (*Plan, error) {
 			if err := c.check(); err != nil {
 				return nil, err
 			}
+			s.localKey = c.localKey
 			g.c = c
 			for p, name := range m.newHidden() {
 				g.hidden[p] = name
@@ -165,6 +168,9 @@ func (g *gen) pkgName(pkg *types.Package) string {
 // typeName returns the interpreter's name of a type declared in a cell,
 // and false for an old version no name reaches.
 func (g *gen) typeName(obj *types.TypeName) (string, bool) {
+	if name, ok := g.hoisted(obj); ok {
+		return name, true
+	}
 	if localType(obj) {
 		return obj.Name(), true // declared in a function: in scope where it is used
 	}

@@ -779,6 +779,31 @@ func (m *mono) unnamedWhy(t types.Type) string {
 	return why
 }
 
+// hoist returns the name of the package-level copy of a type the cell
+// declares in a function, which generic code is instantiated with
+// (Go by Example's sorting-by-functions declares Person in main): the
+// cell's code uses the copy instead (see gen.hoisted). A type declared in
+// a generic function, or in an earlier cell, cannot be.
+func (m *mono) hoist(obj *types.TypeName) (string, bool) {
+	if obj.Pkg() != m.c.pkg || m.c.genericSpans()(obj.Pos()) || m.c.cellOffset(m.c.tf.Offset(obj.Pos())) < 0 {
+		return obj.Name(), false
+	}
+	key := m.s.objKey(obj)
+	if name, ok := m.lookup(key); ok {
+		return name, true
+	}
+	inst := &instance{key: key, desc: obj.Name(), goName: goTypeName(obj.Type())}
+	m.add(inst, obj.Name()+sep+"local")
+	t, ok := typeSource(monoNamer{m}, obj.Type().Underlying())
+	if !ok {
+		m.fail("", "the interpreter cannot name type %s%s", obj.Name(), m.unnamedWhy(obj.Type().Underlying()))
+		return obj.Name(), false
+	}
+	p := m.c.fset.Position(obj.Pos())
+	inst.decls = append(inst.decls, &instDecl{inst: inst, text: "type " + inst.name + " " + t, tok: token.TYPE, cell: m.c.n, line: p.Line, col: p.Column})
+	return inst.name, true
+}
+
 // monoNamer names types in the check's names for instance code: the
 // cell's and the session's types by name, packages by the plan's
 // imports, instances and unexported types of packages by the names of
@@ -794,7 +819,7 @@ func (n monoNamer) qualify(pkg *types.Package) (string, bool) {
 
 func (n monoNamer) typeName(obj *types.TypeName) (string, bool) {
 	if obj.Pkg() == nil || obj.Parent() != obj.Pkg().Scope() {
-		return obj.Name(), false // declared in a function
+		return n.m.hoist(obj) // declared in a function
 	}
 	if obj.Pkg() == n.m.c.pkg {
 		return obj.Name(), true // the cell's own

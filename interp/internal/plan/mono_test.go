@@ -119,6 +119,15 @@ func TestMonoTopVars(t *testing.T) {
 	checkSource(t, p, []string{"func Scaleꞏint(x int) string {", "helper(_gtp_fmt1.Sprint(x * int(factor)))", "var factor int"}, nil)
 }
 
+// TestMonoLocalTypes checks generic code instantiated with a type declared
+// in a function: the type is declared at the package level under a name
+// of its own, and the function uses it.
+func TestMonoLocalTypes(t *testing.T) {
+	s := monoSession(t)
+	p := run(t, s, 1, "import \"slices\"\nfunc f() int {\n\ttype T struct{ A int }\n\treturn slices.Index([]T{{1}}, T{1})\n}")
+	checkSource(t, p, []string{"type Tꞏlocal struct{A int}", "\n\t\n\t{ var _gtr0 int; _gtr0 = slicesꞏIndexꞏslice_TꞏT([]Tꞏlocal{{1}}, Tꞏlocal{1})"}, []string{"type T struct"})
+}
+
 // TestMonoSteps checks where instances go: a StepInstantiate before the
 // cell's file, or the cell's file when they use the cell's types.
 func TestMonoSteps(t *testing.T) {
@@ -152,7 +161,7 @@ func TestMonoErrors(t *testing.T) {
 	cases := []struct{ name, src, want string }{
 		{"iter.Pull needs coroutines", "import (\"iter\"; \"slices\")\nnext, stop := iter.Pull(slices.Values([]int{1}))\n_, _ = next, stop",
 			"iter.Pull needs the Go runtime's coroutines, which the interpreter lacks: collect the sequence with slices.Collect"},
-		{"a type declared in a function", "import \"slices\"\nfunc f() { type T struct{ A int }; _ = slices.Contains([]T{}, T{}) }",
+		{"a type declared in a generic function", "import \"slices\"\nfunc f[E any]() { type T struct{ A E }; slices.Reverse([]T{}) }\nf[int]()",
 			"T is declared inside a function: declare it at the top of a cell"},
 	}
 	for _, c := range cases {

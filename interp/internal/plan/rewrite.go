@@ -107,6 +107,45 @@ func (g *gen) rewrite() {
 	}
 }
 
+// hoisted returns the name of the package-level copy of a type declared
+// in a function, when generic code is instantiated with it (see
+// mono.hoist).
+func (g *gen) hoisted(tn *types.TypeName) (string, bool) {
+	if !localType(tn) || g.c.inst == nil || tn.Pkg() != g.c.pkg {
+		return "", false
+	}
+	inst, ok := g.c.inst.byKey[g.s.objKey(tn)]
+	if !ok {
+		return "", false
+	}
+	return inst.name, true
+}
+
+// hoistedDecl drops the declarations of types in a function that are
+// declared at the package level instead (see hoisted): the whole
+// statement when it declares nothing else, else the type under the name
+// _, its lines kept.
+func (g *gen) hoistedDecl(st *ast.DeclStmt) {
+	d, ok := st.Decl.(*ast.GenDecl)
+	if !ok || d.Tok != token.TYPE || g.c.inst == nil {
+		return
+	}
+	n := 0
+	for _, sp := range d.Specs {
+		ts := sp.(*ast.TypeSpec)
+		if tn, ok := g.c.info.Defs[ts.Name].(*types.TypeName); ok {
+			if _, ok := g.hoisted(tn); ok {
+				n++
+				g.ed.replace(g.off(ts.Name.Pos()), g.off(ts.Name.End()), "_")
+			}
+		}
+	}
+	if n > 0 && n == len(d.Specs) {
+		start, end := g.off(st.Pos()), g.off(st.End())
+		g.ed.replaceLines(g.c.text, start, end, strings.Repeat("\n", strings.Count(g.c.text[start:end], "\n")))
+	}
+}
+
 // instanceRefs replaces the cell's uses of generic functions and types
 // with the names of their instances (see mono): F(x), F[int](x),
 // pkg.F(x), T[int]{}, pkg.T[int]. It runs before the other rewrites, so
@@ -460,6 +499,8 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 			g.callee[id] = true
 		}
 		g.call(n)
+	case *ast.DeclStmt:
+		g.hoistedDecl(n)
 	case *ast.TypeAssertExpr:
 		if n.Type != nil {
 			g.assertError(n)
@@ -505,6 +546,12 @@ func (g *gen) ident(id *ast.Ident) {
 	if p, ok := g.oldSlots[obj]; ok {
 		g.ed.replace(g.off(id.Pos()), g.off(id.End()), "(*"+p+")")
 		return
+	}
+	if tn, ok := obj.(*types.TypeName); ok {
+		if name, ok := g.hoisted(tn); ok {
+			g.ed.replace(g.off(id.Pos()), g.off(id.End()), name)
+			return
+		}
 	}
 	if _, isPkg := obj.(*types.PkgName); isPkg || strings.HasPrefix(obj.Name(), placeholderPrefix) {
 		return

@@ -81,8 +81,11 @@ type Session struct {
 	generated map[string]types.Object
 	goNames   map[string]string // instance's name → Go's name of the type (see gen.goTypeName)
 	keys      map[types.Object]string
-	planID    int  // numbers the plans, for objKey
-	prelude0  bool // planning the prelude: its generic functions stay generic
+	planID    int // numbers the plans, for objKey
+	// localKey gives the key of a type declared in a function of the cell
+	// being checked (see cell.localKey), while a cell is planned.
+	localKey func(*types.TypeName) string
+	prelude0 bool // planning the prelude: its generic functions stay generic
 }
 
 // entry is one name of the session.
@@ -279,6 +282,9 @@ func (s *Session) objKey(obj types.Object) string {
 		return k
 	}
 	if tn, ok := obj.(*types.TypeName); ok && localType(tn) {
+		if s.localKey != nil {
+			return s.localKey(tn)
+		}
 		return fmt.Sprintf("local%d.%s", obj.Pos(), obj.Name())
 	}
 	return fmt.Sprintf("p%d.%s", s.planID, obj.Name()) // the cell being planned

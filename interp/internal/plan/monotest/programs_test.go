@@ -562,6 +562,25 @@ fmt.Printf("%v %T\n", max(a, b), min(a, b))
 x, y := 4, 9
 fmt.Println(min(x, y), max(x, y, 12), min(2.5, float64(x)))
 `}, want: "[1s 3s 2m0s] 2m0s 1s 1h0m0s\n1.5°C -3.0°C\n1.5°C main.Celsius\n4 12 2.5\n"},
+	{name: "generic code with types declared in a function", cells: []string{`import ("cmp"; "fmt"; "maps"; "slices")
+func run() {
+	type Address struct{ City string }
+	type Person struct {
+		Name string
+		Age  int
+		Home Address
+	}
+	people := []Person{{"Jax", 37, Address{"Oslo"}}, {"TJ", 25, Address{"Rome"}}, {"Alex", 72, Address{"Lima"}}}
+	slices.SortFunc(people, func(a, b Person) int { return cmp.Compare(a.Age, b.Age) })
+	fmt.Println(people, slices.Index(people, Person{"Alex", 72, Address{"Lima"}}))
+	type key struct{ a, b int }
+	seen := map[key]string{{1, 2}: "x", {0, 1}: "y"}
+	ks := slices.SortedFunc(maps.Keys(seen), func(p, q key) int { return cmp.Compare(p.a, q.a) })
+	fmt.Printf("%v %T\n", ks, ks[0])
+}
+`, `
+run()
+`}, want: "[{TJ 25 {Rome}} {Jax 37 {Oslo}} {Alex 72 {Lima}}] 2\n[{0 1} {1 2}] main.key\n"},
 	{name: "iterators from compiled code", cells: []string{`import ("fmt"; "iter"; "slices"; "strings")`, `
 for part := range strings.SplitSeq("a,b,c", ",") {
 	fmt.Print(part, ";")
