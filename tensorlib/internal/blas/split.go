@@ -37,22 +37,26 @@ func splitGemm[T float32 | float64](gemm gemmFn[T], transA, transB bool, m, n, k
 	if part >= dim {
 		return false
 	}
-	if m >= n {
-		parallel.For(m, part, func(lo, hi int) {
-			ao := lo * lda // rows lo..hi of A
-			if transA {
-				ao = lo // columns lo..hi of A as stored (k×m)
+	// One goroutine per part: parallel.For's grain would run two parts
+	// serially when rounding up made them cover more than dim.
+	parts := (dim + part - 1) / part
+	parallel.For(parts, 1, func(p0, p1 int) {
+		for p := p0; p < p1; p++ {
+			lo, hi := p*part, min((p+1)*part, dim)
+			if m >= n {
+				ao := lo * lda // rows lo..hi of A
+				if transA {
+					ao = lo // columns lo..hi of A as stored (k×m)
+				}
+				gemm(transA, transB, hi-lo, n, k, alpha, a[ao:], lda, b, ldb, beta, c[lo*ldc:], ldc)
+				continue
 			}
-			gemm(transA, transB, hi-lo, n, k, alpha, a[ao:], lda, b, ldb, beta, c[lo*ldc:], ldc)
-		})
-		return true
-	}
-	parallel.For(n, part, func(lo, hi int) {
-		bo := lo // columns lo..hi of B
-		if transB {
-			bo = lo * ldb // rows lo..hi of B as stored (n×k)
+			bo := lo // columns lo..hi of B
+			if transB {
+				bo = lo * ldb // rows lo..hi of B as stored (n×k)
+			}
+			gemm(transA, transB, m, hi-lo, k, alpha, a, lda, b[bo:], ldb, beta, c[lo:], ldc)
 		}
-		gemm(transA, transB, m, hi-lo, k, alpha, a, lda, b[bo:], ldb, beta, c[lo:], ldc)
 	})
 	return true
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"sync"
 	"testing"
 )
 
@@ -63,5 +64,33 @@ func TestSplitGemmSmall(t *testing.T) {
 	}
 	if splitGemm(f, false, false, 16, 16, 1<<12, 1, make([]float32, 16<<12), 1<<12, make([]float32, 16<<12), 16, 0, c, 16) || called {
 		t.Errorf("16×16 output was split into parts smaller than %d", splitAlign)
+	}
+}
+
+// TestSplitGemmParts checks that a split product runs as GOMAXPROCS parts
+// (which parallel.For runs on as many goroutines), also when the parts,
+// rounded up to splitAlign, do not divide the split dimension (784
+// columns: 400 + 384).
+func TestSplitGemmParts(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	for _, s := range [][3]int{{256, 784, 128}, {784, 256, 128}, {1000, 64, 64}, {1024, 1024, 8}} {
+		m, n, k := s[0], s[1], s[2]
+		var (
+			mu             sync.Mutex
+			calls, covered int
+		)
+		f := func(transA, transB bool, pm, pn, pk int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+			mu.Lock()
+			defer mu.Unlock()
+			calls++
+			covered += pm * pn
+		}
+		a, b, c := make([]float32, m*k), make([]float32, k*n), make([]float32, m*n)
+		if !splitGemm(f, false, false, m, n, k, 1, a, k, b, n, 0, c, n) {
+			t.Fatalf("%v: not split", s)
+		}
+		if calls != 2 || covered != m*n {
+			t.Errorf("%v: %d parts covering %d elements, want 2 parts covering %d", s, calls, covered, m*n)
+		}
 	}
 }
