@@ -552,3 +552,37 @@ func boolByte(b bool) uint8 {
 	}
 	return u
 }
+
+// ReLUBackward returns g where y > 0 and 0 elsewhere, in one pass.
+func (b cpuBackend) ReLUBackward(g backend.Storage, gl backend.Layout, y backend.Storage, yl backend.Layout) backend.Storage {
+	gs, goff := b.flat(g, gl)
+	ys, yoff := b.flat(y, yl)
+	n := gl.Numel()
+	out := newCPUStorage(gs.dtype, n)
+	parallelFor(n, grainElems, func(lo, hi int) {
+		switch gs.dtype {
+		case Float32:
+			d, gv, yv := out.f32[lo:hi], gs.f32[goff+lo:goff+hi], ys.f32[yoff+lo:yoff+hi]
+			if !simdReluGradF32(d, gv, yv) {
+				reluGrad(d, gv, yv)
+			}
+		case Float64:
+			reluGrad(out.f64[lo:hi], gs.f64[goff+lo:goff+hi], ys.f64[yoff+lo:yoff+hi])
+		default:
+			panic("tensor: ReLUBackward on " + gs.dtype.String())
+		}
+	})
+	return out
+}
+
+// reluGrad sets d[i] to g[i] where y[i] > 0 and to 0 elsewhere.
+func reluGrad[T float](d, g, y []T) {
+	g, y = g[:len(d)], y[:len(d)]
+	for i := range d {
+		if y[i] > 0 {
+			d[i] = g[i]
+		} else {
+			d[i] = 0
+		}
+	}
+}

@@ -25,6 +25,20 @@ package tensor
 #cgo nocallback gtWhereF32
 #cgo noescape gtAdamF32
 #cgo nocallback gtAdamF32
+#cgo noescape gtReluGradF32
+#cgo nocallback gtReluGradF32
+#cgo noescape gtShiftedSumsF32
+#cgo nocallback gtShiftedSumsF32
+#cgo noescape gtGradSumsF32
+#cgo nocallback gtGradSumsF32
+#cgo noescape gtNormF32
+#cgo nocallback gtNormF32
+#cgo noescape gtNormGradF32
+#cgo nocallback gtNormGradF32
+#cgo noescape gtIm2colF32
+#cgo nocallback gtIm2colF32
+#cgo noescape gtCol2imF32
+#cgo nocallback gtCol2imF32
 // No fused multiply-adds: they would round differently from Go.
 #pragma GCC optimize("-ffp-contract=off")
 #include <immintrin.h>
@@ -119,6 +133,13 @@ GT_INLINE void reluF32(float *restrict d, const float *restrict s, long n) {
 	for (long i = 0; i < n; i++) {
 		float x = s[i];
 		d[i] = (x > 0.0f || x != x) ? x : 0.0f;
+	}
+}
+
+// reluGradF32 is reluGrad (cpu_elementwise.go) for float32.
+GT_INLINE void reluGradF32(float *restrict d, const float *restrict g, const float *restrict y, long n) {
+	for (long i = 0; i < n; i++) {
+		d[i] = y[i] > 0.0f ? g[i] : 0.0f;
 	}
 }
 
@@ -262,6 +283,147 @@ GT_INLINE void maxPool2F32(float *restrict out, int64_t *restrict idx, const flo
 	}
 }
 
+// The batch norm loops (cpu_norm.go). The sums keep 8 double lanes,
+// element i in lane i%8, folded pairwise (4, 2, 1) at the end, as
+// shiftedSums and gradSums do; GCC vectorizes across the lanes.
+GT_INLINE double gtFold8(double *a) {
+	for (int w = 4; w >= 1; w /= 2) {
+		for (int j = 0; j < w; j++) {
+			a[j] += a[j + w];
+		}
+	}
+	return a[0];
+}
+
+GT_INLINE void shiftedSumsF32(const float *restrict x, long n, double shift, double *s1, double *s2) {
+	double a[8] = {0}, b[8] = {0};
+	long i = 0;
+	for (; i + 8 <= n; i += 8) {
+		for (int j = 0; j < 8; j++) {
+			double d = (double)x[i + j] - shift;
+			a[j] += d;
+			b[j] += d * d;
+		}
+	}
+	for (; i < n; i++) {
+		double d = (double)x[i] - shift;
+		a[0] += d;
+		b[0] += d * d;
+	}
+	*s1 = gtFold8(a);
+	*s2 = gtFold8(b);
+}
+
+GT_INLINE void gradSumsF32(const float *restrict g, const float *restrict x, long n, double mean, double *sg, double *sgx) {
+	double a[8] = {0}, b[8] = {0};
+	long i = 0;
+	for (; i + 8 <= n; i += 8) {
+		for (int j = 0; j < 8; j++) {
+			double gv = (double)g[i + j];
+			a[j] += gv;
+			b[j] += gv * ((double)x[i + j] - mean);
+		}
+	}
+	for (; i < n; i++) {
+		double gv = (double)g[i];
+		a[0] += gv;
+		b[0] += gv * ((double)x[i] - mean);
+	}
+	*sg = gtFold8(a);
+	*sgx = gtFold8(b);
+}
+
+// normF32 is normPlane: y = (x - mean) * scale + shift.
+GT_INLINE void normF32(float *restrict y, const float *restrict x, long n, float mean, float scale, float shift) {
+	for (long i = 0; i < n; i++) {
+		y[i] = (x[i] - mean) * scale + shift;
+	}
+}
+
+// normGradF32 is normGradPlane: gx = a*g + k*(x - mean) + k0.
+GT_INLINE void normGradF32(float *restrict gx, const float *restrict g, const float *restrict x, long n,
+		float mean, float a, float k, float k0) {
+	for (long i = 0; i < n; i++) {
+		gx[i] = (a * g[i] + k * (x[i] - mean)) + k0;
+	}
+}
+
+// gtWin is backend.Window's fields for one sample (C planes of H×W).
+typedef struct {
+	long C, H, W, KH, KW, SH, SW, PH, PW, DH, DW, OH, OW;
+} gtWin;
+
+// gtInside is inside (cpu_conv.go): the range [*lo, *hi) of t in [0, n)
+// for which t*stride + off is in [0, size).
+GT_INLINE void gtInside(long n, long stride, long off, long size, long *lo, long *hi) {
+	long l = 0, h = 0;
+	if (off < 0) {
+		l = (-off + stride - 1) / stride;
+	}
+	if (size - off > 0) {
+		h = (size - off - 1) / stride + 1;
+		h = h < n ? h : n;
+	}
+	*lo = l < h ? l : h;
+	*hi = h;
+}
+
+// im2colF32 is im2colSample (cpu_conv.go): the C*KH*KW rows of OH*OW
+// windows of one sample.
+GT_INLINE void im2colF32(float *restrict cols, const float *restrict x, const gtWin *g) {
+	long L = g->OH * g->OW;
+	for (long c = 0; c < g->C; c++) {
+		const float *in = x + c * g->H * g->W;
+		for (long i = 0; i < g->KH; i++) {
+			long h0 = i * g->DH - g->PH, oh0, oh1;
+			gtInside(g->OH, g->SH, h0, g->H, &oh0, &oh1);
+			for (long j = 0; j < g->KW; j++, cols += L) {
+				long w0 = j * g->DW - g->PW, a, z;
+				gtInside(g->OW, g->SW, w0, g->W, &a, &z);
+				memset(cols, 0, oh0 * g->OW * sizeof(float));
+				memset(cols + oh1 * g->OW, 0, (L - oh1 * g->OW) * sizeof(float));
+				for (long oh = oh0; oh < oh1; oh++) {
+					float *dst = cols + oh * g->OW;
+					const float *src = in + (oh * g->SH + h0) * g->W + w0;
+					for (long k = 0; k < a; k++) dst[k] = 0;
+					for (long k = z; k < g->OW; k++) dst[k] = 0;
+					if (g->SW == 1) {
+						for (long k = a; k < z; k++) dst[k] = src[k];
+					} else {
+						for (long k = a; k < z; k++) dst[k] = src[k * g->SW];
+					}
+				}
+			}
+		}
+	}
+}
+
+// col2imF32 is col2imSample: the adjoint of im2colF32, adding each
+// window element back into x in the order of the Go loop.
+GT_INLINE void col2imF32(float *restrict x, const float *restrict cols, const gtWin *g) {
+	long L = g->OH * g->OW;
+	for (long c = 0; c < g->C; c++) {
+		float *in = x + c * g->H * g->W;
+		for (long i = 0; i < g->KH; i++) {
+			long h0 = i * g->DH - g->PH, oh0, oh1;
+			gtInside(g->OH, g->SH, h0, g->H, &oh0, &oh1);
+			for (long j = 0; j < g->KW; j++, cols += L) {
+				long w0 = j * g->DW - g->PW, a, z;
+				gtInside(g->OW, g->SW, w0, g->W, &a, &z);
+				for (long oh = oh0; oh < oh1; oh++) {
+					const float *src = cols + oh * g->OW;
+					float *dst = in + (oh * g->SH + h0) * g->W + w0;
+					if (g->SW == 1) {
+						for (long k = a; k < z; k++) dst[k] += src[k];
+					} else {
+						for (long k = a; k < z; k++) dst[k * g->SW] += src[k];
+					}
+				}
+			}
+		}
+	}
+}
+
 // GT_VARIANTS defines name_avx2 and name_base around the inline body and
 // a dispatching name.
 #define GT_VARIANTS(name, body, params, args) \
@@ -286,6 +448,7 @@ GT_VARIANTS(gtBinF64, binF64,
 	(op, d, a, as, b, bs, n))
 GT_VARIANTS(gtExpF32, expF32, (float *d, const float *s, long n), (d, s, n))
 GT_VARIANTS(gtReluF32, reluF32, (float *d, const float *s, long n), (d, s, n))
+GT_VARIANTS(gtReluGradF32, reluGradF32, (float *d, const float *g, const float *y, long n), (d, g, y, n))
 GT_AVX2 static float gtSumF32_avx2(const float *x, long n) { return sumF32(x, n); }
 static float gtSumF32_base(const float *x, long n) { return sumF32(x, n); }
 static float gtSumF32(const float *x, long n) {
@@ -295,6 +458,17 @@ static float gtSumF32(const float *x, long n) {
 GT_VARIANTS(gtMaxPool2F32, maxPool2F32,
 	(float *out, int64_t *idx, const float *in, long planes, long h, long w, long oh, long ow),
 	(out, idx, in, planes, h, w, oh, ow))
+
+GT_VARIANTS(gtShiftedSumsF32, shiftedSumsF32, (const float *x, long n, double shift, double *s1, double *s2),
+	(x, n, shift, s1, s2))
+GT_VARIANTS(gtGradSumsF32, gradSumsF32, (const float *g, const float *x, long n, double mean, double *sg, double *sgx),
+	(g, x, n, mean, sg, sgx))
+GT_VARIANTS(gtNormF32, normF32, (float *y, const float *x, long n, float mean, float scale, float shift),
+	(y, x, n, mean, scale, shift))
+GT_VARIANTS(gtNormGradF32, normGradF32, (float *gx, const float *g, const float *x, long n, float mean, float a, float k, float k0),
+	(gx, g, x, n, mean, a, k, k0))
+GT_VARIANTS(gtIm2colF32, im2colF32, (float *cols, const float *x, const gtWin *g), (cols, x, g))
+GT_VARIANTS(gtCol2imF32, col2imF32, (float *x, const float *cols, const gtWin *g), (x, cols, g))
 
 GT_VARIANTS(gtCmpScalarF32, cmpScalarF32, (int op, uint8_t *d, const float *a, float s, long n), (op, d, a, s, n))
 GT_VARIANTS(gtWhereF32, whereF32,
@@ -375,6 +549,17 @@ func simdReluF32(dst, src []float32) bool {
 	return true
 }
 
+// simdReluGradF32 is reluGrad for float32; it reports whether it ran.
+func simdReluGradF32(d, g, y []float32) bool {
+	n := len(d)
+	if n < simdMin {
+		return false
+	}
+	g, y = g[:n], y[:n]
+	C.gtReluGradF32((*C.float)(unsafe.Pointer(&d[0])), (*C.float)(unsafe.Pointer(&g[0])), (*C.float)(unsafe.Pointer(&y[0])), C.long(n))
+	return true
+}
+
 // simdAdamF32 is adamRun for float32; it reports whether it ran.
 func simdAdamF32(p, g, m, v []float32, b1, b2, eps, wd float32, l2 bool, stepSize, invBc2s float32) bool {
 	n := len(p)
@@ -441,5 +626,79 @@ func simdWhereF32(d []float32, c []bool, a []float32, sa int, b []float32, sb in
 	}
 	C.gtWhereF32((*C.float)(unsafe.Pointer(&d[0])), (*C.uint8_t)(unsafe.Pointer(&c[0])),
 		(*C.float)(unsafe.Pointer(&a[0])), C.long(sa), (*C.float)(unsafe.Pointer(&b[0])), C.long(sb), C.long(n))
+	return true
+}
+
+// cWindow returns g's fields for the C conv loops.
+func cWindow(g backend.Window) C.gtWin {
+	return C.gtWin{C: C.long(g.C), H: C.long(g.H), W: C.long(g.W), KH: C.long(g.KH), KW: C.long(g.KW),
+		SH: C.long(g.SH), SW: C.long(g.SW), PH: C.long(g.PH), PW: C.long(g.PW), DH: C.long(g.DH), DW: C.long(g.DW),
+		OH: C.long(g.OH), OW: C.long(g.OW)}
+}
+
+// simdIm2colF32 is im2colSample for float32; it reports whether it ran.
+func simdIm2colF32(cols, x []float32, g backend.Window) bool {
+	if len(cols) == 0 || len(x) == 0 {
+		return false
+	}
+	cols, x = cols[:g.C*g.KH*g.KW*g.OH*g.OW], x[:g.C*g.H*g.W]
+	w := cWindow(g)
+	C.gtIm2colF32((*C.float)(unsafe.Pointer(&cols[0])), (*C.float)(unsafe.Pointer(&x[0])), &w)
+	return true
+}
+
+// simdCol2imF32 is col2imSample for float32; it reports whether it ran.
+func simdCol2imF32(x, cols []float32, g backend.Window) bool {
+	if len(cols) == 0 || len(x) == 0 {
+		return false
+	}
+	cols, x = cols[:g.C*g.KH*g.KW*g.OH*g.OW], x[:g.C*g.H*g.W]
+	w := cWindow(g)
+	C.gtCol2imF32((*C.float)(unsafe.Pointer(&x[0])), (*C.float)(unsafe.Pointer(&cols[0])), &w)
+	return true
+}
+
+// The batch norm loops need no minimum length: one call covers a plane.
+
+// simdShiftedSumsF32 is shiftedSums for float32; ok reports whether it ran.
+func simdShiftedSumsF32(x []float32, shift float64) (s1, s2 float64, ok bool) {
+	if len(x) == 0 {
+		return 0, 0, false
+	}
+	var a, b C.double
+	C.gtShiftedSumsF32((*C.float)(unsafe.Pointer(&x[0])), C.long(len(x)), C.double(shift), &a, &b)
+	return float64(a), float64(b), true
+}
+
+// simdGradSumsF32 is gradSums for float32; ok reports whether it ran.
+func simdGradSumsF32(g, x []float32, mean float64) (sg, sgx float64, ok bool) {
+	if len(g) == 0 {
+		return 0, 0, false
+	}
+	x = x[:len(g)]
+	var a, b C.double
+	C.gtGradSumsF32((*C.float)(unsafe.Pointer(&g[0])), (*C.float)(unsafe.Pointer(&x[0])), C.long(len(g)), C.double(mean), &a, &b)
+	return float64(a), float64(b), true
+}
+
+// simdNormF32 is normPlane for float32; it reports whether it ran.
+func simdNormF32(y, x []float32, mean, scale, shift float32) bool {
+	if len(y) == 0 {
+		return false
+	}
+	x = x[:len(y)]
+	C.gtNormF32((*C.float)(unsafe.Pointer(&y[0])), (*C.float)(unsafe.Pointer(&x[0])), C.long(len(y)),
+		C.float(mean), C.float(scale), C.float(shift))
+	return true
+}
+
+// simdNormGradF32 is normGradPlane for float32; it reports whether it ran.
+func simdNormGradF32(gx, g, x []float32, mean, a, k, k0 float32) bool {
+	if len(gx) == 0 {
+		return false
+	}
+	g, x = g[:len(gx)], x[:len(gx)]
+	C.gtNormGradF32((*C.float)(unsafe.Pointer(&gx[0])), (*C.float)(unsafe.Pointer(&g[0])), (*C.float)(unsafe.Pointer(&x[0])),
+		C.long(len(gx)), C.float(mean), C.float(a), C.float(k), C.float(k0))
 	return true
 }

@@ -285,3 +285,94 @@ func TestIndexSelectContiguous(t *testing.T) {
 		t.Errorf("out-of-range index: %T %v, want *IndexError", err, err)
 	}
 }
+
+func TestSimdIm2colMatchesGo(t *testing.T) {
+	windows := []struct{ shape, k, s, p, d [2]int }{
+		{[2]int{28, 28}, [2]int{5, 5}, [2]int{1, 1}, [2]int{0, 0}, [2]int{1, 1}},
+		{[2]int{7, 9}, [2]int{3, 2}, [2]int{2, 1}, [2]int{1, 2}, [2]int{1, 2}},
+		{[2]int{6, 5}, [2]int{2, 3}, [2]int{1, 3}, [2]int{2, 1}, [2]int{2, 1}},
+		{[2]int{4, 4}, [2]int{1, 1}, [2]int{1, 1}, [2]int{0, 0}, [2]int{1, 1}},
+	}
+	for i, w := range windows {
+		g := backend.NewWindow([]int{1, 3, w.shape[0], w.shape[1]}, w.k, w.s, w.p, w.d)
+		x := specialF32(uint64(10+i), g.C*g.H*g.W)
+		rows := g.KH * g.KW * g.OH * g.OW
+		cols, want := specialF32(uint64(20+i), g.C*rows), make([]float32, g.C*rows)
+		if !simdIm2colF32(cols, x, g) {
+			t.Skip("no vectorized loops in this build")
+		}
+		for c := 0; c < g.C; c++ {
+			im2colPlane(want[c*rows:(c+1)*rows], x[c*g.H*g.W:(c+1)*g.H*g.W], g)
+		}
+		for j := range want {
+			if !sameBits(cols[j], want[j]) {
+				t.Fatalf("window %d: im2col element %d = %v, want %v", i, j, cols[j], want[j])
+			}
+		}
+		got, wantX := specialF32(uint64(30+i), len(x)), make([]float32, len(x))
+		copy(wantX, got)
+		simdCol2imF32(got, cols, g)
+		for c := 0; c < g.C; c++ {
+			col2imPlane(wantX[c*g.H*g.W:(c+1)*g.H*g.W], cols[c*rows:(c+1)*rows], g)
+		}
+		for j := range wantX {
+			if !sameBits(got[j], wantX[j]) {
+				t.Fatalf("window %d: col2im element %d = %v, want %v", i, j, got[j], wantX[j])
+			}
+		}
+	}
+}
+
+func TestSimdReluGradMatchesGo(t *testing.T) {
+	g, y := specialF32(41, 1003), specialF32(42, 1003)
+	d, want := make([]float32, len(g)), make([]float32, len(g))
+	if !simdReluGradF32(d, g, y) {
+		t.Skip("no vectorized loops in this build")
+	}
+	reluGrad(want, g, y)
+	for i := range d {
+		if !sameBits(d[i], want[i]) {
+			t.Fatalf("element %d: y %v, g %v: %v, want %v", i, y[i], g[i], d[i], want[i])
+		}
+	}
+}
+
+func TestSimdBatchNormMatchesGo(t *testing.T) {
+	x, g := specialF32(51, 203), specialF32(52, 203)
+	for i := range x { // finite values: the sums of specials are NaN either way
+		if x[i] != x[i] || math.IsInf(float64(x[i]), 0) || math.Abs(float64(x[i])) > 1e30 {
+			x[i] = 1.5
+		}
+		if g[i] != g[i] || math.IsInf(float64(g[i]), 0) || math.Abs(float64(g[i])) > 1e30 {
+			g[i] = -0.5
+		}
+	}
+	for _, n := range []int{203, 8, 5} {
+		s1, s2, ok := simdShiftedSumsF32(x[:n], 0.25)
+		if !ok {
+			t.Skip("no vectorized loops in this build")
+		}
+		if w1, w2 := shiftedSumsLoop(x[:n], 0.25); s1 != w1 || s2 != w2 {
+			t.Errorf("n=%d: shifted sums %v %v, want %v %v", n, s1, s2, w1, w2)
+		}
+		sg, sgx, _ := simdGradSumsF32(g[:n], x[:n], 0.75)
+		if w1, w2 := gradSumsLoop(g[:n], x[:n], 0.75); sg != w1 || sgx != w2 {
+			t.Errorf("n=%d: grad sums %v %v, want %v %v", n, sg, sgx, w1, w2)
+		}
+	}
+	y, want := make([]float32, len(x)), make([]float32, len(x))
+	simdNormF32(y, x, 0.3, 1.7, -0.2)
+	normLoop(want, x, 0.3, 1.7, -0.2)
+	for i := range y {
+		if !sameBits(y[i], want[i]) {
+			t.Fatalf("norm element %d: %v, want %v", i, y[i], want[i])
+		}
+	}
+	simdNormGradF32(y, g, x, 0.3, 1.1, -0.7, 0.05)
+	normGradLoop(want, g, x, 0.3, 1.1, -0.7, 0.05)
+	for i := range y {
+		if !sameBits(y[i], want[i]) {
+			t.Fatalf("norm grad element %d: %v, want %v", i, y[i], want[i])
+		}
+	}
+}

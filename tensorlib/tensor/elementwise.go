@@ -243,6 +243,9 @@ func unaryBackward(op backend.UnaryOp, g, x, out *Tensor) *Tensor {
 	case backend.OpAbs: // sign(x), 0 at 0
 		return Where(x.GtScalar(0), g, Where(x.LtScalar(0), g.Neg(), zero))
 	case backend.OpReLU:
+		if ab, ok := g.backend.Backend.(backend.ActivationGrad); ok && g.DType() == out.DType() {
+			return newTensor(g.backend, ab.ReLUBackward(g.storage, g.layout, out.storage, out.layout), g.Shape())
+		}
 		return Where(out.GtScalar(0), g, zero)
 	case backend.OpSqrt:
 		return g.Div(out).MulScalar(0.5)
