@@ -97,22 +97,30 @@ var (
 // library could not be loaded, the same error on every call.
 func loadOpenBLAS() error {
 	loadOnce.Do(func() {
+		// Unless the user chose OpenBLAS's thread count, OpenBLAS runs
+		// large products on GOMAXPROCS of its threads and the rest on the
+		// calling one (see threadedGemm). Its idle threads spin for
+		// 2^OPENBLAS_THREAD_TIMEOUT cycles before they sleep: 2^28 by
+		// default, a tenth of a second, in which they take cores from the
+		// goroutines that run between two products; 2^16 is about 25 µs.
+		// OpenBLAS reads the variable when it loads.
+		managed := os.Getenv("OPENBLAS_NUM_THREADS") == "" && os.Getenv("GOTO_NUM_THREADS") == "" &&
+			os.Getenv("OMP_NUM_THREADS") == ""
+		if managed && os.Getenv("OPENBLAS_THREAD_TIMEOUT") == "" && os.Getenv("GOTO_THREAD_TIMEOUT") == "" {
+			os.Setenv("OPENBLAS_THREAD_TIMEOUT", threadTimeout)
+		}
 		var msgs []string
 		for _, lib := range openblasLibs {
 			name := C.CString(lib)
 			msg := C.gtLoad(name)
 			C.free(unsafe.Pointer(name))
 			if msg == nil {
-				// Unless the user chose OpenBLAS's thread count, OpenBLAS runs
-				// on one thread and the package splits products over
-				// goroutines (see splitGemm).
-				split := os.Getenv("OPENBLAS_NUM_THREADS") == "" && os.Getenv("GOTO_NUM_THREADS") == "" &&
-					os.Getenv("OMP_NUM_THREADS") == ""
-				if split {
-					C.gtSetThreads(1)
-				}
 				corename = C.GoString(C.gtCorename())
-				openblasImpl = &impl{name: OpenBLAS, split: split, sgemm: openblasSgemm, dgemm: openblasDgemm}
+				openblasImpl = &impl{name: OpenBLAS, sgemm: openblasSgemm, dgemm: openblasDgemm}
+				if managed {
+					C.gtSetThreads(1)
+					openblasImpl.threads = func(n int) { C.gtSetThreads(C.int(n)) }
+				}
 				return
 			}
 			msgs = append(msgs, C.GoString(msg))
@@ -122,6 +130,9 @@ func loadOpenBLAS() error {
 	})
 	return loadErr
 }
+
+// threadTimeout is the OPENBLAS_THREAD_TIMEOUT the package sets.
+const threadTimeout = "16"
 
 // OpenBLASCore returns the CPU kernel OpenBLAS runs, such as "Haswell"
 // (OPENBLAS_CORETYPE overrides its choice), or "" when OpenBLAS cannot be
