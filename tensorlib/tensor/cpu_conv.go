@@ -302,12 +302,10 @@ func convBackward[T float](gemm gemmFunc[T], dy, x, w, gx, gw, gb []T, f int, g 
 	}
 }
 
-// sumRow returns the sum of x, added in float64.
+// sumRow returns the sum of x, added in float64 (by shiftedSums' loops,
+// vectorized in C).
 func sumRow[T float](x []T) T {
-	var s float64
-	for _, v := range x {
-		s += float64(v)
-	}
+	s, _ := shiftedSums(x, 0)
 	return T(s)
 }
 

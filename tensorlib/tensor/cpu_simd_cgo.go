@@ -368,6 +368,25 @@ GT_INLINE void gtInside(long n, long stride, long off, long size, long *lo, long
 	*hi = h;
 }
 
+// gtCopy copies n floats in blocks of 8, which compile to one vector
+// move each (the rows of a convolution's windows are short).
+GT_INLINE void gtCopy(float *restrict d, const float *restrict s, long n) {
+	long k = 0;
+	for (; k + 8 <= n; k += 8) {
+		for (int j = 0; j < 8; j++) d[k + j] = s[k + j];
+	}
+	for (; k < n; k++) d[k] = s[k];
+}
+
+// gtAddTo adds n floats of s to d, in blocks of 8 as gtCopy.
+GT_INLINE void gtAddTo(float *restrict d, const float *restrict s, long n) {
+	long k = 0;
+	for (; k + 8 <= n; k += 8) {
+		for (int j = 0; j < 8; j++) d[k + j] += s[k + j];
+	}
+	for (; k < n; k++) d[k] += s[k];
+}
+
 // im2colF32 is im2colSample (cpu_conv.go): the C*KH*KW rows of OH*OW
 // windows of one sample.
 GT_INLINE void im2colF32(float *restrict cols, const float *restrict x, const gtWin *g) {
@@ -380,15 +399,24 @@ GT_INLINE void im2colF32(float *restrict cols, const float *restrict x, const gt
 			for (long j = 0; j < g->KW; j++, cols += L) {
 				long w0 = j * g->DW - g->PW, a, z;
 				gtInside(g->OW, g->SW, w0, g->W, &a, &z);
-				memset(cols, 0, oh0 * g->OW * sizeof(float));
-				memset(cols + oh1 * g->OW, 0, (L - oh1 * g->OW) * sizeof(float));
+				for (long k = 0; k < oh0 * g->OW; k++) cols[k] = 0;
+				for (long k = oh1 * g->OW; k < L; k++) cols[k] = 0;
+				if (g->SW == 1 && a == 0 && z == g->OW) {
+					// The common case: whole rows, copied.
+					for (long oh = oh0; oh < oh1; oh++) {
+						float *dst = cols + oh * g->OW;
+						const float *src = in + (oh * g->SH + h0) * g->W + w0;
+						gtCopy(dst, src, z);
+					}
+					continue;
+				}
 				for (long oh = oh0; oh < oh1; oh++) {
 					float *dst = cols + oh * g->OW;
 					const float *src = in + (oh * g->SH + h0) * g->W + w0;
 					for (long k = 0; k < a; k++) dst[k] = 0;
 					for (long k = z; k < g->OW; k++) dst[k] = 0;
 					if (g->SW == 1) {
-						for (long k = a; k < z; k++) dst[k] = src[k];
+						gtCopy(dst + a, src + a, z - a);
 					} else {
 						for (long k = a; k < z; k++) dst[k] = src[k * g->SW];
 					}
@@ -414,7 +442,7 @@ GT_INLINE void col2imF32(float *restrict x, const float *restrict cols, const gt
 					const float *src = cols + oh * g->OW;
 					float *dst = in + (oh * g->SH + h0) * g->W + w0;
 					if (g->SW == 1) {
-						for (long k = a; k < z; k++) dst[k] += src[k];
+						gtAddTo(dst + a, src + a, z - a);
 					} else {
 						for (long k = a; k < z; k++) dst[k * g->SW] += src[k];
 					}
