@@ -39,8 +39,11 @@ package tensor
 #cgo nocallback gtIm2colF32
 #cgo noescape gtCol2imF32
 #cgo nocallback gtCol2imF32
-// No fused multiply-adds: they would round differently from Go.
-#pragma GCC optimize("-ffp-contract=off")
+// No fused multiply-adds: they would round differently from Go. No FP
+// traps either (Go has none): GCC may then turn the comparisons of a loop
+// into vector selects and vectorize it (exp's clamps); results do not
+// change.
+#pragma GCC optimize("-ffp-contract=off", "-fno-trapping-math")
 #include <immintrin.h>
 #include <math.h>
 #include <stdint.h>
@@ -91,36 +94,30 @@ GT_INLINE void binF64(int op, double *restrict d, const double *restrict a, long
 	GT_BIN_BODY(double)
 }
 
-// exp2Tab[j] holds the bits of float32(2**(j/64)), as exp2Table in Go.
-static const uint32_t gtExp2Tab[64] = {
-	0x3f800000, 0x3f8164d2, 0x3f82cd87, 0x3f843a29, 0x3f85aac3, 0x3f871f62, 0x3f88980f, 0x3f8a14d5,
-	0x3f8b95c2, 0x3f8d1adf, 0x3f8ea43a, 0x3f9031dc, 0x3f91c3d3, 0x3f935a2b, 0x3f94f4f0, 0x3f96942d,
-	0x3f9837f0, 0x3f99e046, 0x3f9b8d3a, 0x3f9d3eda, 0x3f9ef532, 0x3fa0b051, 0x3fa27043, 0x3fa43516,
-	0x3fa5fed7, 0x3fa7cd94, 0x3fa9a15b, 0x3fab7a3a, 0x3fad583f, 0x3faf3b79, 0x3fb123f6, 0x3fb311c4,
-	0x3fb504f3, 0x3fb6fd92, 0x3fb8fbaf, 0x3fbaff5b, 0x3fbd08a4, 0x3fbf179a, 0x3fc12c4d, 0x3fc346cd,
-	0x3fc5672a, 0x3fc78d75, 0x3fc9b9be, 0x3fcbec15, 0x3fce248c, 0x3fd06334, 0x3fd2a81e, 0x3fd4f35b,
-	0x3fd744fd, 0x3fd99d16, 0x3fdbfbb8, 0x3fde60f5, 0x3fe0ccdf, 0x3fe33f89, 0x3fe5b907, 0x3fe8396a,
-	0x3feac0c7, 0x3fed4f30, 0x3fefe4ba, 0x3ff28177, 0x3ff5257d, 0x3ff7d0df, 0x3ffa83b3, 0x3ffd3e0c,
-};
-
-// expF32 is expSlice (cpu_math.go): the in-range lanes take the table
-// path on a clamped argument; a second pass redoes the rare out-of-range
-// and NaN elements in double precision.
+// expF32 is expSlice (cpu_math.go): the in-range lanes take expfCore's
+// operations on a clamped argument; a second pass redoes the rare
+// out-of-range and NaN elements in double precision.
 GT_INLINE void expF32(float *restrict d, const float *restrict s, long n) {
+	int out = 0; // some element is outside [-87, 88] or NaN
 	for (long i = 0; i < n; i++) {
 		float x = s[i];
+		out |= !(x >= -87.0f && x <= 88.0f);
 		x = x < -87.0f ? -87.0f : x;
 		x = x > 88.0f ? 88.0f : x;
-		float k = (x * (float)92.33248261689366 + 12582912.0f) - 12582912.0f;
-		float r = x - k * (float)0.010833740234375 - k * (float)-3.3155381515825866e-06;
-		float p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6)));
-		int32_t ki = (int32_t)k;
-		uint32_t bits = gtExp2Tab[ki & 63] + ((uint32_t)(ki >> 6) << 23);
+		float k = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
+		float r = (x - k * 0.693359375f) - k * -2.12194440e-4f;
+		float p = 1.9875691500e-4f * r + 1.3981999507e-3f;
+		p = p * r + 8.3334519073e-3f;
+		p = p * r + 4.1665795894e-2f;
+		p = p * r + 1.6666665459e-1f;
+		p = p * r + 5.0000001201e-1f;
+		p = (p * (r * r) + r) + 1.0f;
+		uint32_t bits = (uint32_t)((int32_t)k + 127) << 23;
 		float sc;
 		memcpy(&sc, &bits, sizeof sc);
-		d[i] = sc * p;
+		d[i] = p * sc;
 	}
-	for (long i = 0; i < n; i++) {
+	for (long i = 0; out && i < n; i++) {
 		float x = s[i];
 		if (!(x >= -87.0f && x <= 88.0f)) {
 			d[i] = (float)exp((double)x);
