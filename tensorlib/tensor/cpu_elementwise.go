@@ -35,8 +35,12 @@ func unaryF32(op backend.UnaryOp, dst, src []float32) {
 			expSlice(dst, src)
 		}
 	case backend.OpSigmoid:
-		for i, v := range src {
-			dst[i] = 1 / (1 + expf(-v))
+		if !simdSigmoidF32(dst, src) {
+			sigmoidSlice(dst, src)
+		}
+	case backend.OpTanh:
+		if !simdTanhF32(dst, src) {
+			tanhSlice(dst, src)
 		}
 	case backend.OpSqrt:
 		for i, v := range src {

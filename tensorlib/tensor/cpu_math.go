@@ -53,6 +53,55 @@ func expSlice(dst, src []float32) {
 	}
 }
 
+// sigmoidSlice sets dst[i] = 1 / (1 + expf(-src[i])).
+func sigmoidSlice(dst, src []float32) {
+	dst = dst[:len(src)]
+	for i, v := range src {
+		dst[i] = 1 / (1 + expf(-v))
+	}
+}
+
+// tanhf returns tanh(x) in float32 to within about 2 ulp, as Cephes'
+// tanhf: an odd polynomial below 0.625 in magnitude, 1 - 2/(e^2|x| + 1)
+// above (|x| clamped to 10, where the result rounds to 1 already).
+func tanhf(x float32) float32 {
+	z := float32(math.Abs(float64(x)))
+	if z >= 0.625 {
+		z = min(z, 10)
+		r := 1 - 2/(expfCore(z+z)+1)
+		if x < 0 {
+			r = -r
+		}
+		return r
+	}
+	if x == 0 {
+		return x // keeps -0
+	}
+	s := x * x
+	p := float32(tanhP0*s) + tanhP1
+	p = float32(p*s) + tanhP2
+	p = float32(p*s) + tanhP3
+	p = float32(p*s) + tanhP4
+	return float32(float32(p*s)*x) + x
+}
+
+// tanhSlice sets dst[i] = tanhf(src[i]).
+func tanhSlice(dst, src []float32) {
+	dst = dst[:len(src)]
+	for i, v := range src {
+		dst[i] = tanhf(v)
+	}
+}
+
+// tanhf's polynomial (Cephes).
+const (
+	tanhP0 = -5.70498872745e-3
+	tanhP1 = 2.06390887954e-2
+	tanhP2 = -5.37397155531e-2
+	tanhP3 = 1.33314422036e-1
+	tanhP4 = -3.33332819422e-1
+)
+
 // expf's constants. expLn2Hi has 9 significant bits, so n*expLn2Hi is
 // exact for the n that occur.
 const (

@@ -13,8 +13,16 @@ package tensor
 #cgo nocallback gtBinF64
 #cgo noescape gtExpF32
 #cgo nocallback gtExpF32
+#cgo noescape gtSigmoidF32
+#cgo nocallback gtSigmoidF32
+#cgo noescape gtTanhF32
+#cgo nocallback gtTanhF32
 #cgo noescape gtReluF32
 #cgo nocallback gtReluF32
+#cgo noescape gtExtremumF32
+#cgo nocallback gtExtremumF32
+#cgo noescape gtAccRows4F32
+#cgo nocallback gtAccRows4F32
 #cgo noescape gtSumF32
 #cgo nocallback gtSumF32
 #cgo noescape gtMaxPool2F32
@@ -94,6 +102,22 @@ GT_INLINE void binF64(int op, double *restrict d, const double *restrict a, long
 	GT_BIN_BODY(double)
 }
 
+// gtExpCore is expfCore (cpu_math.go) for x in [-87, 88].
+GT_INLINE float gtExpCore(float x) {
+	float k = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
+	float r = (x - k * 0.693359375f) - k * -2.12194440e-4f;
+	float p = 1.9875691500e-4f * r + 1.3981999507e-3f;
+	p = p * r + 8.3334519073e-3f;
+	p = p * r + 4.1665795894e-2f;
+	p = p * r + 1.6666665459e-1f;
+	p = p * r + 5.0000001201e-1f;
+	p = (p * (r * r) + r) + 1.0f;
+	uint32_t bits = (uint32_t)((int32_t)k + 127) << 23;
+	float sc;
+	memcpy(&sc, &bits, sizeof sc);
+	return p * sc;
+}
+
 // expF32 is expSlice (cpu_math.go): the in-range lanes take expfCore's
 // operations on a clamped argument; a second pass redoes the rare
 // out-of-range and NaN elements in double precision.
@@ -104,24 +128,55 @@ GT_INLINE void expF32(float *restrict d, const float *restrict s, long n) {
 		out |= !(x >= -87.0f && x <= 88.0f);
 		x = x < -87.0f ? -87.0f : x;
 		x = x > 88.0f ? 88.0f : x;
-		float k = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
-		float r = (x - k * 0.693359375f) - k * -2.12194440e-4f;
-		float p = 1.9875691500e-4f * r + 1.3981999507e-3f;
-		p = p * r + 8.3334519073e-3f;
-		p = p * r + 4.1665795894e-2f;
-		p = p * r + 1.6666665459e-1f;
-		p = p * r + 5.0000001201e-1f;
-		p = (p * (r * r) + r) + 1.0f;
-		uint32_t bits = (uint32_t)((int32_t)k + 127) << 23;
-		float sc;
-		memcpy(&sc, &bits, sizeof sc);
-		d[i] = p * sc;
+		d[i] = gtExpCore(x);
 	}
 	for (long i = 0; out && i < n; i++) {
 		float x = s[i];
 		if (!(x >= -87.0f && x <= 88.0f)) {
 			d[i] = (float)exp((double)x);
 		}
+	}
+}
+
+// sigmoidF32 is sigmoidSlice: 1 / (1 + expf(-x)), the rare -x outside
+// [-87, 88] redone in double precision in a second pass.
+GT_INLINE void sigmoidF32(float *restrict d, const float *restrict s, long n) {
+	int out = 0;
+	for (long i = 0; i < n; i++) {
+		float t = -s[i];
+		out |= !(t >= -87.0f && t <= 88.0f);
+		t = t < -87.0f ? -87.0f : t;
+		t = t > 88.0f ? 88.0f : t;
+		d[i] = 1.0f / (1.0f + gtExpCore(t));
+	}
+	for (long i = 0; out && i < n; i++) {
+		float t = -s[i];
+		if (!(t >= -87.0f && t <= 88.0f)) {
+			d[i] = 1.0f / (1.0f + (float)exp((double)t));
+		}
+	}
+}
+
+// tanhF32 is tanhSlice, both branches computed and one selected.
+GT_INLINE void tanhF32(float *restrict d, const float *restrict s, long n) {
+	for (long i = 0; i < n; i++) {
+		float x = s[i];
+		uint32_t bits;
+		memcpy(&bits, &x, sizeof bits);
+		bits &= 0x7fffffffu;
+		float z;
+		memcpy(&z, &bits, sizeof z);
+		float zc = z < 10.0f ? z : 10.0f;
+		float e = 1.0f - 2.0f / (gtExpCore(zc + zc) + 1.0f);
+		e = x < 0.0f ? -e : e;
+		float q = x * x;
+		float p = -5.70498872745e-3f * q + 2.06390887954e-2f;
+		p = p * q + -5.37397155531e-2f;
+		p = p * q + 1.33314422036e-1f;
+		p = p * q + -3.33332819422e-1f;
+		p = (p * q) * x + x;
+		p = x == 0.0f ? x : p;
+		d[i] = z >= 0.625f ? e : p;
 	}
 }
 
@@ -206,6 +261,79 @@ GT_INLINE float sumF32(const float *restrict x, long n) {
 		r += x[i];
 	}
 	return (float)(total + (double)r);
+}
+
+// extremumF32 is extremumLanesLoop (cpu_reduce.go) for float32, n >= 8:
+// eight running maxima (minima when isMin), folded pairwise, or the first
+// NaN. The AVX2 variant keeps the eight lanes in one register:
+// _mm256_max_ps(v, m) is v > m ? v : m, as the loop below.
+GT_INLINE float extremumFinish(const float *x, long n, long i, float *m, int nan, int isMin) {
+	for (; i < n; i++) {
+		float v = x[i];
+		nan |= v != v;
+		m[0] = (isMin ? v < m[0] : v > m[0]) ? v : m[0];
+	}
+	if (nan) {
+		for (long k = 0; k < n; k++) {
+			if (x[k] != x[k]) {
+				return x[k];
+			}
+		}
+	}
+	for (int w = 4; w >= 1; w /= 2) {
+		for (int j = 0; j < w; j++) {
+			m[j] = (isMin ? m[j + w] < m[j] : m[j + w] > m[j]) ? m[j + w] : m[j];
+		}
+	}
+	return m[0];
+}
+
+static float gtExtremumF32_base(const float *x, long n, int isMin) {
+	float m[8];
+	int nan = 0;
+	for (int j = 0; j < 8; j++) {
+		m[j] = x[j];
+		nan |= x[j] != x[j];
+	}
+	long i = 8;
+	for (; i + 8 <= n; i += 8) {
+		for (int j = 0; j < 8; j++) {
+			float v = x[i + j];
+			nan |= v != v;
+			m[j] = (isMin ? v < m[j] : v > m[j]) ? v : m[j];
+		}
+	}
+	return extremumFinish(x, n, i, m, nan, isMin);
+}
+
+GT_AVX2 static float gtExtremumF32_avx2(const float *x, long n, int isMin) {
+	__m256 m = _mm256_loadu_ps(x);
+	__m256 nan = _mm256_cmp_ps(m, m, _CMP_UNORD_Q);
+	long i = 8;
+	if (isMin) {
+		for (; i + 8 <= n; i += 8) {
+			__m256 v = _mm256_loadu_ps(x + i);
+			nan = _mm256_or_ps(nan, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+			m = _mm256_min_ps(v, m);
+		}
+	} else {
+		for (; i + 8 <= n; i += 8) {
+			__m256 v = _mm256_loadu_ps(x + i);
+			nan = _mm256_or_ps(nan, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+			m = _mm256_max_ps(v, m);
+		}
+	}
+	float lanes[8];
+	_mm256_storeu_ps(lanes, m);
+	return extremumFinish(x, n, i, lanes, _mm256_movemask_ps(nan) != 0, isMin);
+}
+
+// accRows4F32 is accRows4 (cpu_reduce.go) for float32 rows.
+GT_INLINE void accRows4F32(double *restrict acc, const float *restrict r0, const float *restrict r1,
+		const float *restrict r2, const float *restrict r3, long n) {
+	for (long i = 0; i < n; i++) {
+		acc[i] += (double)((r0[i] + r1[i]) + (r2[i] + r3[i]));
+	}
 }
 
 // gtSel returns a where the mask m is all ones and b where it is zero.
@@ -472,8 +600,13 @@ GT_VARIANTS(gtBinF64, binF64,
 	(int op, double *d, const double *a, long as, const double *b, long bs, long n),
 	(op, d, a, as, b, bs, n))
 GT_VARIANTS(gtExpF32, expF32, (float *d, const float *s, long n), (d, s, n))
+GT_VARIANTS(gtSigmoidF32, sigmoidF32, (float *d, const float *s, long n), (d, s, n))
+GT_VARIANTS(gtTanhF32, tanhF32, (float *d, const float *s, long n), (d, s, n))
 GT_VARIANTS(gtReluF32, reluF32, (float *d, const float *s, long n), (d, s, n))
 GT_VARIANTS(gtReluGradF32, reluGradF32, (float *d, const float *g, const float *y, long n), (d, g, y, n))
+static float gtExtremumF32(const float *x, long n, int isMin) {
+	return gtHasAVX2 ? gtExtremumF32_avx2(x, n, isMin) : gtExtremumF32_base(x, n, isMin);
+}
 GT_AVX2 static float gtSumF32_avx2(const float *x, long n) { return sumF32(x, n); }
 static float gtSumF32_base(const float *x, long n) { return sumF32(x, n); }
 static float gtSumF32(const float *x, long n) {
@@ -494,6 +627,9 @@ GT_VARIANTS(gtNormGradF32, normGradF32, (float *gx, const float *g, const float 
 	(gx, g, x, n, mean, a, k, k0))
 GT_VARIANTS(gtIm2colF32, im2colF32, (float *cols, const float *x, const gtWin *g), (cols, x, g))
 GT_VARIANTS(gtCol2imF32, col2imF32, (float *x, const float *cols, const gtWin *g), (x, cols, g))
+
+GT_VARIANTS(gtAccRows4F32, accRows4F32,
+	(double *acc, const float *r0, const float *r1, const float *r2, const float *r3, long n), (acc, r0, r1, r2, r3, n))
 
 GT_VARIANTS(gtCmpScalarF32, cmpScalarF32, (int op, uint8_t *d, const float *a, float s, long n), (op, d, a, s, n))
 GT_VARIANTS(gtWhereF32, whereF32,
@@ -564,6 +700,26 @@ func simdExpF32(dst, src []float32) bool {
 	return true
 }
 
+// simdSigmoidF32 is sigmoidSlice; it reports whether it ran.
+func simdSigmoidF32(dst, src []float32) bool {
+	if len(src) < simdMin {
+		return false
+	}
+	dst = dst[:len(src)]
+	C.gtSigmoidF32((*C.float)(unsafe.Pointer(&dst[0])), (*C.float)(unsafe.Pointer(&src[0])), C.long(len(src)))
+	return true
+}
+
+// simdTanhF32 is tanhSlice; it reports whether it ran.
+func simdTanhF32(dst, src []float32) bool {
+	if len(src) < simdMin {
+		return false
+	}
+	dst = dst[:len(src)]
+	C.gtTanhF32((*C.float)(unsafe.Pointer(&dst[0])), (*C.float)(unsafe.Pointer(&src[0])), C.long(len(src)))
+	return true
+}
+
 // simdReluF32 is reluSlice for float32; it reports whether it ran.
 func simdReluF32(dst, src []float32) bool {
 	if len(src) < simdMin {
@@ -609,6 +765,33 @@ func simdSumF32(x []float32) (float32, bool) {
 		return 0, false
 	}
 	return float32(C.gtSumF32((*C.float)(unsafe.Pointer(&x[0])), C.long(len(x)))), true
+}
+
+// simdExtremumF32 is extremumLanesLoop for float32: the maximum of x (the
+// minimum when min is set), or its first NaN, and true; false for short
+// slices.
+func simdExtremumF32(x []float32, min bool) (float32, bool) {
+	if len(x) < simdMin {
+		return 0, false
+	}
+	isMin := 0
+	if min {
+		isMin = 1
+	}
+	return float32(C.gtExtremumF32((*C.float)(unsafe.Pointer(&x[0])), C.long(len(x)), C.int(isMin))), true
+}
+
+// simdAccRows4F32 is accRows4 for float32 rows; it reports whether it
+// ran.
+func simdAccRows4F32(acc []float64, r0, r1, r2, r3 []float32) bool {
+	n := len(acc)
+	if n < simdMin/4 {
+		return false
+	}
+	r0, r1, r2, r3 = r0[:n], r1[:n], r2[:n], r3[:n]
+	C.gtAccRows4F32((*C.double)(unsafe.Pointer(&acc[0])), (*C.float)(unsafe.Pointer(&r0[0])), (*C.float)(unsafe.Pointer(&r1[0])),
+		(*C.float)(unsafe.Pointer(&r2[0])), (*C.float)(unsafe.Pointer(&r3[0])), C.long(n))
+	return true
 }
 
 // simdMaxPool2F32 runs maxPool2x2F32 over planes [lo, hi) of x into out

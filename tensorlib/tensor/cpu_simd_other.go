@@ -18,6 +18,10 @@ func simdExpF32(dst, src []float32) bool { return false }
 
 func simdReluF32(dst, src []float32) bool { return false }
 
+func simdSigmoidF32(dst, src []float32) bool { return false }
+
+func simdTanhF32(dst, src []float32) bool { return false }
+
 func simdReluGradF32(d, g, y []float32) bool { return false }
 
 func simdAdamF32(p, g, m, v []float32, b1, b2, eps, wd float32, l2 bool, stepSize, invBc2s float32) bool {
@@ -25,6 +29,10 @@ func simdAdamF32(p, g, m, v []float32, b1, b2, eps, wd float32, l2 bool, stepSiz
 }
 
 func simdSumF32(x []float32) (float32, bool) { return 0, false }
+
+func simdAccRows4F32(acc []float64, r0, r1, r2, r3 []float32) bool { return false }
+
+func simdExtremumF32(x []float32, min bool) (float32, bool) { return 0, false }
 
 func simdMaxPool2F32(out []float32, idx []int64, x []float32, g backend.Window, lo, hi int) bool {
 	return false

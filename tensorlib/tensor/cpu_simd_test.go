@@ -85,6 +85,26 @@ func TestSimdUnaryMatchesGo(t *testing.T) {
 			t.Fatalf("exp(%v) = %v, want %v (expf)", v, d[i], want)
 		}
 	}
+	// Arguments from -12 to 12 as well, where sigmoid and tanh change most.
+	for i := 0; i < 300; i++ {
+		x = append(x, float32(i-150)*0.08)
+	}
+	d = make([]float32, len(x))
+	for _, f := range []struct {
+		name string
+		simd func(d, x []float32) bool
+		want func(float32) float32
+	}{
+		{"sigmoid", simdSigmoidF32, func(v float32) float32 { return 1 / (1 + expf(-v)) }},
+		{"tanh", simdTanhF32, tanhf},
+	} {
+		f.simd(d, x)
+		for i, v := range x {
+			if want := f.want(v); !sameBits(d[i], want) {
+				t.Fatalf("%s(%v) = %v, want %v", f.name, v, d[i], want)
+			}
+		}
+	}
 	simdReluF32(d, x)
 	for i, v := range x {
 		want := v
@@ -373,6 +393,46 @@ func TestSimdBatchNormMatchesGo(t *testing.T) {
 	for i := range y {
 		if !sameBits(y[i], want[i]) {
 			t.Fatalf("norm grad element %d: %v, want %v", i, y[i], want[i])
+		}
+	}
+}
+
+func TestSimdExtremumMatchesGo(t *testing.T) {
+	x := specialF32(61, 1003)
+	finite := append([]float32(nil), x...)
+	for i, v := range finite {
+		if v != v {
+			finite[i] = -1
+		}
+	}
+	finite[500] = 9 // the maximum, away from lane 0
+	for _, xs := range [][]float32{x, finite, finite[:259], finite[3:300]} {
+		for _, min := range []bool{false, true} {
+			got, ok := simdExtremumF32(xs, min)
+			if !ok {
+				t.Skip("no vectorized loops in this build")
+			}
+			if want := extremumLanesLoop(xs, min); !sameBits(got, want) {
+				t.Fatalf("n=%d min=%v: %v, want %v", len(xs), min, got, want)
+			}
+		}
+	}
+}
+
+func TestSimdAccRowsMatchesGo(t *testing.T) {
+	const n = 333
+	r := [4][]float32{specialF32(71, n), specialF32(72, n), specialF32(73, n), specialF32(74, n)}
+	got, want := make([]float64, n), make([]float64, n)
+	for i := range got {
+		got[i], want[i] = float64(i)*0.1, float64(i)*0.1
+	}
+	if !simdAccRows4F32(got, r[0], r[1], r[2], r[3]) {
+		t.Skip("no vectorized loops in this build")
+	}
+	accRows4(want, r[0], r[1], r[2], r[3])
+	for i := range got {
+		if got[i] != want[i] && !(got[i] != got[i] && want[i] != want[i]) {
+			t.Fatalf("element %d: %v, want %v", i, got[i], want[i])
 		}
 	}
 }
