@@ -40,14 +40,18 @@ type BatchNorm interface {
 	// gradient g under gl of BatchNorm's result with the batch statistics
 	// mean and variance that it returned; the gradient of x includes the
 	// terms through the statistics. It computes only those that need says
-	// (x, w, b), returning nil for the others.
-	BatchNormBackward(g Storage, gl Layout, x Storage, xl Layout, mean, variance Storage, w Storage, wl Layout, eps float64, need [3]bool) (gx, gw, gb Storage)
+	// (x, w, b), returning nil for the others. With overwrite set nothing
+	// else holds g's storage, and the backend may write x's gradient over
+	// it and return it.
+	BatchNormBackward(g Storage, gl Layout, x Storage, xl Layout, mean, variance Storage, w Storage, wl Layout, eps float64, need [3]bool, overwrite bool) (gx, gw, gb Storage)
 }
 
 // ActivationGrad computes the gradients of activations in one pass, where
 // the composed form makes a Bool mask, a zero and a Where.
 type ActivationGrad interface {
 	// ReLUBackward returns g where y > 0 and 0 elsewhere, for the result
-	// y of ReLU; g and y have one shape.
-	ReLUBackward(g Storage, gl Layout, y Storage, yl Layout) Storage
+	// y of ReLU; g and y have one shape. With overwrite set nothing else
+	// holds g's storage, and the backend may write the result over it and
+	// return it.
+	ReLUBackward(g Storage, gl Layout, y Storage, yl Layout, overwrite bool) Storage
 }

@@ -176,6 +176,14 @@ func tracked(xs ...*Tensor) bool {
 // it only when tracked(inputs...) is true, so that untracked ops never
 // build the closure.
 func record(out *Tensor, op string, backward func(g *Tensor) []*Tensor, inputs ...*Tensor) *Tensor {
+	return recordOwned(out, op, func(g *Tensor, _ bool) []*Tensor { return backward(g) }, inputs...)
+}
+
+// recordOwned is record for a backward that may write over the gradient
+// it receives: owned says that the engine owns g alone (no other tensor
+// shares its storage, see ownedGrad), so that the backward may compute its
+// result in g's storage and return it.
+func recordOwned(out *Tensor, op string, backward func(g *Tensor, owned bool) []*Tensor, inputs ...*Tensor) *Tensor {
 	nodes := make([]*autograd.Node, len(inputs))
 	dts := make([]DType, len(inputs))
 	for i, in := range inputs {
@@ -184,7 +192,7 @@ func record(out *Tensor, op string, backward func(g *Tensor) []*Tensor, inputs .
 	}
 	out.node = autograd.NewNode(op, out.layout.Shape, nodes, func(g autograd.Value) []autograd.Value {
 		gv := g.(*gradValue)
-		gs := backward(gv.t)
+		gs := backward(gv.t, gv.owned)
 		res := make([]autograd.Value, len(nodes))
 		for i, gi := range gs {
 			if gi == nil || nodes[i] == nil {

@@ -257,3 +257,23 @@ func TestOwnedGrad(t *testing.T) {
 		t.Errorf("Clone of a shared gradient did not copy it")
 	}
 }
+
+// TestBackwardKeepsCallerGradient checks that the backwards that may write
+// over their incoming gradient (ReLU, BatchNorm) do so only when the engine
+// owns it: the caller's gradient and a gradient that Add hands to two
+// operands stay as they were.
+func TestBackwardKeepsCallerGradient(t *testing.T) {
+	x := Randn(4, 3, 5, 5).SetRequiresGrad(true)
+	seed := Randn(4, 3, 5, 5)
+	want := seed.Float64s()
+	for name, f := range map[string]func(*Tensor) *Tensor{
+		"ReLU":      (*Tensor).ReLU,
+		"BatchNorm": func(x *Tensor) *Tensor { return BatchNorm(x, nil, nil, nil, nil, true, 0.1, 1e-5) },
+		"ReLU twice through Add": func(x *Tensor) *Tensor {
+			return x.ReLU().Add(BatchNorm(x, nil, nil, nil, nil, true, 0.1, 1e-5))
+		},
+	} {
+		f(x).BackwardWith(seed)
+		checkT(t, name+": the caller's gradient", seed, []int{4, 3, 5, 5}, Float32, want)
+	}
+}

@@ -557,12 +557,13 @@ func boolByte(b bool) uint8 {
 	return u
 }
 
-// ReLUBackward returns g where y > 0 and 0 elsewhere, in one pass.
-func (b cpuBackend) ReLUBackward(g backend.Storage, gl backend.Layout, y backend.Storage, yl backend.Layout) backend.Storage {
+// ReLUBackward returns g where y > 0 and 0 elsewhere, in one pass, over
+// g itself when overwrite allows it.
+func (b cpuBackend) ReLUBackward(g backend.Storage, gl backend.Layout, y backend.Storage, yl backend.Layout, overwrite bool) backend.Storage {
 	gs, goff := b.flat(g, gl)
 	ys, yoff := b.flat(y, yl)
 	n := gl.Numel()
-	out := newCPUStorage(gs.dtype, n)
+	out := overwritable(gs, gl, overwrite)
 	parallelFor(n, grainElems, func(lo, hi int) {
 		switch gs.dtype {
 		case Float32:
@@ -577,6 +578,16 @@ func (b cpuBackend) ReLUBackward(g backend.Storage, gl backend.Layout, y backend
 		}
 	})
 	return out
+}
+
+// overwritable returns s, when overwrite is set and l covers the whole of
+// s in order, for a kernel to write its result over; else a new storage of
+// l's size.
+func overwritable(s *cpuStorage, l backend.Layout, overwrite bool) *cpuStorage {
+	if overwrite && l.Offset == 0 && l.IsContiguous() && s.Len() == l.Numel() {
+		return s
+	}
+	return newCPUStorage(s.dtype, l.Numel())
 }
 
 // reluGrad sets d[i] to g[i] where y[i] > 0 and to 0 elsewhere.

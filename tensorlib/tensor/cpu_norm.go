@@ -44,8 +44,9 @@ func (b cpuBackend) BatchNorm(x backend.Storage, xl backend.Layout, mean backend
 
 // BatchNormBackward sums, per channel, g and g * (x - mean) over its
 // planes (float64), which give the gradients of b and w, then computes
-// x's as a*g + k*(x - mean) + k0 per channel.
-func (b cpuBackend) BatchNormBackward(g backend.Storage, gl backend.Layout, x backend.Storage, xl backend.Layout, mean, variance backend.Storage, w backend.Storage, wl backend.Layout, eps float64, need [3]bool) (gx, gw, gb backend.Storage) {
+// x's as a*g + k*(x - mean) + k0 per channel, over g when overwrite
+// allows it.
+func (b cpuBackend) BatchNormBackward(g backend.Storage, gl backend.Layout, x backend.Storage, xl backend.Layout, mean, variance backend.Storage, w backend.Storage, wl backend.Layout, eps float64, need [3]bool, overwrite bool) (gx, gw, gb backend.Storage) {
 	gs, gof := b.flat(g, gl)
 	xs, xo := b.flat(x, xl)
 	p := newPlanes(xl)
@@ -82,7 +83,7 @@ func (b cpuBackend) BatchNormBackward(g backend.Storage, gl backend.Layout, x ba
 		k[c] = -a[c] * invstd[c] * invstd[c] * sgx[c] / mf
 		k0[c] = -a[c] * sg[c] / mf
 	}
-	out := newCPUStorage(xs.dtype, xl.Numel())
+	out := overwritable(gs, gl, overwrite)
 	p.each(func(c, r, n int) {
 		switch xs.dtype {
 		case Float32:

@@ -35,6 +35,10 @@ package tensor
 #cgo nocallback gtAdamF32
 #cgo noescape gtReluGradF32
 #cgo nocallback gtReluGradF32
+#cgo noescape gtReluGradInPlaceF32
+#cgo nocallback gtReluGradInPlaceF32
+#cgo noescape gtNormGradInPlaceF32
+#cgo nocallback gtNormGradInPlaceF32
 #cgo noescape gtShiftedSumsF32
 #cgo nocallback gtShiftedSumsF32
 #cgo noescape gtGradSumsF32
@@ -192,6 +196,14 @@ GT_INLINE void reluF32(float *restrict d, const float *restrict s, long n) {
 GT_INLINE void reluGradF32(float *restrict d, const float *restrict g, const float *restrict y, long n) {
 	for (long i = 0; i < n; i++) {
 		d[i] = y[i] > 0.0f ? g[i] : 0.0f;
+	}
+}
+
+// reluGradInPlaceF32 is reluGradF32 with d == g (restrict forbids passing
+// one pointer twice).
+GT_INLINE void reluGradInPlaceF32(float *restrict g, const float *restrict y, long n) {
+	for (long i = 0; i < n; i++) {
+		g[i] = y[i] > 0.0f ? g[i] : 0.0f;
 	}
 }
 
@@ -473,6 +485,14 @@ GT_INLINE void normGradF32(float *restrict gx, const float *restrict g, const fl
 	}
 }
 
+// normGradInPlaceF32 is normGradF32 with gx == g.
+GT_INLINE void normGradInPlaceF32(float *restrict g, const float *restrict x, long n,
+		float mean, float a, float k, float k0) {
+	for (long i = 0; i < n; i++) {
+		g[i] = (a * g[i] + k * (x[i] - mean)) + k0;
+	}
+}
+
 // gtWin is backend.Window's fields for one sample (C planes of H×W).
 typedef struct {
 	long C, H, W, KH, KW, SH, SW, PH, PW, DH, DW, OH, OW;
@@ -604,6 +624,7 @@ GT_VARIANTS(gtSigmoidF32, sigmoidF32, (float *d, const float *s, long n), (d, s,
 GT_VARIANTS(gtTanhF32, tanhF32, (float *d, const float *s, long n), (d, s, n))
 GT_VARIANTS(gtReluF32, reluF32, (float *d, const float *s, long n), (d, s, n))
 GT_VARIANTS(gtReluGradF32, reluGradF32, (float *d, const float *g, const float *y, long n), (d, g, y, n))
+GT_VARIANTS(gtReluGradInPlaceF32, reluGradInPlaceF32, (float *g, const float *y, long n), (g, y, n))
 static float gtExtremumF32(const float *x, long n, int isMin) {
 	return gtHasAVX2 ? gtExtremumF32_avx2(x, n, isMin) : gtExtremumF32_base(x, n, isMin);
 }
@@ -623,6 +644,8 @@ GT_VARIANTS(gtGradSumsF32, gradSumsF32, (const float *g, const float *x, long n,
 	(g, x, n, mean, sg, sgx))
 GT_VARIANTS(gtNormF32, normF32, (float *y, const float *x, long n, float mean, float scale, float shift),
 	(y, x, n, mean, scale, shift))
+GT_VARIANTS(gtNormGradInPlaceF32, normGradInPlaceF32, (float *g, const float *x, long n, float mean, float a, float k, float k0),
+	(g, x, n, mean, a, k, k0))
 GT_VARIANTS(gtNormGradF32, normGradF32, (float *gx, const float *g, const float *x, long n, float mean, float a, float k, float k0),
 	(gx, g, x, n, mean, a, k, k0))
 GT_VARIANTS(gtIm2colF32, im2colF32, (float *cols, const float *x, const gtWin *g), (cols, x, g))
@@ -737,6 +760,10 @@ func simdReluGradF32(d, g, y []float32) bool {
 		return false
 	}
 	g, y = g[:n], y[:n]
+	if &d[0] == &g[0] {
+		C.gtReluGradInPlaceF32((*C.float)(unsafe.Pointer(&g[0])), (*C.float)(unsafe.Pointer(&y[0])), C.long(n))
+		return true
+	}
 	C.gtReluGradF32((*C.float)(unsafe.Pointer(&d[0])), (*C.float)(unsafe.Pointer(&g[0])), (*C.float)(unsafe.Pointer(&y[0])), C.long(n))
 	return true
 }
@@ -906,6 +933,11 @@ func simdNormGradF32(gx, g, x []float32, mean, a, k, k0 float32) bool {
 		return false
 	}
 	g, x = g[:len(gx)], x[:len(gx)]
+	if &gx[0] == &g[0] {
+		C.gtNormGradInPlaceF32((*C.float)(unsafe.Pointer(&g[0])), (*C.float)(unsafe.Pointer(&x[0])), C.long(len(gx)),
+			C.float(mean), C.float(a), C.float(k), C.float(k0))
+		return true
+	}
 	C.gtNormGradF32((*C.float)(unsafe.Pointer(&gx[0])), (*C.float)(unsafe.Pointer(&g[0])), (*C.float)(unsafe.Pointer(&x[0])),
 		C.long(len(gx)), C.float(mean), C.float(a), C.float(k), C.float(k0))
 	return true

@@ -355,6 +355,12 @@ func TestSimdReluGradMatchesGo(t *testing.T) {
 			t.Fatalf("element %d: y %v, g %v: %v, want %v", i, y[i], g[i], d[i], want[i])
 		}
 	}
+	simdReluGradF32(g, g, y) // in place
+	for i := range d {
+		if !sameBits(g[i], want[i]) {
+			t.Fatalf("in place, element %d: %v, want %v", i, g[i], want[i])
+		}
+	}
 }
 
 func TestSimdBatchNormMatchesGo(t *testing.T) {
@@ -393,6 +399,12 @@ func TestSimdBatchNormMatchesGo(t *testing.T) {
 	for i := range y {
 		if !sameBits(y[i], want[i]) {
 			t.Fatalf("norm grad element %d: %v, want %v", i, y[i], want[i])
+		}
+	}
+	simdNormGradF32(g, g, x, 0.3, 1.1, -0.7, 0.05) // in place
+	for i := range g {
+		if !sameBits(g[i], want[i]) {
+			t.Fatalf("norm grad in place, element %d: %v, want %v", i, g[i], want[i])
 		}
 	}
 }

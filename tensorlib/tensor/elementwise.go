@@ -231,6 +231,17 @@ func unary(op backend.UnaryOp, in *Tensor) *Tensor {
 	if !tracked(x) {
 		return out
 	}
+	if op == backend.OpReLU {
+		if ab, ok := x.backend.Backend.(backend.ActivationGrad); ok {
+			return recordOwned(out, "ReLU", func(g *Tensor, owned bool) []*Tensor {
+				if g.DType() != out.DType() {
+					return []*Tensor{unaryBackward(op, g, x, out)}
+				}
+				s := ab.ReLUBackward(g.storage, g.layout, out.storage, out.layout, owned)
+				return []*Tensor{newTensor(g.backend, s, g.Shape())}
+			}, x)
+		}
+	}
 	return record(out, op.String(), func(g *Tensor) []*Tensor { return []*Tensor{unaryBackward(op, g, x, out)} }, x)
 }
 
@@ -243,9 +254,6 @@ func unaryBackward(op backend.UnaryOp, g, x, out *Tensor) *Tensor {
 	case backend.OpAbs: // sign(x), 0 at 0
 		return Where(x.GtScalar(0), g, Where(x.LtScalar(0), g.Neg(), zero))
 	case backend.OpReLU:
-		if ab, ok := g.backend.Backend.(backend.ActivationGrad); ok && g.DType() == out.DType() {
-			return newTensor(g.backend, ab.ReLUBackward(g.storage, g.layout, out.storage, out.layout), g.Shape())
-		}
 		return Where(out.GtScalar(0), g, zero)
 	case backend.OpSqrt:
 		return g.Div(out).MulScalar(0.5)

@@ -112,9 +112,9 @@ func batchNorm(nb backend.BatchNorm, x, runningMean, runningVar, w, b *Tensor, t
 	if !tracked(inputs...) {
 		return y
 	}
-	return record(y, "BatchNorm", func(g *Tensor) []*Tensor {
+	return recordOwned(y, "BatchNorm", func(g *Tensor, owned bool) []*Tensor {
 		need := [3]bool{needGrad(x), w != nil && needGrad(w), b != nil && needGrad(b)}
-		gx, gw, gb := nb.BatchNormBackward(g.storage, g.layout, x.storage, x.layout, bm, bv, ws, wl, eps, need)
+		gx, gw, gb := nb.BatchNormBackward(g.storage, g.layout, x.storage, x.layout, bm, bv, ws, wl, eps, need, owned)
 		grads := []backend.Storage{gx}
 		if w != nil {
 			grads = append(grads, gw)
