@@ -178,6 +178,7 @@ func run(model, dir, device string, epochs, rounds int, threads, python, script,
 	sides := []func() (result, error){func() (result, error) {
 		p := prof
 		prof = nil // one profile: the first round's
+		tensor.ManualSeed(0) // before the model: its initial weights are random
 		return trainGo(models[model](), dev, train, test, epochs, p)
 	}}
 	switch {
@@ -243,7 +244,6 @@ func report(name string, r, g result) {
 // trainGo trains the model with gotensor on dev and times each epoch; prof,
 // when not nil, receives a CPU profile of the training steps.
 func trainGo(model *nn.Sequential, dev tensor.Device, train, test *data.Dataset, epochs int, prof *os.File) (result, error) {
-	tensor.ManualSeed(0)
 	model.To(dev)
 	if dev != tensor.CPU {
 		train = data.NewTensorDataset(train.Images.To(dev), train.Labels.To(dev))
