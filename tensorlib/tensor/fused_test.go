@@ -38,6 +38,12 @@ func fusedCases() []fusedCase {
 		{"BatchNorm 1d [N C L] of a view", func(xs ...*Tensor) *Tensor {
 			return BatchNorm(xs[0].Transpose(1, 2), nil, nil, nil, xs[1], true, 0.1, 1e-5)
 		}, []*Tensor{r64(29, 3, 5, 2), r64(30, 2)}},
+		{"CrossEntropy", func(xs ...*Tensor) *Tensor {
+			return CrossEntropy(xs[0], FromInt64s([]int64{2, 0, 4, 4, 1}).To(xs[0].Device()))
+		}, []*Tensor{r64(34, 5, 6).MulScalar(4)}},
+		{"CrossEntropy float32 of T", func(xs ...*Tensor) *Tensor {
+			return CrossEntropy(xs[0].T(), FromInt64s([]int64{9, 0, 3}).To(xs[0].Device())).MulScalar(3)
+		}, []*Tensor{r64(35, 10, 3).AsType(Float32)}},
 		{"Conv2d mixed dtypes", conv(one, zero, one), []*Tensor{r64(18, 2, 2, 5, 5).AsType(Float32), r64(19, 3, 2, 3, 3), r64(20, 3).AsType(Float32)}},
 	}
 }
