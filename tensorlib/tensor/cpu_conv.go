@@ -285,9 +285,7 @@ func convBackward[T float](gemm gemmFunc[T], dy, x, w, gx, gw, gb []T, f int, g 
 					}
 				}
 				if gb != nil {
-					for i := range accB[p] {
-						accB[p][i] += sumRow(dyn[i*L : (i+1)*L])
-					}
+					addRowSums(accB[p], dyn, L)
 				}
 			}
 		}
@@ -302,11 +300,18 @@ func convBackward[T float](gemm gemmFunc[T], dy, x, w, gx, gw, gb []T, f int, g 
 	}
 }
 
-// sumRow returns the sum of x, added in float64 (by shiftedSums' loops,
-// vectorized in C).
-func sumRow[T float](x []T) T {
-	s, _ := shiftedSums(x, 0)
-	return T(s)
+// addRowSums adds the sum of row i of x (rows of n) to acc[i], each added
+// in float64 as shiftedSums adds (one C call for all the rows of float32).
+func addRowSums[T float](acc, x []T, n int) {
+	sums := make([]float64, len(acc))
+	if x32, ok := any(x).([]float32); !ok || !simdRowSumsF32(sums, x32, n) {
+		for i := range sums {
+			sums[i], _ = shiftedSumsLoop(x[i*n:(i+1)*n], 0)
+		}
+	}
+	for i, s := range sums {
+		acc[i] += T(s)
+	}
 }
 
 // im2colSample writes the columns of one sample, [C*KH*KW, OH*OW].

@@ -39,6 +39,8 @@ package tensor
 #cgo nocallback gtReluGradInPlaceF32
 #cgo noescape gtNormGradInPlaceF32
 #cgo nocallback gtNormGradInPlaceF32
+#cgo noescape gtRowSumsF32
+#cgo nocallback gtRowSumsF32
 #cgo noescape gtShiftedSumsF32
 #cgo nocallback gtShiftedSumsF32
 #cgo noescape gtGradSumsF32
@@ -451,6 +453,15 @@ GT_INLINE void shiftedSumsF32(const float *restrict x, long n, double shift, dou
 	*s2 = gtFold8(b);
 }
 
+// rowSumsF32 sets out[r] to the sum of row r of x (rows of n), each as
+// shiftedSumsF32's first sum with shift 0.
+GT_INLINE void rowSumsF32(const float *restrict x, long rows, long n, double *restrict out) {
+	for (long r = 0; r < rows; r++) {
+		double s2;
+		shiftedSumsF32(x + r * n, n, 0.0, out + r, &s2);
+	}
+}
+
 GT_INLINE void gradSumsF32(const float *restrict g, const float *restrict x, long n, double mean, double *sg, double *sgx) {
 	double a[8] = {0}, b[8] = {0};
 	long i = 0;
@@ -640,6 +651,7 @@ GT_VARIANTS(gtMaxPool2F32, maxPool2F32,
 
 GT_VARIANTS(gtShiftedSumsF32, shiftedSumsF32, (const float *x, long n, double shift, double *s1, double *s2),
 	(x, n, shift, s1, s2))
+GT_VARIANTS(gtRowSumsF32, rowSumsF32, (const float *x, long rows, long n, double *out), (x, rows, n, out))
 GT_VARIANTS(gtGradSumsF32, gradSumsF32, (const float *g, const float *x, long n, double mean, double *sg, double *sgx),
 	(g, x, n, mean, sg, sgx))
 GT_VARIANTS(gtNormF32, normF32, (float *y, const float *x, long n, float mean, float scale, float shift),
@@ -903,6 +915,17 @@ func simdShiftedSumsF32(x []float32, shift float64) (s1, s2 float64, ok bool) {
 	var a, b C.double
 	C.gtShiftedSumsF32((*C.float)(unsafe.Pointer(&x[0])), C.long(len(x)), C.double(shift), &a, &b)
 	return float64(a), float64(b), true
+}
+
+// simdRowSumsF32 sets out[r] to shiftedSums(x[r*n:(r+1)*n], 0)'s first
+// sum for every row; it reports whether it ran.
+func simdRowSumsF32(out []float64, x []float32, n int) bool {
+	if len(out) == 0 || n == 0 {
+		return false
+	}
+	x = x[:len(out)*n]
+	C.gtRowSumsF32((*C.float)(unsafe.Pointer(&x[0])), C.long(len(out)), C.long(n), (*C.double)(unsafe.Pointer(&out[0])))
+	return true
 }
 
 // simdGradSumsF32 is gradSums for float32; ok reports whether it ran.

@@ -48,6 +48,8 @@ func simdCol2imF32(x, cols []float32, g backend.Window) bool { return false }
 
 func simdShiftedSumsF32(x []float32, shift float64) (s1, s2 float64, ok bool) { return 0, 0, false }
 
+func simdRowSumsF32(out []float64, x []float32, n int) bool { return false }
+
 func simdGradSumsF32(g, x []float32, mean float64) (sg, sgx float64, ok bool) { return 0, 0, false }
 
 func simdNormF32(y, x []float32, mean, scale, shift float32) bool { return false }

@@ -381,6 +381,13 @@ func TestSimdBatchNormMatchesGo(t *testing.T) {
 		if w1, w2 := shiftedSumsLoop(x[:n], 0.25); s1 != w1 || s2 != w2 {
 			t.Errorf("n=%d: shifted sums %v %v, want %v %v", n, s1, s2, w1, w2)
 		}
+		rows := make([]float64, 203/n)
+		simdRowSumsF32(rows, x, n)
+		for r := range rows {
+			if want, _ := shiftedSumsLoop(x[r*n:(r+1)*n], 0); rows[r] != want {
+				t.Errorf("n=%d: row %d sums to %v, want %v", n, r, rows[r], want)
+			}
+		}
 		sg, sgx, _ := simdGradSumsF32(g[:n], x[:n], 0.75)
 		if w1, w2 := gradSumsLoop(g[:n], x[:n], 0.75); sg != w1 || sgx != w2 {
 			t.Errorf("n=%d: grad sums %v %v, want %v %v", n, sg, sgx, w1, w2)
