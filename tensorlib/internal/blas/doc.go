@@ -14,7 +14,7 @@
 // run on the calling thread, for callers that run products in parallel
 // themselves. OpenBLAS's idle threads spin before they sleep, taking cores
 // from the Go code that runs between two products: the package sets
-// OPENBLAS_THREAD_TIMEOUT (unless set) so that they spin for about 25 µs
+// OPENBLAS_THREAD_TIMEOUT (unless set) so that they spin for about 0.4 ms
 // rather than a tenth of a second. Setting OPENBLAS_NUM_THREADS (or
 // GOTO_NUM_THREADS, OMP_NUM_THREADS) hands the thread count to OpenBLAS
 // for every product.
