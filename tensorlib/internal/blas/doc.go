@@ -8,7 +8,7 @@
 // and without the library (Debian: apt-get install libopenblas0-pthread).
 // A build with CGO_ENABLED=0 always uses gonum.
 //
-// Sgemm and Dgemm run products of at least 2^18 multiply-adds on
+// Sgemm and Dgemm run products of at least 2^21 multiply-adds on
 // GOMAXPROCS of OpenBLAS's threads, which share the packed operands, and
 // smaller ones on the calling thread; SgemmSerial and DgemmSerial always
 // run on the calling thread, for callers that run products in parallel

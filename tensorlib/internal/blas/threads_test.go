@@ -49,8 +49,11 @@ func TestThreadedGemm(t *testing.T) {
 			checkClose(t, "small product beside the large ones", toFloat64(c), want, want, 40, 40, 1e-5)
 		}
 	}()
-	for _, s := range [][3]int{{301, 37, 29}, {23, 333, 41}, {128, 256, 784}} {
+	for _, s := range [][3]int{{301, 97, 81}, {23, 333, 301}, {128, 256, 784}} {
 		m, n, k := s[0], s[1], s[2]
+		if m*n*k < threadMinWork {
+			t.Fatalf("%v: too small for the threads", s)
+		}
 		for _, ta := range []bool{false, true} {
 			for _, tb := range []bool{false, true} {
 				name := fmt.Sprintf("m=%d n=%d k=%d transA=%v transB=%v", m, n, k, ta, tb)
@@ -88,10 +91,10 @@ func TestThreadCounts(t *testing.T) {
 		ran = append(ran, max(running, 1))
 	}
 	using(t, im)
-	big, small := make([]float32, 64*64), make([]float32, 8*8)
-	Sgemm(false, false, 64, 64, 64, 1, big, 64, big, 64, 0, big, 64)
-	Sgemm(false, false, 8, 8, 8, 1, small, 8, small, 8, 0, small, 8)
-	SgemmSerial(false, false, 64, 64, 64, 1, big, 64, big, 64, 0, big, 64)
+	big, small := make([]float32, 128*128), make([]float32, 64*64)
+	Sgemm(false, false, 128, 128, 128, 1, big, 128, big, 128, 0, big, 128)
+	Sgemm(false, false, 64, 64, 64, 1, small, 64, small, 64, 0, small, 64)
+	SgemmSerial(false, false, 128, 128, 128, 1, big, 128, big, 128, 0, big, 128)
 	if fmt.Sprint(set) != "[3 1]" || fmt.Sprint(ran) != "[3 1 1]" {
 		t.Errorf("threads set %v, products ran on %v threads; want [3 1] and [3 1 1]", set, ran)
 	}
