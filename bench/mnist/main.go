@@ -178,7 +178,8 @@ func run(model, dir, device string, epochs, rounds int, threads, python, script,
 	sides := []func() (result, error){func() (result, error) {
 		p := prof
 		prof = nil // one profile: the first round's
-		tensor.ManualSeed(0) // before the model: its initial weights are random
+		// Seed before the model: its initial weights are random.
+		tensor.ManualSeed(0)
 		return trainGo(models[model](), dev, train, test, epochs, p)
 	}}
 	switch {
