@@ -1,7 +1,7 @@
 // Package cellrt is the compiled half of the runtime that planned cells
 // call as _gt (the interpreted half is the planner's prelude, see
 // plan.Session.Prelude): the interrupt check and the recursion limit, the
-// cell's value, fmt for values of types declared in cells, the builtins
+// cell's value, the memory check of large makes, fmt for values of types declared in cells, the builtins
 // the interpreter lacks or gets wrong (print, println, clear), errors.Is
 // and errors.As for errors declared in cells, and the hooks that keep
 // os.Exit, log.Fatal and runtime.Goexit from ending the process.
@@ -115,6 +115,7 @@ func (rt *Runtime) Exports() map[string]map[string]reflect.Value {
 		"ErrorsAs":   reflect.ValueOf(ErrorsAs),
 		"Clear":      reflect.ValueOf(Clear),
 		"DecodeRune": reflect.ValueOf(utf8.DecodeRuneInString),
+		"Make":       reflect.ValueOf(Make),
 	}}
 }
 

@@ -378,8 +378,19 @@ func (g *gen) span(b *strings.Builder, start, end int) {
 		line, col := g.c.lineCol(co)
 		b.WriteString(g.s.lineDirective(g.c.n, line, col))
 	}
-	b.WriteString(g.ed.render(g.c.text, start, end))
+	b.WriteString(g.ed.renderAt(g.c.text, start, end, g.inlineLine))
 	b.WriteString("\n")
+}
+
+// inlineLine returns the /*line*/ comment that gives the text at offset
+// off of the check source its cell position, or "".
+func (g *gen) inlineLine(off int) string {
+	co := g.c.cellOffset(off)
+	if co < 0 {
+		return ""
+	}
+	line, col := g.c.lineCol(co)
+	return fmt.Sprintf("/*line %s:%d:%d*/", g.s.cfg.SourceName, genLine(g.c.n, line), col)
 }
 
 // declFile returns the file of the cell's declarations: its types (a
@@ -634,9 +645,19 @@ func (g *gen) runBlock() string {
 		}
 	}
 	for _, st := range c.body.Body.List {
+		if co := c.cellOffset(g.off(st.Pos())); co >= 0 {
+			line, _ := c.lineCol(co)
+			fmt.Fprintf(&b, "%s = %d\n", lineName, line)
+		}
 		g.piece(&b, st)
 	}
 	if g.p.Main {
+		for _, fd := range c.funcs {
+			if g.ynames[c.info.Defs[fd.Name]] == "_gtmain" {
+				line, _ := c.lineCol(max(c.cellOffset(g.off(fd.Pos())), 0))
+				fmt.Fprintf(&b, "%s = %d\n", lineName, line)
+			}
+		}
 		b.WriteString("_gtmain()\n")
 	}
 	if b.Len() == 0 {
@@ -669,7 +690,11 @@ func (g *gen) commitDecls(fileStep, declareStep int) {
 		_, redef := s.entries[name]
 		g.p.Decls = append(g.p.Decls, Decl{Kind: DeclType, Name: name, Type: obj.Type(), Redefines: redef, Line: at(ts.Pos())})
 		yn, versioned := g.ynames[obj]
-		decl := "type " + src(ts)
+		doc := ts.Doc
+		if doc == nil && len(c.types) > 0 {
+			doc = typeDoc(c.file, ts)
+		}
+		decl := "type " + src(ts) + docText(doc)
 		g.commitAfter(step, func() {
 			if old, ok := s.entries[name]; ok {
 				if tn, ok := old.obj.(*types.TypeName); ok {
@@ -807,6 +832,17 @@ func (g *gen) commitObject(step int, name string, obj types.Object) {
 			s.yname[obj] = yn
 		}
 	})
+}
+
+// typeDoc returns the doc comment of the declaration of one type spec
+// ts (type T ..., not in parentheses), or nil.
+func typeDoc(f *ast.File, ts *ast.TypeSpec) *ast.CommentGroup {
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && len(g.Specs) == 1 && g.Specs[0] == ts {
+			return g.Doc
+		}
+	}
+	return nil
 }
 
 // docText returns "\n\n" and the text of a doc comment, or "".

@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"runtime"
 	"strconv"
 	"strings"
 )
@@ -566,7 +567,7 @@ func (g *gen) instantiate(call *ast.CallExpr) {
 	g.ed.insertClosing(g.off(id.End()), "["+strings.Join(args, ", ")+"]")
 }
 
-// builtin rewrites min, max, clear, print and println.
+// builtin rewrites min, max, clear, new(expr), make, print and println.
 func (g *gen) builtin(call *ast.CallExpr, id *ast.Ident, name string) {
 	info := g.c.info
 	switch name {
@@ -612,11 +613,57 @@ func (g *gen) builtin(call *ast.CallExpr, id *ast.Ident, name string) {
 		if ts, ok := g.typeSrc(t); ok {
 			g.ed.replace(g.off(id.Pos()), g.off(id.End()), "func(_gtv "+ts+") *"+ts+" { return &_gtv }")
 		}
+	case "make":
+		g.makeSize(call)
 	case "print":
 		g.ed.replace(g.off(id.Pos()), g.off(id.End()), rtName+".Print")
 	case "println":
 		g.ed.replace(g.off(id.Pos()), g.off(id.End()), rtName+".Println")
 	}
+}
+
+// sizes gives the sizes of types as the running Go lays them out.
+var sizes = types.SizesFor("gc", runtime.GOARCH)
+
+// makeSize passes the argument of make that sizes its allocation (a
+// slice's capacity, else its length; a map's hint; a channel's buffer)
+// through _gt.Make, which panics with an error naming the size when it
+// cannot fit in memory: the Go runtime would end the process. Constant
+// sizes that are small are left alone.
+func (g *gen) makeSize(call *ast.CallExpr) {
+	if len(call.Args) < 2 {
+		return
+	}
+	tv := g.c.info.Types[call.Args[0]]
+	if !tv.IsType() {
+		return
+	}
+	var size int64
+	switch u := tv.Type.Underlying().(type) {
+	case *types.Slice:
+		size = sizes.Sizeof(u.Elem())
+	case *types.Chan:
+		size = sizes.Sizeof(u.Elem())
+	case *types.Map:
+		size = sizes.Sizeof(u.Key()) + sizes.Sizeof(u.Elem()) + 1
+	}
+	a := call.Args[len(call.Args)-1]
+	if size <= 0 {
+		return
+	}
+	if v := g.c.info.Types[a].Value; v != nil {
+		if n, ok := constant.Int64Val(constant.ToInt(v)); ok && n <= (64<<20)/size {
+			return
+		}
+	}
+	name := types.TypeString(tv.Type, func(p *types.Package) string {
+		if p.Path() == cellPath {
+			return ""
+		}
+		return p.Name()
+	})
+	g.ed.insert(g.off(a.Pos()), rtName+".Make(int64(")
+	g.ed.insertClosing(g.off(a.End()), fmt.Sprintf("), %d, %s)", size, strconv.Quote(name)))
 }
 
 // fmtArgs fixes the arguments of fmt's and log's printing functions whose
