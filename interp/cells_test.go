@@ -71,10 +71,14 @@ func TestErrors(t *testing.T) {
 		{"x := 1\ny := 2\nz := foo + x", "CompileError", "cell line 3:6: undefined: foo", "cell line 3:6"},
 		{"a := 1\nfunc f() {\n\treturn 1\n}", "CompileError", "cell line 3:", "cell line 3:"},
 		{"x := 1 +* 2", "CompileError", "cell line 1:", ""},
+		// The statements of a cell are one function body, as in Go.
+		{"t := 1\nt := 2", "CompileError", "cell line 2:3: no new variables on left side of :=", ""},
+		// Nothing of a cell that does not compile runs.
+		{"fmt.Println(\"ran\")\nundefinedName()", "CompileError", "cell line 2:1: undefined: undefinedName", ""},
 		{"import \"no/such/pkg\"", "CompileError", "cell line 1:8: cannot import \"no/such/pkg\"", ""},
-		{"q := 1\nboom()", "panic", "kaboom", "cell line 2:1"},
-		{"explode()", "panic", "nil map", "cell #1 line 2:16 in explode"},
-		{"import \"errors\"\n\npanic(errors.New(\"bad\"))", "*errors.errorString", "bad", "cell line 3:"},
+		{"q := 1\nboom()", "panic", "kaboom", "at cell line 2"},
+		{"explode()", "panic", "nil map", "in explode"},
+		{"import \"errors\"\n\npanic(errors.New(\"bad\"))", "*errors.errorString", "bad", "at cell line 3"},
 		{"import \"os\"\npanic(fmt.Errorf(\"open: %w\", os.ErrNotExist))", "*fmt.wrapError", "open: file does not exist", ""},
 	}
 	for i, c := range cases {

@@ -1,0 +1,296 @@
+package interp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	yaegi "github.com/traefik/yaegi/interp"
+
+	"github.com/gotensor/gotensor/display"
+	"github.com/gotensor/gotensor/interp/internal/cellrt"
+	"github.com/gotensor/gotensor/interp/internal/plan"
+)
+
+// runGo runs a cell of Go: the planner type-checks it against the session
+// and returns its steps (nothing runs when it does not compile), the
+// executor runs them, and the planner records what the steps that ran
+// declared.
+func (s *Session) runGo(ctx context.Context, code string) (*display.Bundle, error) {
+	if err := s.fetchImports(ctx, code); err != nil {
+		return nil, err
+	}
+	p, err := s.plan.Plan(s.cells, code)
+	if err != nil {
+		return nil, compileError(err)
+	}
+	for _, w := range p.Warnings {
+		fmt.Fprintf(s.stderr, "interp: warning: %s\n", w)
+	}
+	c := &cellRun{s: s, p: p, ended: make(chan struct{})}
+	err = c.run(ctx, c.steps)
+	s.plan.Commit(p, int(c.ran.Load()))
+	if err != nil {
+		return nil, err
+	}
+	return c.bundle, nil
+}
+
+// cellRun is one cell being run: its plan, how far it got, its value and
+// how it ended.
+type cellRun struct {
+	s    *Session
+	p    *plan.Plan
+	goid uint64       // the goroutine that runs the steps
+	ran  atomic.Int32 // the steps compiled (and run, but the last)
+
+	bundle *display.Bundle // the rendered last value
+
+	mu       sync.Mutex
+	exitGoid uint64        // the goroutine that called os.Exit first
+	end      *Error        // how a hook ended the cell: os.Exit, runaway recursion
+	quiet    bool          // os.Exit(0): the cell ended without an error
+	ended    chan struct{} // closed when a hook ends the cell
+	closed   bool
+}
+
+// errGoexit is what the cell's goroutine reports when runtime.Goexit ended
+// it.
+var errGoexit = errors.New("runtime.Goexit")
+
+// run runs body (the cell's steps) in a goroutine of its own and waits for
+// it, for a hook that ends the cell (os.Exit, runaway recursion, in any of
+// the cell's goroutines) or for ctx to be cancelled (an interrupt).
+//
+// The body runs in a goroutine of its own so that the hooks can end it
+// the way Go would end the program's: os.Exit blocks the goroutine that
+// calls it (deferred calls do not run), runtime.Goexit ends it (deferred
+// calls run), and runaway recursion unwinds with runtime.Goexit, in time
+// linear in the depth (a panic unwinds yaegi's frames in quadratic time).
+func (c *cellRun) run(ctx context.Context, body func() error) error {
+	s := c.s
+	s.cur.Store(c)
+	defer s.cur.Store(nil)
+	done := make(chan error, 1)
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		id := goid()
+		c.mu.Lock()
+		c.goid = id
+		c.mu.Unlock()
+		completed := false
+		defer func() {
+			if !completed {
+				done <- errGoexit
+			}
+		}()
+		err := body()
+		completed = true
+		done <- err
+	}()
+	grace := s.opts.InterruptGrace
+	if grace == 0 {
+		grace = 2 * time.Second
+	}
+	// stop asks the cell's goroutines to stop and waits for the one that
+	// runs the steps, at most grace; one blocked in compiled code (a
+	// channel, a lock) is left running, still asked to stop.
+	stop := func() bool {
+		s.intr.interrupt()
+		select {
+		case <-finished:
+			return true
+		case <-time.After(grace):
+			s.abandoned = finished
+			fmt.Fprintln(s.stderr, "interp: the cell is blocked in compiled code and was left running; it stops at its next loop iteration or function call")
+			return false
+		}
+	}
+	select {
+	case err := <-done:
+		return c.outcome(err)
+	case <-c.ended:
+		if !c.blockedInExit() {
+			stop()
+		}
+		return c.outcome(nil)
+	case <-ctx.Done():
+		if stop() {
+			if err := <-done; c.hookEnded() {
+				return c.outcome(err)
+			}
+		}
+		return interruptedError()
+	}
+}
+
+// steps compiles and runs the plan's steps in order, each compiled once.
+func (c *cellRun) steps() error {
+	for i, st := range c.p.Steps {
+		prog, err := c.s.compileStep(st)
+		if err != nil {
+			return err
+		}
+		c.ran.Store(int32(i + 1))
+		if st.Kind == plan.StepDeclare {
+			continue // compiled for its declarations; nothing runs
+		}
+		if err := c.s.exec(prog); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// outcome returns the cell's error: the one a hook ended it with, else
+// what its steps returned.
+func (c *cellRun) outcome(err error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.end != nil:
+		return c.end
+	case c.quiet:
+		return nil
+	case err == errGoexit:
+		msg := "runtime.Goexit ended the cell's goroutine"
+		return &Error{Name: "Goexit", Value: msg, Traceback: []string{"Goexit: " + msg}}
+	}
+	return err
+}
+
+// hookEnded reports whether a hook ended the cell.
+func (c *cellRun) hookEnded() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
+}
+
+// finish ends the cell with e (nil: quietly), unless a hook ended it
+// already; it reports whether e is the cell's end.
+func (c *cellRun) finish(e *Error) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return false
+	}
+	c.closed = true
+	c.end, c.quiet = e, e == nil
+	close(c.ended)
+	return true
+}
+
+// blockedInExit reports whether the cell's goroutine is the one os.Exit
+// blocked.
+func (c *cellRun) blockedInExit() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.exitGoid != 0 && c.exitGoid == c.goid
+}
+
+// exit is os.Exit(code) (and log.Fatal's, code 1) in any goroutine of the
+// cell: the cell ends with "exit status code" as go run reports it (code 0
+// ends it without an error), and the calling goroutine blocks for good, so
+// that no deferred call runs and no statement after it, as in Go.
+func (c *cellRun) exit(code int) {
+	var e *Error
+	if code != 0 {
+		msg := "exit status " + strconv.Itoa(code)
+		e = &Error{Name: "Exit", Value: msg, Traceback: []string{msg}}
+	}
+	c.mu.Lock()
+	if c.exitGoid == 0 {
+		c.exitGoid = goid()
+	}
+	c.mu.Unlock()
+	c.finish(e)
+	select {}
+}
+
+// recursion ends the cell for a call deeper than the session's limit, and
+// the calling goroutine with runtime.Goexit (see run).
+func (c *cellRun) recursion(err *cellrt.RecursionError) {
+	msg := fmt.Sprintf("%s was called %d calls deep: runaway recursion? The session's limit is Options.MaxDepth (%d)", err.Func, err.Limit+1, err.Limit)
+	c.finish(&Error{Name: "RecursionError", Value: msg, Traceback: []string{"RecursionError: " + msg}})
+	runtime.Goexit()
+}
+
+// result receives the cell's last value and renders it, with the display
+// methods of its type when a cell declared it.
+func (c *cellRun) result(v any, m cellrt.Methods) {
+	b := render(v, m)
+	c.bundle = &b
+}
+
+// goid returns the calling goroutine's id, from the first line of its
+// stack trace: "goroutine 18 [running]:".
+func goid() uint64 {
+	var buf [64]byte
+	b := buf[:runtime.Stack(buf[:], false)]
+	b = bytes.TrimPrefix(b, []byte("goroutine "))
+	if i := bytes.IndexByte(b, ' '); i > 0 {
+		b = b[:i]
+	}
+	id, _ := strconv.ParseUint(string(b), 10, 64)
+	return id
+}
+
+// compileStep compiles one step of a plan: a file of declarations (or an
+// import) as it is, a block as the body of its function _, at the top
+// level, so that what it defines with := is the session's.
+func (s *Session) compileStep(st plan.Step) (prog *yaegi.Program, err error) {
+	src := st.Src
+	if st.Kind == plan.StepImport {
+		src = "package main\n" + src
+	}
+	f, err := parser.ParseFile(s.yi.FileSet(), yaegi.DefaultSourceName, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, s.interpError(err)
+	}
+	var n ast.Node = f
+	switch st.Kind {
+	case plan.StepBlock, plan.StepDeclare:
+		body := f.Decls[0].(*ast.FuncDecl).Body
+		// yaegi looks a file's imports up by the file name of the root's
+		// position, which the //line comments change.
+		body.Lbrace = f.Package
+		n = body
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			prog, err = nil, s.interpError(fmt.Errorf("%v", r))
+		}
+	}()
+	prog, err = s.yi.CompileAST(n)
+	if err != nil {
+		return nil, s.interpError(err)
+	}
+	return prog, nil
+}
+
+// exec runs a compiled step and turns a panic into an *Error.
+func (s *Session) exec(prog *yaegi.Program) error {
+	s.traceMu.Lock()
+	s.trace = s.trace[:0]
+	s.traceMu.Unlock()
+	_, err := s.yi.Execute(prog)
+	if err == nil {
+		return nil
+	}
+	if p, ok := err.(yaegi.Panic); ok {
+		if isInterrupt(p.Value) || s.intr.interrupted() {
+			return interruptedError()
+		}
+		return s.panicError(p.Value)
+	}
+	return s.interpError(err)
+}
