@@ -62,6 +62,10 @@ type cellRun struct {
 	closed   bool
 }
 
+// hookGrace is how long a cell that a hook ended in another goroutine waits
+// for its own goroutine to stop.
+const hookGrace = 200 * time.Millisecond
+
 // errGoexit is what the cell's goroutine reports when runtime.Goexit ended
 // it.
 var errGoexit = errors.New("runtime.Goexit")
@@ -120,6 +124,10 @@ func (c *cellRun) run(ctx context.Context, body func() error) error {
 		return c.outcome(err)
 	case <-c.ended:
 		if !c.blockedInExit() {
+			// os.Exit or runaway recursion in another goroutine: the
+			// program would end, so the cell's goroutine gets a moment
+			// to stop, not the interrupt's grace.
+			grace = min(grace, hookGrace)
 			stop()
 		}
 		return c.outcome(nil)
@@ -219,7 +227,7 @@ func (c *cellRun) exit(code int) {
 // recursion ends the cell for a call deeper than the session's limit, and
 // the calling goroutine with runtime.Goexit (see run).
 func (c *cellRun) recursion(err *cellrt.RecursionError) {
-	msg := fmt.Sprintf("%s was called %d calls deep: runaway recursion? The session's limit is Options.MaxDepth (%d)", err.Func, err.Limit+1, err.Limit)
+	msg := fmt.Sprintf("runaway recursion: %s went deeper than %d nested calls, the session's limit (%%maxdepth N changes it)", err.Func, err.Limit)
 	c.finish(&Error{Name: "RecursionError", Value: msg, Traceback: []string{"RecursionError: " + msg}})
 	runtime.Goexit()
 }

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,6 +27,7 @@ const magicHelp = `Magics (at the start of a line):
                     (tensors: shape, dtype, device, bytes)
   %gpu              list the GPUs (CUDA devices) and their memory in use
   %reset            forget every variable, function, type and import
+  %maxdepth [N]     show or set the recursion limit (nested calls of cell functions)
   %env [NAME[=VALUE]]  list, show or set environment variables
   %cd [DIR]         change the working directory (home when DIR is empty)
 ` + goHelp + `  %help             show this help
@@ -119,6 +121,15 @@ func (s *Session) lineMagic(ctx context.Context, line string) (*display.Bundle, 
 		return nil, s.timeitCode(ctx, args)
 	case "who":
 		s.who()
+	case "maxdepth":
+		if args != "" {
+			n, err := strconv.Atoi(args)
+			if err != nil || n < 1 {
+				return nil, magicError("%%maxdepth: want a positive number of nested calls, not %q", args)
+			}
+			s.intr.max, s.rt.Limit = n, n
+		}
+		fmt.Fprintf(s.stdout, "recursion limit: %d nested calls\n", s.intr.max)
 	case "gpu":
 		io.WriteString(s.stdout, cuda.Report())
 	case "reset":

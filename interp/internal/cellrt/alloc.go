@@ -17,6 +17,10 @@ type AllocError struct {
 	Available int64  // bytes of host memory available
 }
 
+// RuntimeError marks an AllocError as a run-time error, like the Go
+// runtime's own "makeslice: len out of range".
+func (*AllocError) RuntimeError() {}
+
 func (e *AllocError) Error() string {
 	asked := backend.ByteSize(e.Requested)
 	if e.Requested == math.MaxInt64 {
