@@ -80,6 +80,9 @@ func TestErrors(t *testing.T) {
 		{"explode()", "panic", "nil map", "in explode"},
 		{"import \"errors\"\n\npanic(errors.New(\"bad\"))", "*errors.errorString", "bad", "at cell line 3"},
 		{"import \"os\"\npanic(fmt.Errorf(\"open: %w\", os.ErrNotExist))", "*fmt.wrapError", "open: file does not exist", ""},
+		// Go's run-time error, as go run prints it (panic: interface
+		// conversion: ...), without the interpreter's source position.
+		{"var v any = 1\ns := v.(string)", "panic", "interface conversion: interface {} is int, not string", "at cell line 2"},
 	}
 	for i, c := range cases {
 		_, _, err := run(t, s, c.code)
@@ -95,6 +98,11 @@ func TestErrors(t *testing.T) {
 		if res, _ := mustRun(t, s, "40 + 2"); res != "42" {
 			t.Errorf("case %d: session broken after the error: got %q", i, res)
 		}
+	}
+	// A recovered run-time error prints as go run prints it.
+	_, out := mustRun(t, s, "var v any = 1\nfunc() { defer func() { fmt.Println(recover()) }(); _ = v.(string) }()")
+	if want := "interface conversion: interface {} is int, not string\n"; out != want {
+		t.Errorf("recovered: %q, want %q", out, want)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gotensor/gotensor/interp/internal/cellrt"
 	"github.com/gotensor/gotensor/interp/internal/plan"
 )
 
@@ -82,6 +83,7 @@ func (s *Session) panicError(r any) *Error {
 		}
 		r = v.Interface()
 	}
+	r = cellrt.Recovered(r)
 	e := &Error{Name: "panic", Value: fmt.Sprint(r)}
 	if ve, ok := r.(*reflect.ValueError); ok && strings.Contains(ve.Error(), "zero Value") {
 		// How a nil pointer dereference in interpreted code surfaces.

@@ -100,6 +100,8 @@ var ErrGoexit = errors.New("runtime.Goexit called")
 func (rt *Runtime) Exports() map[string]map[string]reflect.Value {
 	return map[string]map[string]reflect.Value{Path + "/cell": {
 		"Stop":       reflect.ValueOf(rt.Stop),
+		"Check":      reflect.ValueOf(rt.Check),
+		"Recovered":  reflect.ValueOf(Recovered),
 		"Enter":      reflect.ValueOf(rt.Enter),
 		"Result":     reflect.ValueOf(rt.Result),
 		"Exit":       reflect.ValueOf(rt.Exit),
@@ -121,6 +123,14 @@ func (rt *Runtime) Exports() map[string]map[string]reflect.Value {
 
 // Stop ends the cell: the interrupt flag was set.
 func (rt *Runtime) Stop() { panic(Interrupted{}) }
+
+// Check stops the cell when it is being interrupted: the loop check of
+// code that cannot read the prelude's _gtStop.
+func (rt *Runtime) Check() {
+	if rt.Interrupted != nil && rt.Interrupted() {
+		rt.Stop()
+	}
+}
 
 // Enter is called by a function whose call depth passed the limit (or
 // when the cell is interrupted, which sets the limit to -1).

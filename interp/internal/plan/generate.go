@@ -406,20 +406,21 @@ func (g *gen) declFile() (string, []string) {
 	// same type assigned to a named function type).
 	var types_, vars, code strings.Builder
 	var names []string
+	for _, d := range typesFirstUsed(c.file.Decls) {
+		g.piece(&types_, d)
+		for _, sp := range d.Specs {
+			ts := sp.(*ast.TypeSpec)
+			names = append(names, ts.Name.Name)
+			if v, ok := g.ynames[c.info.Defs[ts.Name]]; ok && !g.collided[c.info.Defs[ts.Name]] {
+				fmt.Fprintf(&types_, "type %s = %s\n", ts.Name.Name, v)
+			}
+		}
+	}
 	for _, d := range c.file.Decls {
 		switch d := d.(type) {
 		case *ast.GenDecl:
 			switch d.Tok {
-			case token.IMPORT:
-			case token.TYPE:
-				g.piece(&types_, d)
-				for _, sp := range d.Specs {
-					ts := sp.(*ast.TypeSpec)
-					names = append(names, ts.Name.Name)
-					if v, ok := g.ynames[c.info.Defs[ts.Name]]; ok && !g.collided[c.info.Defs[ts.Name]] {
-						fmt.Fprintf(&types_, "type %s = %s\n", ts.Name.Name, v)
-					}
-				}
+			case token.IMPORT, token.TYPE:
 			default:
 				w := &types_ // constants
 				if d.Tok == token.VAR {
@@ -479,6 +480,65 @@ func (g *gen) declFile() (string, []string) {
 		return "", nil
 	}
 	return "package main\n" + src, names
+}
+
+// typesFirstUsed returns the type declarations of decls, each after the
+// declarations of the cell's types it mentions, else in source order (a
+// cycle keeps its order): yaegi declares "type T1 T" before "type T
+// struct{...}" in a way that loses T's fields where a function type
+// mentions T1 (func() T1).
+func typesFirstUsed(decls []ast.Decl) []*ast.GenDecl {
+	var list []*ast.GenDecl
+	declaredBy := map[string]int{}
+	for _, d := range decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
+			for _, sp := range g.Specs {
+				declaredBy[sp.(*ast.TypeSpec).Name.Name] = len(list)
+			}
+			list = append(list, g)
+		}
+	}
+	uses := make([]map[int]bool, len(list))
+	for i, g := range list {
+		uses[i] = map[int]bool{}
+		ast.Inspect(g, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if j, ok := declaredBy[id.Name]; ok && j != i {
+					uses[i][j] = true
+				}
+			}
+			return true
+		})
+	}
+	out := make([]*ast.GenDecl, 0, len(list))
+	done := make([]bool, len(list))
+	for len(out) < len(list) {
+		next := -1
+		for i := range list {
+			if done[i] {
+				continue
+			}
+			ready := true
+			for j := range uses[i] {
+				ready = ready && done[j]
+			}
+			if ready {
+				next = i
+				break
+			}
+		}
+		if next < 0 { // a cycle: the first left, in source order
+			for i := range list {
+				if !done[i] {
+					next = i
+					break
+				}
+			}
+		}
+		done[next] = true
+		out = append(out, list[next])
+	}
+	return out
 }
 
 // topVarOrder returns the names of the top-level variables in source
