@@ -287,3 +287,27 @@ log.Println("to stderr")
 		t.Errorf("first output after %v of %v: not streamed", first, end)
 	}
 }
+
+// TestInterpreterTraps runs, as cells, the shapes of Go that yaegi got
+// wrong behind the planner's back (found by yaegi's own test programs):
+// each gives what go run gives.
+func TestInterpreterTraps(t *testing.T) {
+	cases := []struct{ name, code, want string }{
+		{"a type declared from a later type", "type T1 T\ntype T struct{ Name string }\nfunc foo() T1 { return T1(T{\"foo\"}) }\nfoo().Name", "foo"},
+		{"an array length from a later constant", "type t1 uint8\ntype T struct{ elem [n2 + 1]int }\nconst (\n\tn1 t1 = iota\n\tn2\n)\nlen(T{}.elem)", "2"},
+		{"a function returning nil as an interface beside a value", "type obj struct{ num float64 }\nfunc numFun(fn func(float64) float64) func(*obj) (*obj, error) {\n\treturn func(o *obj) (*obj, error) { return &obj{fn(o.num)}, nil }\n}\nr, err := numFun(math.Cos)(&obj{})\nfmt.Sprint(r, err)", "&{1} <nil>"},
+		{"var a, b = f() in a program", "package main\nfunc r2() (int, int) { return 1, 2 }\nvar a, b int = r2()\nfunc main() { fmt.Println(a, b) }", ""},
+		{"a function literal in a program's initializer", "package main\nimport \"sync\"\nvar pool = sync.Pool{New: func() any { for i := 0; i < 2; i++ {}; return mk() }}\nfunc mk() any { return 7 }\nfunc main() { fmt.Println(pool.Get()) }", ""},
+	}
+	wantOut := map[string]string{
+		"var a, b = f() in a program":                   "1 2\n",
+		"a function literal in a program's initializer": "7\n",
+	}
+	for _, c := range cases {
+		s := newSession(t)
+		res, out, err := run(t, s, c.code)
+		if err != nil || res != c.want || out != wantOut[c.name] {
+			t.Errorf("%s: got %q, stdout %q (%v), want %q, stdout %q", c.name, res, out, err, c.want, wantOut[c.name])
+		}
+	}
+}

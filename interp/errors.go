@@ -122,9 +122,9 @@ func (s *Session) frames() []string {
 		fn := bodyName.ReplaceAllString(strings.TrimPrefix(g[2], "main."), "")
 		fn = strings.ReplaceAll(fn, "_gtmain", "main")
 		switch {
-		case fn == "func":
-			// The function literal of the planner's that the cell's
-			// statements run in: the statement is the one _gtLine names.
+		case fn == "init":
+			// The function of the planner's that the cell's statements
+			// run in: the statement is the one _gtLine names.
 			line := *s.intr.line
 			if line <= 0 {
 				continue
@@ -132,8 +132,8 @@ func (s *Session) frames() []string {
 			at = fmt.Sprintf("  at cell line %d", line)
 		case !cellPos.MatchString(g[1]):
 			continue // the planner's own code around the cell
-		case strings.HasPrefix(fn, "func."):
-			at += " in " + strings.TrimPrefix(fn, "func.")
+		case strings.HasPrefix(fn, "init."):
+			at += " in " + strings.TrimPrefix(fn, "init.")
 		default:
 			at += " in " + fn
 		}

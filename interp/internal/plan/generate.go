@@ -246,7 +246,7 @@ func (g *gen) plan() (*Plan, error) {
 		declareStep = addStep(Step{Kind: StepDeclare, Src: declare})
 	}
 	if run != "" {
-		addStep(Step{Kind: StepBlock, Src: run})
+		addStep(Step{Kind: StepFile, Src: run})
 	}
 	g.p.Steps = steps
 	g.commitDecls(fileStep, declareStep)
@@ -409,24 +409,24 @@ func (g *gen) declFile() (string, []string) {
 	for _, d := range typesFirstUsed(c.file.Decls) {
 		g.piece(&types_, d)
 		for _, sp := range d.Specs {
-			ts := sp.(*ast.TypeSpec)
-			names = append(names, ts.Name.Name)
-			if v, ok := g.ynames[c.info.Defs[ts.Name]]; ok && !g.collided[c.info.Defs[ts.Name]] {
-				fmt.Fprintf(&types_, "type %s = %s\n", ts.Name.Name, v)
+			switch sp := sp.(type) {
+			case *ast.TypeSpec:
+				names = append(names, sp.Name.Name)
+				if v, ok := g.ynames[c.info.Defs[sp.Name]]; ok && !g.collided[c.info.Defs[sp.Name]] {
+					fmt.Fprintf(&types_, "type %s = %s\n", sp.Name.Name, v)
+				}
+			case *ast.ValueSpec:
+				for _, id := range sp.Names {
+					names = append(names, id.Name)
+				}
 			}
 		}
 	}
 	for _, d := range c.file.Decls {
 		switch d := d.(type) {
 		case *ast.GenDecl:
-			switch d.Tok {
-			case token.IMPORT, token.TYPE:
-			default:
-				w := &types_ // constants
-				if d.Tok == token.VAR {
-					w = &code // package-level initializers call functions
-				}
-				g.piece(w, d)
+			if d.Tok == token.VAR {
+				g.piece(&code, d) // package-level initializers call functions
 				for _, sp := range d.Specs {
 					for _, id := range sp.(*ast.ValueSpec).Names {
 						names = append(names, id.Name)
@@ -482,18 +482,25 @@ func (g *gen) declFile() (string, []string) {
 	return "package main\n" + src, names
 }
 
-// typesFirstUsed returns the type declarations of decls, each after the
-// declarations of the cell's types it mentions, else in source order (a
-// cycle keeps its order): yaegi declares "type T1 T" before "type T
-// struct{...}" in a way that loses T's fields where a function type
-// mentions T1 (func() T1).
+// typesFirstUsed returns the type and constant declarations of decls, each
+// after the declarations of the cell's types and constants it mentions,
+// else in source order (a cycle keeps its order): yaegi declares "type T1
+// T" before "type T struct{...}" in a way that loses T's fields where a
+// function type mentions T1 (func() T1).
 func typesFirstUsed(decls []ast.Decl) []*ast.GenDecl {
 	var list []*ast.GenDecl
 	declaredBy := map[string]int{}
 	for _, d := range decls {
-		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
+		if g, ok := d.(*ast.GenDecl); ok && (g.Tok == token.TYPE || g.Tok == token.CONST) {
 			for _, sp := range g.Specs {
-				declaredBy[sp.(*ast.TypeSpec).Name.Name] = len(list)
+				switch sp := sp.(type) {
+				case *ast.TypeSpec:
+					declaredBy[sp.Name.Name] = len(list)
+				case *ast.ValueSpec:
+					for _, id := range sp.Names {
+						declaredBy[id.Name] = len(list)
+					}
+				}
 			}
 			list = append(list, g)
 		}
@@ -683,10 +690,13 @@ func (g *gen) lineOf(pos token.Pos) string {
 	return g.s.lineDirective(g.c.n, line, col)
 }
 
-// runBlock returns the block that runs the cell: one function literal,
-// called at once, whose frame goes away when the cell ends (the
-// interpreter keeps what top-level code computes for the session's life).
-// It gives the cell's functions' variables their declared functions (a
+// runBlock returns the file that runs the cell: one function, init, which
+// the interpreter runs once when the file runs. Its frame goes away when
+// the cell ends (the interpreter keeps what top-level code computes for
+// the session's life), and it adds nothing to the interpreter's global
+// frame, which yaegi copies whole each time a compilation adds to it and
+// each time top-level code makes a closure: a cell's fixed cost does not
+// grow with the session. It gives the cell's functions' variables their declared functions (a
 // function kept in a variable is one that later redefinitions reach; the
 // body is a declared function, as yaegi compiles function literals
 // differently), runs the init functions, the statements in order (their
@@ -723,7 +733,7 @@ func (g *gen) runBlock() string {
 	if b.Len() == 0 {
 		return ""
 	}
-	return "package main\nfunc _() {\nfunc() {\n" + b.String() + "}()\n}\n"
+	return "package main\nfunc init() {\n" + b.String() + "}\n"
 }
 
 // commitDecls records the cell's declarations in the plan and how Commit

@@ -153,7 +153,7 @@ func TestPlans(t *testing.T) {
 			name:  "main runs once, after the declarations; the package clause goes",
 			cells: []string{"package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(helper())\n}\n\nfunc helper() string { return \"h\" }"},
 			decls: []string{"func main func()", "func helper func() string"},
-			has:   []string{"var _gtmain func()", "func _gtf1_main() {", "_gtmain = _gtf1_main", "func _gtf2_helper() string", "helper = _gtf2_helper", "_gtmain()\n}()"},
+			has:   []string{"var _gtmain func()", "func _gtf1_main() {", "_gtmain = _gtf1_main", "func _gtf2_helper() string", "helper = _gtf2_helper", "_gtmain()\n}"},
 		},
 		{
 			name:  "init runs before the statements",
@@ -239,8 +239,8 @@ func TestColumns(t *testing.T) {
 			t.Fatal(err)
 		}
 		fn, ok := f.Decls[0].(*ast.FuncDecl)
-		if !ok {
-			t.Fatalf("the file does not start with h:\n%s", st.Src)
+		if !ok || fn.Name.Name == "init" {
+			continue // the file of the cell's statements
 		}
 		ast.Inspect(fn.Body, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok && (id.Name == "g" || id.Name == "x") {
