@@ -39,6 +39,8 @@ log.SetFlags(0)`)
 		{"os.Exit in a function", "fmt.Println(\"before\")\nquit(4)", "Exit", "exit status 4", "before\n", ""},
 		{"os.Exit in a goroutine", "fmt.Println(\"before\")\ngo quit(5)\ntime.Sleep(10 * time.Second)\nfmt.Println(\"after\")", "Exit", "exit status 5", "before\n", ""},
 		{"os.Exit in a goroutine, the cell blocked", "block := make(chan int)\ngo func() { os.Exit(6) }()\n<-block", "Exit", "exit status 6", "", ""},
+		{"os.Exit(0)", "fmt.Println(\"before\")\nos.Exit(0)\nfmt.Println(\"after\")", "", "", "before\n", ""},
+		{"a panic in a goroutine", "go func() { panic(\"in goroutine\") }()\ntime.Sleep(100 * time.Millisecond)", "", "", "", "panic in goroutine: panic: in goroutine"},
 		{"log.Fatal", "fmt.Println(\"before\")\nlog.Fatal(\"boom\")", "Exit", "exit status 1", "before\n", "boom\n"},
 		{"log.Fatalf in a goroutine", "go func() { log.Fatalf(\"boom %d\", 2) }()\ntime.Sleep(10 * time.Second)", "Exit", "exit status 1", "", "boom 2\n"},
 		{"log.Panic", "log.Panic(\"boom\")", "panic", "boom", "", "boom\n"},
