@@ -246,7 +246,7 @@ func (g *gen) plan() (*Plan, error) {
 		declareStep = addStep(Step{Kind: StepDeclare, Src: declare})
 	}
 	if run != "" {
-		addStep(Step{Kind: StepBlock, Src: run})
+		addStep(Step{Kind: StepFile, Src: run})
 	}
 	g.p.Steps = steps
 	g.commitDecls(fileStep, declareStep)
@@ -378,8 +378,19 @@ func (g *gen) span(b *strings.Builder, start, end int) {
 		line, col := g.c.lineCol(co)
 		b.WriteString(g.s.lineDirective(g.c.n, line, col))
 	}
-	b.WriteString(g.ed.render(g.c.text, start, end))
+	b.WriteString(g.ed.renderAt(g.c.text, start, end, g.inlineLine))
 	b.WriteString("\n")
+}
+
+// inlineLine returns the /*line*/ comment that gives the text at offset
+// off of the check source its cell position, or "".
+func (g *gen) inlineLine(off int) string {
+	co := g.c.cellOffset(off)
+	if co < 0 {
+		return ""
+	}
+	line, col := g.c.lineCol(co)
+	return fmt.Sprintf("/*line %s:%d:%d*/", g.s.cfg.SourceName, genLine(g.c.n, line), col)
 }
 
 // declFile returns the file of the cell's declarations: its types (a
@@ -395,26 +406,27 @@ func (g *gen) declFile() (string, []string) {
 	// same type assigned to a named function type).
 	var types_, vars, code strings.Builder
 	var names []string
+	for _, d := range typesFirstUsed(c.file.Decls) {
+		g.piece(&types_, d)
+		for _, sp := range d.Specs {
+			switch sp := sp.(type) {
+			case *ast.TypeSpec:
+				names = append(names, sp.Name.Name)
+				if v, ok := g.ynames[c.info.Defs[sp.Name]]; ok && !g.collided[c.info.Defs[sp.Name]] {
+					fmt.Fprintf(&types_, "type %s = %s\n", sp.Name.Name, v)
+				}
+			case *ast.ValueSpec:
+				for _, id := range sp.Names {
+					names = append(names, id.Name)
+				}
+			}
+		}
+	}
 	for _, d := range c.file.Decls {
 		switch d := d.(type) {
 		case *ast.GenDecl:
-			switch d.Tok {
-			case token.IMPORT:
-			case token.TYPE:
-				g.piece(&types_, d)
-				for _, sp := range d.Specs {
-					ts := sp.(*ast.TypeSpec)
-					names = append(names, ts.Name.Name)
-					if v, ok := g.ynames[c.info.Defs[ts.Name]]; ok && !g.collided[c.info.Defs[ts.Name]] {
-						fmt.Fprintf(&types_, "type %s = %s\n", ts.Name.Name, v)
-					}
-				}
-			default:
-				w := &types_ // constants
-				if d.Tok == token.VAR {
-					w = &code // package-level initializers call functions
-				}
-				g.piece(w, d)
+			if d.Tok == token.VAR {
+				g.piece(&code, d) // package-level initializers call functions
 				for _, sp := range d.Specs {
 					for _, id := range sp.(*ast.ValueSpec).Names {
 						names = append(names, id.Name)
@@ -468,6 +480,72 @@ func (g *gen) declFile() (string, []string) {
 		return "", nil
 	}
 	return "package main\n" + src, names
+}
+
+// typesFirstUsed returns the type and constant declarations of decls, each
+// after the declarations of the cell's types and constants it mentions,
+// else in source order (a cycle keeps its order): yaegi declares "type T1
+// T" before "type T struct{...}" in a way that loses T's fields where a
+// function type mentions T1 (func() T1).
+func typesFirstUsed(decls []ast.Decl) []*ast.GenDecl {
+	var list []*ast.GenDecl
+	declaredBy := map[string]int{}
+	for _, d := range decls {
+		if g, ok := d.(*ast.GenDecl); ok && (g.Tok == token.TYPE || g.Tok == token.CONST) {
+			for _, sp := range g.Specs {
+				switch sp := sp.(type) {
+				case *ast.TypeSpec:
+					declaredBy[sp.Name.Name] = len(list)
+				case *ast.ValueSpec:
+					for _, id := range sp.Names {
+						declaredBy[id.Name] = len(list)
+					}
+				}
+			}
+			list = append(list, g)
+		}
+	}
+	uses := make([]map[int]bool, len(list))
+	for i, g := range list {
+		uses[i] = map[int]bool{}
+		ast.Inspect(g, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if j, ok := declaredBy[id.Name]; ok && j != i {
+					uses[i][j] = true
+				}
+			}
+			return true
+		})
+	}
+	out := make([]*ast.GenDecl, 0, len(list))
+	done := make([]bool, len(list))
+	for len(out) < len(list) {
+		next := -1
+		for i := range list {
+			if done[i] {
+				continue
+			}
+			ready := true
+			for j := range uses[i] {
+				ready = ready && done[j]
+			}
+			if ready {
+				next = i
+				break
+			}
+		}
+		if next < 0 { // a cycle: the first left, in source order
+			for i := range list {
+				if !done[i] {
+					next = i
+					break
+				}
+			}
+		}
+		done[next] = true
+		out = append(out, list[next])
+	}
+	return out
 }
 
 // topVarOrder returns the names of the top-level variables in source
@@ -612,10 +690,13 @@ func (g *gen) lineOf(pos token.Pos) string {
 	return g.s.lineDirective(g.c.n, line, col)
 }
 
-// runBlock returns the block that runs the cell: one function literal,
-// called at once, whose frame goes away when the cell ends (the
-// interpreter keeps what top-level code computes for the session's life).
-// It gives the cell's functions' variables their declared functions (a
+// runBlock returns the file that runs the cell: one function, init, which
+// the interpreter runs once when the file runs. Its frame goes away when
+// the cell ends (the interpreter keeps what top-level code computes for
+// the session's life), and it adds nothing to the interpreter's global
+// frame, which yaegi copies whole each time a compilation adds to it and
+// each time top-level code makes a closure: a cell's fixed cost does not
+// grow with the session. It gives the cell's functions' variables their declared functions (a
 // function kept in a variable is one that later redefinitions reach; the
 // body is a declared function, as yaegi compiles function literals
 // differently), runs the init functions, the statements in order (their
@@ -634,15 +715,25 @@ func (g *gen) runBlock() string {
 		}
 	}
 	for _, st := range c.body.Body.List {
+		if co := c.cellOffset(g.off(st.Pos())); co >= 0 {
+			line, _ := c.lineCol(co)
+			fmt.Fprintf(&b, "%s = %d\n", lineName, line)
+		}
 		g.piece(&b, st)
 	}
 	if g.p.Main {
+		for _, fd := range c.funcs {
+			if g.ynames[c.info.Defs[fd.Name]] == "_gtmain" {
+				line, _ := c.lineCol(max(c.cellOffset(g.off(fd.Pos())), 0))
+				fmt.Fprintf(&b, "%s = %d\n", lineName, line)
+			}
+		}
 		b.WriteString("_gtmain()\n")
 	}
 	if b.Len() == 0 {
 		return ""
 	}
-	return "package main\nfunc _() {\nfunc() {\n" + b.String() + "}()\n}\n"
+	return "package main\nfunc init() {\n" + b.String() + "}\n"
 }
 
 // commitDecls records the cell's declarations in the plan and how Commit
@@ -669,7 +760,11 @@ func (g *gen) commitDecls(fileStep, declareStep int) {
 		_, redef := s.entries[name]
 		g.p.Decls = append(g.p.Decls, Decl{Kind: DeclType, Name: name, Type: obj.Type(), Redefines: redef, Line: at(ts.Pos())})
 		yn, versioned := g.ynames[obj]
-		decl := "type " + src(ts)
+		doc := ts.Doc
+		if doc == nil && len(c.types) > 0 {
+			doc = typeDoc(c.file, ts)
+		}
+		decl := "type " + src(ts) + docText(doc)
 		g.commitAfter(step, func() {
 			if old, ok := s.entries[name]; ok {
 				if tn, ok := old.obj.(*types.TypeName); ok {
@@ -807,6 +902,17 @@ func (g *gen) commitObject(step int, name string, obj types.Object) {
 			s.yname[obj] = yn
 		}
 	})
+}
+
+// typeDoc returns the doc comment of the declaration of one type spec
+// ts (type T ..., not in parentheses), or nil.
+func typeDoc(f *ast.File, ts *ast.TypeSpec) *ast.CommentGroup {
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && len(g.Specs) == 1 && g.Specs[0] == ts {
+			return g.Doc
+		}
+	}
+	return nil
 }
 
 // docText returns "\n\n" and the text of a doc comment, or "".
