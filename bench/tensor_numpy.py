@@ -87,10 +87,18 @@ def main():
     n = args.ops
     x = rng.random((n, n), dtype=np.float32)
     y = rng.random((n, n), dtype=np.float32)
+    xc = x - 0.5  # half negative, for ReLU
     ops = {
         "add": lambda: x + y,
-        "sum1": lambda: x.sum(1),
+        "mul": lambda: x * y,
+        "mulscalar": lambda: x * 2.5,
+        "relu": lambda: np.maximum(xc, 0),
         "exp": lambda: np.exp(x),
+        "tanh": lambda: np.tanh(x),
+        "sum1": lambda: x.sum(1),
+        "sum0": lambda: x.sum(0),
+        "sumall": lambda: x.sum(),
+        "max1": lambda: x.max(1),
     }
     out["ops"] = {"n": n}
     for name, fn in ops.items():

@@ -2,909 +2,290 @@ package interp
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
-	"go/printer"
-	"go/token"
-	"reflect"
+	"runtime"
 	"strconv"
-	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	yaegi "github.com/traefik/yaegi/interp"
 
 	"github.com/gotensor/gotensor/display"
+	"github.com/gotensor/gotensor/interp/internal/cellrt"
+	"github.com/gotensor/gotensor/interp/internal/plan"
 )
 
-// runCell runs a cell: its magic lines, if any, and its Go code.
-func (s *Session) runCell(code string) (*display.Bundle, error) {
-	for _, line := range strings.Split(code, "\n") {
-		if l := strings.TrimSpace(line); strings.HasPrefix(l, "%") || strings.HasPrefix(l, "!") {
-			return s.runMagics(code)
-		}
+// runGo runs a cell of Go: the planner type-checks it against the session
+// and returns its steps (nothing runs when it does not compile), the
+// executor runs them, and the planner records what the steps that ran
+// declared.
+func (s *Session) runGo(ctx context.Context, code string) (*display.Bundle, error) {
+	if err := s.fetchImports(ctx, code); err != nil {
+		return nil, err
 	}
-	return s.runGo(code)
-}
-
-// runGo runs Go code in the order a reader expects: its imports first,
-// then its declarations (types, constants, functions and methods, which may
-// refer to each other in any order), then its statements and variable
-// declarations one by one, in the order written. Functions and methods whose
-// bodies use variables that the statements define are compiled as soon as
-// those variables exist. A last expression statement of one value becomes
-// the result.
-func (s *Session) runGo(code string) (*display.Bundle, error) {
-	file := s.cells
-	chunks := splitCell(code)
-	var decls, stmts []chunk
-	for _, c := range chunks {
-		switch c.kind {
-		case chunkImport:
-			if err := s.runImport(file, code, c); err != nil {
-				return nil, err
-			}
-		case chunkDecl, chunkFunc:
-			decls = append(decls, c)
-		default:
-			stmts = append(stmts, c)
-		}
-	}
-	s.pending = nil
-	s.uncertain = nil
-	defer func() { s.uncertain = nil }()
-	if len(decls) > 0 {
-		if err := s.runDecls(file, code, decls); err != nil {
-			s.pending = nil
-			return nil, err
-		}
-	}
-	if len(stmts) == 0 {
-		return nil, s.runPending(true)
-	}
-	b, err := s.runStmts(file, code, stmts)
-	s.pending = nil
-	return b, err
-}
-
-// pendingDecl is a function or method of the running cell that waits for
-// the variables its body uses.
-type pendingDecl struct {
-	assign ast.Stmt      // "f = func(...) {...}" for a top-level function
-	method *ast.FuncDecl // a method declaration
-}
-
-// runPending compiles the cell's waiting methods and assigns its functions
-// to their variables. Methods whose bodies name what does not exist yet,
-// and functions that fail to compile, keep waiting; with last set, they are
-// compiled anyway and a failure is an error.
-func (s *Session) runPending(last bool) error {
-	if len(s.pending) == 0 {
-		return nil
-	}
-	root := s.root
-	var left []pendingDecl
-	var assigns []ast.Stmt
-	for _, p := range s.pending {
-		switch {
-		case p.method != nil && !last && s.undefinedIn(p.method) != nil:
-			left = append(left, p)
-		case p.method != nil:
-			f := &ast.File{Package: root, Name: ident("main", root), Decls: []ast.Decl{p.method}}
-			if _, err := s.run(f); err != nil {
-				return err
-			}
-		default:
-			assigns = append(assigns, p.assign)
-		}
-	}
-	if len(assigns) > 0 {
-		if _, err := s.run(&ast.BlockStmt{Lbrace: root, List: assigns}); err != nil {
-			for _, a := range assigns {
-				b := &ast.BlockStmt{Lbrace: root, List: []ast.Stmt{a}}
-				prog, err := s.compile(b)
-				if err != nil {
-					if last {
-						return err
-					}
-					left = append(left, pendingDecl{assign: a})
-					continue
-				}
-				if err := s.execNode(b, prog); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	s.pending = left
-	return nil
-}
-
-// Line numbers of the interpreter's source encode the cell: line l of the
-// session's n-th cell is line firstLine + (n mod cellsWrap)*lineBase + l.
-// go/token allows lines up to 1<<30, so the cell number wraps around after
-// cellsWrap cells (a long-lived kernel runs more), and a cell longer than
-// lineBase lines reports positions past that in the next cell's numbers.
-const (
-	lineBase  = 10000
-	firstLine = 100000000
-	cellsWrap = 90000
-)
-
-// cellLine returns the interpreter's line number of line l of cell n.
-func cellLine(n, l int) int { return firstLine + (n%cellsWrap)*lineBase + l }
-
-// source assembles chunks into Go source whose //line comments give every
-// chunk its position in cell number cell (see lineBase). The file name
-// stays yaegi's default: yaegi looks imported packages up by the file name of
-// the code that uses them.
-func source(prefix string, cell int, code string, chunks []chunk, suffix string) string {
-	var b strings.Builder
-	b.WriteString(prefix)
-	for _, c := range chunks {
-		fmt.Fprintf(&b, "\n//line %s:%d:%d\n", yaegi.DefaultSourceName, cellLine(cell, c.line), c.col)
-		b.WriteString(code[c.start:c.end])
-		b.WriteString("\n")
-	}
-	b.WriteString(suffix)
-	return b.String()
-}
-
-// parse parses src under yaegi's default file name, which is the scope that
-// session imports live in.
-func (s *Session) parse(src string) (*ast.File, error) {
-	f, err := parseFile(s.yi.FileSet(), src)
+	p, err := s.plan.Plan(s.cells, code)
 	if err != nil {
-		return nil, s.compileError(err)
+		return nil, compileError(err)
 	}
-	return f, nil
-}
-
-// parseFile parses src as yaegi's default source file.
-func parseFile(fset *token.FileSet, src string) (*ast.File, error) {
-	return parser.ParseFile(fset, yaegi.DefaultSourceName, src, parser.ParseComments)
-}
-
-// runImport imports the packages of an import declaration, skipping those
-// the session already has under the same name.
-func (s *Session) runImport(file int, code string, c chunk) error {
-	f, err := s.parse(source("package main", file, code, []chunk{c}, ""))
-	if err != nil {
-		return err
+	for _, w := range p.Warnings {
+		fmt.Fprintf(s.stderr, "interp: warning: %s\n", w)
 	}
-	for _, spec := range f.Imports {
-		p, _ := strconv.Unquote(spec.Path.Value)
-		name := ""
-		if spec.Name != nil {
-			name = spec.Name.Name
-		}
-		if err := s.importPath(name, p); err != nil {
-			pos := s.yi.FileSet().Position(spec.Pos())
-			msg := fmt.Sprintf("%s:%d:%d: cannot import %q: %v", pos.Filename, pos.Line, pos.Column, p, err)
-			return s.compileError(fmt.Errorf("%s", msg))
-		}
-	}
-	return nil
-}
-
-// importPath imports p as name ("" for the package's own name).
-func (s *Session) importPath(name, p string) error {
-	if !s.known[p] {
-		// Not a package the interpreter has: a module's (modules.go).
-		if err := s.importModule(p); err != nil {
-			return err
-		}
-	}
-	local := name
-	if local == "" {
-		local = packageName(p)
-	}
-	if local != "_" && local != "." && s.imports[local] == p {
-		return nil
-	}
-	src := "import " + name + " " + strconv.Quote(p)
-	if _, err := s.yi.Eval(src); err != nil {
-		return err
-	}
-	if local != "_" && local != "." {
-		s.imports[local] = p
-	}
-	return nil
-}
-
-// runDecls declares the cell's types, constants, variables, functions and
-// methods.
-//
-// A top-level function f becomes a variable of its function type, assigned
-// after the declarations: "var f func(...)" then "f = func(...) {...}".
-// Redefining f assigns the variable again, so functions compiled earlier
-// call the new definition (yaegi binds a function declaration once).
-//
-// A redefined type T is declared under a fresh name, T_gt2, and T becomes an
-// alias of it: methods declared with it attach to the new definition, and
-// values made before keep the old one.
-func (s *Session) runDecls(file int, code string, decls []chunk) error {
-	f, err := s.parse(source("package main", file, code, decls, ""))
-	if err != nil {
-		return err
-	}
-	s.root = f.Package
-	r := s.rewriter()
-	r.rewrite(f)
-	var assigns []ast.Stmt
-	var methods []*ast.FuncDecl
-	var kept []ast.Decl
-	newFuncs := map[string]string{}
-	for _, d := range f.Decls {
-		switch d := d.(type) {
-		case *ast.FuncDecl:
-			name := d.Name.Name
-			if d.Recv != nil {
-				s.noteMethod(f, d)
-				methods = append(methods, d)
-				continue
-			}
-			if d.Type.TypeParams != nil || name == "main" || name == "init" || name == "_" {
-				kept = append(kept, d)
-				continue
-			}
-			// The variable's type leaves the parameter names out: yaegi
-			// takes a name that is also a global variable for a
-			// dependency of the declaration ("variable definition loop").
-			typ := unnamedParams(d.Type)
-			sig := nodeString(typ)
-			if s.funcs[name] != sig || newFuncs[name] != "" {
-				kept = append(kept, &ast.GenDecl{TokPos: d.Pos(), Tok: token.VAR, Specs: []ast.Spec{
-					&ast.ValueSpec{Names: []*ast.Ident{ident(name, d.Name.Pos())}, Type: typ},
-				}})
-			}
-			newFuncs[name] = sig
-			s.cellDocs[name] = funcHeader(d) + docText(d.Doc)
-			s.funcAt[s.yi.FileSet().Position(d.Body.Lbrace).String()] = name
-			assigns = append(assigns, &ast.AssignStmt{
-				Lhs: []ast.Expr{ident(name, d.Name.Pos())}, TokPos: d.Pos(), Tok: token.ASSIGN,
-				Rhs: []ast.Expr{&ast.FuncLit{Type: d.Type, Body: d.Body}},
-			})
-		case *ast.GenDecl:
-			if d.Tok == token.TYPE {
-				s.noteTypes(d)
-				s.versionTypes(d)
-			}
-			kept = append(kept, d)
-		default:
-			kept = append(kept, d)
-		}
-	}
-	// Methods whose bodies use names that the cell's statements define
-	// wait for them; the others are declared with the types (yaegi gets
-	// conversions to a type wrong when its methods come in a later
-	// compilation of the same cell).
-	known := s.knownNames(f)
-	for _, m := range methods {
-		if undefinedIn(m, known) != nil {
-			s.pending = append(s.pending, pendingDecl{method: m})
-		} else {
-			kept = append(kept, m)
-		}
-	}
-	f.Decls = kept
-	if len(kept) > 0 {
-		if _, err := s.run(f); err != nil {
-			return err
-		}
-	}
-	for name, sig := range newFuncs {
-		s.funcs[name] = sig
-	}
-	for _, a := range assigns {
-		s.pending = append(s.pending, pendingDecl{assign: a})
-	}
-	return nil
-}
-
-// unnamedParams returns a copy of a function type without parameter and
-// result names.
-func unnamedParams(t *ast.FuncType) *ast.FuncType {
-	strip := func(l *ast.FieldList) *ast.FieldList {
-		if l == nil {
-			return nil
-		}
-		out := &ast.FieldList{Opening: l.Opening, Closing: l.Closing}
-		for _, f := range l.List {
-			n := max(len(f.Names), 1)
-			for range n {
-				out.List = append(out.List, &ast.Field{Type: f.Type})
-			}
-		}
-		return out
-	}
-	return &ast.FuncType{Func: t.Func, Params: strip(t.Params), Results: strip(t.Results)}
-}
-
-// noteMethod records a method declaration and warns when it redefines a
-// method of a type that this cell does not redefine: yaegi keeps the first
-// definition of a method.
-func (s *Session) noteMethod(f *ast.File, d *ast.FuncDecl) {
-	if len(d.Recv.List) == 0 {
-		return
-	}
-	t := d.Recv.List[0].Type
-	if st, ok := t.(*ast.StarExpr); ok {
-		t = st.X
-	}
-	id, ok := t.(*ast.Ident)
-	if !ok {
-		return
-	}
-	key := id.Name + "." + d.Name.Name
-	if s.methods[key] && !declaresType(f, id.Name) {
-		fmt.Fprintf(s.stderr, "interp: warning: method %s is already defined and keeps its first definition; run the cell that declares type %s again together with the new method\n", key, id.Name)
-		return
-	}
-	s.methods[key] = true
-	s.cellDocs[key] = funcHeader(d) + docText(d.Doc)
-}
-
-// noteTypes records the declarations and doc comments of a type
-// declaration, for Inspect.
-func (s *Session) noteTypes(d *ast.GenDecl) {
-	for _, sp := range d.Specs {
-		ts := sp.(*ast.TypeSpec)
-		doc := ts.Doc
-		if doc == nil && len(d.Specs) == 1 {
-			doc = d.Doc
-		}
-		s.cellDocs[ts.Name.Name] = "type " + ts.Name.Name + " " + nodeString(ts.Type) + docText(doc)
-	}
-}
-
-// funcHeader prints a function declaration without its body.
-func funcHeader(d *ast.FuncDecl) string {
-	return nodeString(&ast.FuncDecl{Recv: d.Recv, Name: d.Name, Type: d.Type})
-}
-
-// docText returns "\n\n" and the text of a doc comment, or "".
-func docText(g *ast.CommentGroup) string {
-	if t := strings.TrimSpace(g.Text()); t != "" {
-		return "\n\n" + t
-	}
-	return ""
-}
-
-// declaresType reports whether f declares type name.
-func declaresType(f *ast.File, name string) bool {
-	for _, d := range f.Decls {
-		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
-			for _, sp := range g.Specs {
-				if sp.(*ast.TypeSpec).Name.Name == name {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// versionTypes renames the redefined types of a type declaration and makes
-// their names aliases of the new versions.
-func (s *Session) versionTypes(d *ast.GenDecl) {
-	var aliases []ast.Spec
-	for _, sp := range d.Specs {
-		ts := sp.(*ast.TypeSpec)
-		name := ts.Name.Name
-		if ts.Assign.IsValid() || ts.TypeParams != nil || name == "_" {
-			continue
-		}
-		n := s.types[name]
-		s.types[name] = n + 1
-		if n == 0 {
-			continue
-		}
-		for key := range s.methods {
-			if strings.HasPrefix(key, name+".") {
-				delete(s.methods, key) // the new version has no methods yet
-			}
-		}
-		version := name + "_gt" + strconv.Itoa(n+1)
-		pos := ts.Name.Pos()
-		ts.Name = ident(version, pos)
-		aliases = append(aliases, &ast.TypeSpec{Name: ident(name, pos), Assign: pos, Type: ident(version, pos)})
-		fmt.Fprintf(s.stderr, "interp: warning: type %s is redefined; values made before this cell keep the old definition and its methods\n", name)
-	}
-	d.Specs = append(d.Specs, aliases...)
-	if len(d.Specs) > 1 && !d.Lparen.IsValid() {
-		d.Lparen, d.Rparen = d.Pos(), d.Pos()
-	}
-}
-
-// runStmts runs the cell's statements one at a time, so that a panic points
-// at its statement; a last expression statement yielding one value becomes
-// the cell's result.
-func (s *Session) runStmts(file int, code string, stmts []chunk) (*display.Bundle, error) {
-	f, err := s.parse(source("package main\nfunc _() {", file, code, stmts, "}"))
+	c := &cellRun{s: s, p: p, ended: make(chan struct{})}
+	err = c.run(ctx, c.steps)
+	s.plan.Commit(p, int(c.ran.Load()))
 	if err != nil {
 		return nil, err
 	}
-	s.root = f.Package
-	body := f.Decls[len(f.Decls)-1].(*ast.FuncDecl).Body
-	r := s.rewriter()
-	r.rewrite(body)
-	list := body.List
-	s.result, s.hasResult = nil, false
-	for i, st := range list {
-		if err := s.runPending(false); err != nil {
-			return nil, err
-		}
-		s.stmtPos = s.yi.FileSet().Position(st.Pos())
-		if es, ok := st.(*ast.ExprStmt); ok && i == len(list)-1 {
-			b, err := s.runLast(es)
-			if err == nil {
-				err = s.runPending(true)
-			}
-			return b, err
-		}
-		if err := s.runStmt(st); err != nil {
-			return nil, err
-		}
-	}
-	return nil, s.runPending(true)
+	return c.bundle, nil
 }
 
-// runStmt runs one top-level statement of a cell.
+// cellRun is one cell being run: its plan, how far it got, its value and
+// how it ended.
+type cellRun struct {
+	s    *Session
+	p    *plan.Plan
+	goid uint64       // the goroutine that runs the steps
+	ran  atomic.Int32 // the steps compiled (and run, but the last)
+
+	bundle *display.Bundle // the rendered last value
+
+	mu       sync.Mutex
+	exitGoid uint64        // the goroutine that called os.Exit first
+	end      *Error        // how a hook ended the cell: os.Exit, runaway recursion
+	quiet    bool          // os.Exit(0): the cell ended without an error
+	ended    chan struct{} // closed when a hook ends the cell
+	closed   bool
+}
+
+// hookGrace is how long a cell that a hook ended in another goroutine waits
+// for its own goroutine to stop.
+const hookGrace = 200 * time.Millisecond
+
+// errGoexit is what the cell's goroutine reports when runtime.Goexit ended
+// it.
+var errGoexit = errors.New("runtime.Goexit")
+
+// run runs body (the cell's steps) in a goroutine of its own and waits for
+// it, for a hook that ends the cell (os.Exit, runaway recursion, in any of
+// the cell's goroutines) or for ctx to be cancelled (an interrupt).
 //
-// yaegi keeps the temporary values of code compiled at the top level (call
-// results, operands) in the global frame for as long as the session lives,
-// and gives a variable a new slot each time "x := e" runs again: a cell that
-// makes a large tensor would keep every tensor it ever made. So statements
-// run inside a function literal, whose frame goes away when it returns, and
-// definitions assign to the variables they define from there (see define).
-func (s *Session) runStmt(st ast.Stmt) error {
-	switch st := st.(type) {
-	case *ast.EmptyStmt:
-		return nil
-	case *ast.AssignStmt:
-		if st.Tok == token.DEFINE {
-			var names []*ast.Ident
-			for _, l := range st.Lhs {
-				id, ok := l.(*ast.Ident)
-				if !ok {
-					_, err := s.run(s.block(st)) // let yaegi say what is wrong
-					return err
-				}
-				names = append(names, id)
+// The body runs in a goroutine of its own so that the hooks can end it
+// the way Go would end the program's: os.Exit blocks the goroutine that
+// calls it (deferred calls do not run), runtime.Goexit ends it (deferred
+// calls run), and runaway recursion unwinds with runtime.Goexit, in time
+// linear in the depth (a panic unwinds yaegi's frames in quadratic time).
+func (c *cellRun) run(ctx context.Context, body func() error) error {
+	s := c.s
+	s.cur.Store(c)
+	defer s.cur.Store(nil)
+	done := make(chan error, 1)
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		id := goid()
+		c.mu.Lock()
+		c.goid = id
+		c.mu.Unlock()
+		completed := false
+		defer func() {
+			if !completed {
+				done <- errGoexit
 			}
-			return s.define(st, names, nil, st.Rhs)
+		}()
+		err := body()
+		completed = true
+		done <- err
+	}()
+	grace := s.opts.InterruptGrace
+	if grace == 0 {
+		grace = 2 * time.Second
+	}
+	// stop asks the cell's goroutines to stop and waits for the one that
+	// runs the steps, at most grace; one blocked in compiled code (a
+	// channel, a lock) is left running, still asked to stop.
+	stop := func() bool {
+		s.intr.interrupt()
+		select {
+		case <-finished:
+			return true
+		case <-time.After(grace):
+			s.abandoned = finished
+			fmt.Fprintln(s.stderr, "interp: the cell is blocked in compiled code and was left running; it stops at its next loop iteration or function call")
+			return false
 		}
-	case *ast.DeclStmt:
-		g, ok := st.Decl.(*ast.GenDecl)
-		if !ok || g.Tok != token.VAR {
-			_, err := s.run(s.block(st))
+	}
+	select {
+	case err := <-done:
+		return c.outcome(err)
+	case <-c.ended:
+		if !c.blockedInExit() {
+			// os.Exit or runaway recursion in another goroutine: the
+			// program would end, so the cell's goroutine gets a moment
+			// to stop, not the interrupt's grace.
+			grace = min(grace, hookGrace)
+			stop()
+		}
+		return c.outcome(nil)
+	case <-ctx.Done():
+		if stop() {
+			if err := <-done; c.hookEnded() {
+				return c.outcome(err)
+			}
+		}
+		return interruptedError()
+	}
+}
+
+// steps compiles and runs the plan's steps in order, each compiled once.
+func (c *cellRun) steps() error {
+	for i, st := range c.p.Steps {
+		prog, err := c.s.compileStep(st)
+		if err != nil {
 			return err
 		}
-		for _, sp := range g.Specs {
-			vs := sp.(*ast.ValueSpec)
-			decl := &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: g.TokPos, Tok: token.VAR, Specs: []ast.Spec{vs}}}
-			if err := s.define(decl, vs.Names, vs.Type, vs.Values); err != nil {
-				return err
-			}
+		c.ran.Store(int32(i + 1))
+		if st.Kind == plan.StepDeclare {
+			continue // compiled for its declarations; nothing runs
 		}
-		return nil
-	}
-	_, err := s.run(s.block(inFunc(st)))
-	return err
-}
-
-// define runs st, the definition "names := values" or the declaration
-// "var names typ = values", in a way that neither keeps its values in
-// yaegi's global frame nor gives a variable that already has the type st
-// gives it a new slot:
-//
-//	func() { _gtv0, _gtv1 := values; x, y = _gtv0, _gtv1 }()
-//
-// Variables that do not exist yet, or whose type changes, are declared
-// first by compiling st without running it. Reusing the slot also means
-// that functions compiled before see the new value, as in a notebook.
-func (s *Session) define(st ast.Stmt, names []*ast.Ident, typ ast.Expr, values []ast.Expr) error {
-	pos := st.Pos()
-	globals := s.yaegiGlobals()
-	tmps := make([]*ast.Ident, len(names))
-	var lhs, rhs []ast.Expr
-	var probe []ast.Stmt
-	for i, n := range names {
-		if n.Name == "_" {
-			tmps[i] = ident("_", n.Pos())
-			continue
-		}
-		tmps[i] = ident("_gtv"+strconv.Itoa(i), n.Pos())
-		lhs = append(lhs, n)
-		rhs = append(rhs, tmps[i])
-		if _, ok := globals[n.Name]; ok {
-			// _gtpI := &_gtvI; _gtpI = &x: compiles only when the types
-			// are identical.
-			p := ident("_gtp"+strconv.Itoa(i), pos)
-			probe = append(probe,
-				&ast.AssignStmt{Lhs: []ast.Expr{p}, TokPos: pos, Tok: token.DEFINE, Rhs: []ast.Expr{&ast.UnaryExpr{OpPos: pos, Op: token.AND, X: tmps[i]}}},
-				&ast.AssignStmt{Lhs: []ast.Expr{p}, TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{&ast.UnaryExpr{OpPos: pos, Op: token.AND, X: n}}},
-				&ast.AssignStmt{Lhs: []ast.Expr{ident("_", pos)}, TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{p}})
-		}
-	}
-	var decl ast.Stmt
-	if _, isVar := st.(*ast.DeclStmt); isVar {
-		decl = &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: pos, Tok: token.VAR, Specs: []ast.Spec{
-			&ast.ValueSpec{Names: tmps, Type: typ, Values: values}}}}
-	} else {
-		var l []ast.Expr
-		for _, t := range tmps {
-			l = append(l, t)
-		}
-		decl = &ast.AssignStmt{Lhs: l, TokPos: pos, Tok: token.DEFINE, Rhs: values}
-	}
-	reuse := false
-	if len(probe) > 0 {
-		_, err := s.compile(s.block(funcLit(pos, append([]ast.Stmt{decl}, probe...)...)))
-		reuse = err == nil
-	}
-	// Declare the variables that need a slot.
-	fresh := make([]*ast.Ident, len(names))
-	anyFresh := false
-	for i, n := range names {
-		fresh[i] = n
-		if _, ok := globals[n.Name]; n.Name == "_" || (ok && reuse) {
-			fresh[i] = ident("_", n.Pos())
-			continue
-		}
-		anyFresh = true
-	}
-	if anyFresh {
-		_, isVar := st.(*ast.DeclStmt)
-		if !reuse && assignsToSelf(lhs, values) {
-			return s.defineViaTemps(pos, names, typ, values, isVar)
-		}
-		if err := s.declare(pos, fresh, typ, values, isVar); err != nil {
+		if err := c.s.exec(prog); err != nil {
 			return err
 		}
 	}
-	body := []ast.Stmt{decl}
-	if len(lhs) > 0 {
-		body = append(body, &ast.AssignStmt{Lhs: lhs, TokPos: pos, Tok: token.ASSIGN, Rhs: rhs})
+	return nil
+}
+
+// outcome returns the cell's error: the one a hook ended it with, else
+// what its steps returned.
+func (c *cellRun) outcome(err error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.end != nil:
+		return c.end
+	case c.quiet:
+		return nil
+	case err == errGoexit:
+		msg := "runtime.Goexit ended the cell's goroutine"
+		return &Error{Name: "Goexit", Value: msg, Traceback: []string{"Goexit: " + msg}}
 	}
-	_, err := s.run(s.block(funcLit(pos, body...)))
 	return err
 }
 
-// declare declares the global variables names (blank ones excepted) with
-// the types that "names := values" or "var names typ = values" would give
-// them, by compiling that without running it.
-func (s *Session) declare(pos token.Pos, names []*ast.Ident, typ ast.Expr, values []ast.Expr, isVar bool) error {
-	var sts []ast.Stmt
-	values = append([]ast.Expr(nil), values...)
-	for i, v := range values {
-		if c, ok := v.(*ast.CallExpr); ok && len(c.Args) > 0 {
-			if id, ok := c.Fun.(*ast.Ident); ok && (id.Name == minName || id.Name == maxName) {
-				// yaegi cannot define a variable from a generic call at
-				// the top level; min and max have the type of their
-				// first argument (see rewriter.builtin).
-				values[i] = c.Args[0]
-			}
-		}
-	}
-	if commaOK(names, values) {
-		// yaegi v0.16.1 panics on "v, ok := m[k]" at the top level:
-		// declare "v := m[k]" and "ok := false" instead.
-		for i, v := range []ast.Expr{values[0], ident("false", pos)} {
-			if names[i].Name != "_" {
-				sts = append(sts, &ast.AssignStmt{Lhs: []ast.Expr{names[i]}, TokPos: pos, Tok: token.DEFINE, Rhs: []ast.Expr{v}})
-			}
-		}
-	} else if isVar {
-		sts = append(sts, &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: pos, Tok: token.VAR, Specs: []ast.Spec{
-			&ast.ValueSpec{Names: names, Type: typ, Values: values}}}})
-	} else {
-		var l []ast.Expr
-		for _, n := range names {
-			l = append(l, n)
-		}
-		sts = append(sts, &ast.AssignStmt{Lhs: l, TokPos: pos, Tok: token.DEFINE, Rhs: values})
-	}
-	_, err := s.compile(s.block(sts...))
-	return err
+// hookEnded reports whether a hook ended the cell.
+func (c *cellRun) hookEnded() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
 }
 
-// commaOK reports whether "names := values" is a comma-ok form: a map
-// index, a type assertion or a channel receive giving two values.
-func commaOK(names []*ast.Ident, values []ast.Expr) bool {
-	if len(names) != 2 || len(values) != 1 {
+// finish ends the cell with e (nil: quietly), unless a hook ended it
+// already; it reports whether e is the cell's end.
+func (c *cellRun) finish(e *Error) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
 		return false
 	}
-	switch v := ast.Unparen(values[0]).(type) {
-	case *ast.IndexExpr, *ast.TypeAssertExpr:
-		return true
-	case *ast.UnaryExpr:
-		return v.Op == token.ARROW
-	}
-	return false
+	c.closed = true
+	c.end, c.quiet = e, e == nil
+	close(c.ended)
+	return true
 }
 
-// defineViaTemps runs "names := values" where values use names and the
-// definition changes their types, as in "t := t.Sum()": declaring t first
-// would change what values mean. It defines fresh variables from values,
-// then names from those, and clears the fresh ones.
-func (s *Session) defineViaTemps(pos token.Pos, names []*ast.Ident, typ ast.Expr, values []ast.Expr, isVar bool) error {
-	s.temps++
-	tmps := make([]*ast.Ident, len(names))
-	var vals []ast.Expr
-	for i, n := range names {
-		tmps[i] = ident("_", n.Pos())
-		if n.Name != "_" {
-			tmps[i] = ident(fmt.Sprintf("_gtt%d_%d", s.temps, i), n.Pos())
-		}
-		vals = append(vals, tmps[i])
-	}
-	var first, second ast.Stmt
-	if isVar {
-		first = &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: pos, Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{Names: tmps, Type: typ, Values: values}}}}
-		second = &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: pos, Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{Names: names, Type: typ, Values: vals}}}}
-	} else {
-		var l, l2 []ast.Expr
-		for i := range names {
-			l = append(l, tmps[i])
-			l2 = append(l2, names[i])
-		}
-		first = &ast.AssignStmt{Lhs: l, TokPos: pos, Tok: token.DEFINE, Rhs: values}
-		second = &ast.AssignStmt{Lhs: l2, TokPos: pos, Tok: token.DEFINE, Rhs: vals}
-	}
-	if err := s.define(first, tmps, typ, values); err != nil {
-		return err
-	}
-	var nonBlank []*ast.Ident
-	var nbVals []ast.Expr
-	for i, n := range names {
-		if n.Name != "_" {
-			nonBlank = append(nonBlank, n)
-			nbVals = append(nbVals, vals[i])
-		}
-	}
-	if isVar {
-		second = &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: pos, Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{Names: nonBlank, Type: typ, Values: nbVals}}}}
-	} else {
-		var l []ast.Expr
-		for _, n := range nonBlank {
-			l = append(l, n)
-		}
-		second = &ast.AssignStmt{Lhs: l, TokPos: pos, Tok: token.DEFINE, Rhs: nbVals}
-	}
-	err := s.define(second, nonBlank, typ, nbVals)
-	// Let the fresh variables go of their values.
-	g := s.yaegiGlobals()
-	for _, t := range tmps {
-		if v, ok := g[t.Name]; ok && v.CanSet() {
-			v.Set(reflect.Zero(v.Type()))
-		}
-	}
-	return err
+// blockedInExit reports whether the cell's goroutine is the one os.Exit
+// blocked.
+func (c *cellRun) blockedInExit() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.exitGoid != 0 && c.exitGoid == c.goid
 }
 
-// assignsToSelf reports whether rhs mentions one of the names in lhs, as in
-// "x := x.Sum()".
-func assignsToSelf(lhs, rhs []ast.Expr) bool {
-	names := map[string]bool{}
-	for _, l := range lhs {
-		if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
-			names[id.Name] = true
-		}
-	}
-	found := false
-	for _, r := range rhs {
-		ast.Inspect(r, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.SelectorExpr:
-				ast.Inspect(n.X, func(n ast.Node) bool {
-					if id, ok := n.(*ast.Ident); ok && names[id.Name] {
-						found = true
-					}
-					return !found
-				})
-				return false
-			case *ast.Ident:
-				if names[n.Name] {
-					found = true
-				}
-			}
-			return !found
-		})
-	}
-	return found
-}
-
-// block returns the top-level block that holds sts. It starts at the
-// session's root, a position in the file's header: yaegi looks imports up
-// by the file name of the root's position, which the //line comments would
-// change.
-func (s *Session) block(sts ...ast.Stmt) *ast.BlockStmt {
-	return &ast.BlockStmt{Lbrace: s.root, List: sts}
-}
-
-// inFunc returns "func() { st }()", positioned at st.
-func inFunc(st ast.Stmt) ast.Stmt { return funcLit(st.Pos(), st) }
-
-// funcLit returns "func() { sts }()", positioned at pos.
-func funcLit(pos token.Pos, sts ...ast.Stmt) ast.Stmt {
-	return &ast.ExprStmt{X: &ast.CallExpr{Lparen: pos, Rparen: pos, Fun: &ast.FuncLit{
-		Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{Opening: pos, Closing: pos}},
-		Body: &ast.BlockStmt{Lbrace: pos, Rbrace: pos, List: sts},
-	}}}
-}
-
-// runLast runs the cell's last expression statement and returns its value's
-// bundle when it has exactly one value. The value goes through a variable,
-// lastName, defined like any other (see define), so that the interpreter
-// can be asked for its display methods (see richMethods).
-func (s *Session) runLast(es *ast.ExprStmt) (*display.Bundle, error) {
-	pos := es.Pos()
-	probe := &ast.ExprStmt{X: &ast.CallExpr{Fun: sel(rtName, "Result", pos), Lparen: pos, Rparen: es.End(), Args: []ast.Expr{es.X}}}
-	if _, err := s.compile(s.block(inFunc(probe))); err != nil {
-		// No value, or several: run the statement as it is.
-		if _, err := s.run(s.block(inFunc(es))); err != nil {
-			return nil, err
-		}
-		return nil, nil
-	}
-	def := &ast.AssignStmt{Lhs: []ast.Expr{ident(lastName, pos)}, TokPos: pos, Tok: token.DEFINE, Rhs: []ast.Expr{es.X}}
-	if _, err := s.compile(s.block(def)); err != nil {
-		// yaegi cannot define some values at the top level (calls of
-		// generic functions): hand the value over directly.
-		s.result, s.hasResult = nil, false
-		if _, err := s.run(s.block(inFunc(probe))); err != nil {
-			return nil, err
-		}
-		x := s.result
-		s.result, s.hasResult = nil, false
-		b := s.render(x)
-		return &b, nil
-	}
-	if err := s.define(def, []*ast.Ident{ident(lastName, pos)}, nil, def.Rhs); err != nil {
-		return nil, err
-	}
-	v, ok := s.yaegiGlobals()[lastName]
-	if !ok || !v.IsValid() {
-		return nil, nil
-	}
-	defer func() {
-		if v.CanSet() {
-			v.Set(reflect.Zero(v.Type())) // let the value go
-		}
-		s.rich = nil
-	}()
-	s.rich = nil
-	if err := s.richMethods(v); err != nil {
-		return nil, err
-	}
-	var x any
-	if v.CanInterface() {
-		x = v.Interface()
-	}
-	b := s.render(x)
-	return &b, nil
-}
-
-// rewriter returns a rewriter that knows the session's integer globals.
-func (s *Session) rewriter() *rewriter {
-	globals := s.yaegiGlobals()
-	return &rewriter{ints: func(name string) bool {
-		v, ok := globals[name]
-		return ok && v.IsValid() && isIntKind(v)
-	}, uncertain: func(r *ast.RangeStmt) {
-		s.uncertain = append(s.uncertain, r)
-	}}
-}
-
-// run compiles and executes n.
-func (s *Session) run(n ast.Node) (any, error) {
-	prog, err := s.compile(n)
-	if err != nil {
-		return nil, err
-	}
-	return nil, s.execNode(n, prog)
-}
-
-// execNode executes prog, compiled from n.
-func (s *Session) execNode(n ast.Node, prog *yaegi.Program) error {
-	err := s.exec(prog)
+// exit is os.Exit(code) (and log.Fatal's, code 1) in any goroutine of the
+// cell: the cell ends with "exit status code" as go run reports it (code 0
+// ends it without an error), and the calling goroutine blocks for good, so
+// that no deferred call runs and no statement after it, as in Go.
+func (c *cellRun) exit(code int) {
 	var e *Error
-	if errors.As(err, &e) && e.Name == "Error" && strings.Contains(e.Value, "definition loop") {
-		// yaegi finds some ranges over integers wrong only when it
-		// generates the code to run, before running anything: see
-		// compile.
-		if found := s.uncertainIn(n); len(found) > 0 {
-			for _, r := range found {
-				rangeInt(r)
-			}
-			if prog, err2 := s.compile1(n); err2 == nil {
-				return s.exec(prog)
-			}
-		}
+	if code != 0 {
+		msg := "exit status " + strconv.Itoa(code)
+		e = &Error{Name: "Exit", Value: msg, Traceback: []string{msg}}
 	}
-	return err
+	c.mu.Lock()
+	if c.exitGoid == 0 {
+		c.exitGoid = goid()
+	}
+	c.mu.Unlock()
+	c.finish(e)
+	select {}
 }
 
-// uncertainIn returns the range statements of n that may be over
-// integers (see compile).
-func (s *Session) uncertainIn(n ast.Node) []*ast.RangeStmt {
-	if len(s.uncertain) == 0 {
-		return nil
-	}
-	in := map[*ast.RangeStmt]bool{}
-	for _, r := range s.uncertain {
-		in[r] = true
-	}
-	var found []*ast.RangeStmt
-	ast.Inspect(n, func(n ast.Node) bool {
-		if r, ok := n.(*ast.RangeStmt); ok && in[r] {
-			found = append(found, r)
-		}
-		return true
-	})
-	return found
+// recursion ends the cell for a call deeper than the session's limit, and
+// the calling goroutine with runtime.Goexit (see run).
+func (c *cellRun) recursion(err *cellrt.RecursionError) {
+	msg := fmt.Sprintf("runaway recursion: %s went deeper than %d nested calls, the session's limit (%%maxdepth N changes it)", err.Func, err.Limit)
+	c.finish(&Error{Name: "RecursionError", Value: msg, Traceback: []string{"RecursionError: " + msg}})
+	runtime.Goexit()
 }
 
-// compile compiles n, turning yaegi's own panics into compile errors.
-//
-// yaegi v0.16.1 cannot range over an integer; the rewriter turns the
-// ranges that are visibly over integers into ranges over slices, and keeps
-// the ones it cannot tell (range c.N, range f()) in s.uncertain. When n
-// fails to compile and holds some of those, they are rewritten too and n is
-// compiled again; if that fails as well, they are put back and the first
-// error is returned.
-func (s *Session) compile(n ast.Node) (*yaegi.Program, error) {
-	prog, err := s.compile1(n)
-	if err == nil || len(s.uncertain) == 0 {
-		return prog, err
-	}
-	found := s.uncertainIn(n)
-	if len(found) == 0 {
-		return prog, err
-	}
-	old := make([]ast.Expr, len(found))
-	for i, r := range found {
-		old[i] = r.X
-		rangeInt(r)
-	}
-	prog2, err2 := s.compile1(n)
-	if err2 != nil {
-		for i, r := range found {
-			r.X = old[i]
-		}
-		return nil, err
-	}
-	return prog2, nil
+// result receives the cell's last value and renders it, with the display
+// methods of its type when a cell declared it.
+func (c *cellRun) result(v any, m cellrt.Methods) {
+	b := render(v, m)
+	c.bundle = &b
 }
 
-// compile1 compiles n once.
-func (s *Session) compile1(n ast.Node) (prog *yaegi.Program, err error) {
+// goid returns the calling goroutine's id, from the first line of its
+// stack trace: "goroutine 18 [running]:".
+func goid() uint64 {
+	var buf [64]byte
+	b := buf[:runtime.Stack(buf[:], false)]
+	b = bytes.TrimPrefix(b, []byte("goroutine "))
+	if i := bytes.IndexByte(b, ' '); i > 0 {
+		b = b[:i]
+	}
+	id, _ := strconv.ParseUint(string(b), 10, 64)
+	return id
+}
+
+// compileStep compiles one step of a plan: a file of declarations (or an
+// import) as it is, a block as the body of its function _, at the top
+// level, so that what it defines with := is the session's.
+func (s *Session) compileStep(st plan.Step) (prog *yaegi.Program, err error) {
+	src := st.Src
+	if st.Kind == plan.StepImport {
+		src = "package main\n" + src
+	}
+	f, err := parser.ParseFile(s.yi.FileSet(), yaegi.DefaultSourceName, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, s.interpError(err)
+	}
+	var n ast.Node = f
+	switch st.Kind {
+	case plan.StepBlock, plan.StepDeclare:
+		body := f.Decls[0].(*ast.FuncDecl).Body
+		// yaegi looks a file's imports up by the file name of the root's
+		// position, which the //line comments change.
+		body.Lbrace = f.Package
+		n = body
+	}
 	defer func() {
 		if r := recover(); r != nil {
-			prog = nil
-			err = &Error{
-				Name:      "CompileError",
-				Value:     fmt.Sprintf("the interpreter cannot compile this code (%v); see the README for Go features cells do not support", r),
-				Traceback: []string{fmt.Sprintf("CompileError: the interpreter cannot compile this code (%v)", r)},
-			}
+			prog, err = nil, s.interpError(fmt.Errorf("%v", r))
 		}
 	}()
 	prog, err = s.yi.CompileAST(n)
 	if err != nil {
-		if strings.Contains(err.Error(), "constant definition loop") {
-			if id := s.undefinedIn(n); id != nil {
-				p := s.yi.FileSet().Position(id.Pos())
-				err = fmt.Errorf("%d:%d: undefined: %s", p.Line, p.Column, id.Name)
-			}
-		}
-		return nil, s.compileError(err)
+		return nil, s.interpError(err)
 	}
 	return prog, nil
 }
 
-// exec executes a compiled program and turns a panic into an *Error.
+// exec runs a compiled step and turns a panic into an *Error.
 func (s *Session) exec(prog *yaegi.Program) error {
 	s.traceMu.Lock()
 	s.trace = s.trace[:0]
@@ -914,17 +295,10 @@ func (s *Session) exec(prog *yaegi.Program) error {
 		return nil
 	}
 	if p, ok := err.(yaegi.Panic); ok {
-		if isInterrupt(p.Value) || interrupting.Load() {
+		if isInterrupt(p.Value) || s.intr.interrupted() {
 			return interruptedError()
 		}
 		return s.panicError(p.Value)
 	}
-	return &Error{Name: "Error", Value: s.cellPositions(err.Error()), Traceback: []string{s.cellPositions(err.Error())}}
-}
-
-// nodeString prints an AST node as Go source.
-func nodeString(n ast.Node) string {
-	var b bytes.Buffer
-	printer.Fprint(&b, token.NewFileSet(), n)
-	return b.String()
+	return s.interpError(err)
 }

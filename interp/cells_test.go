@@ -71,11 +71,18 @@ func TestErrors(t *testing.T) {
 		{"x := 1\ny := 2\nz := foo + x", "CompileError", "cell line 3:6: undefined: foo", "cell line 3:6"},
 		{"a := 1\nfunc f() {\n\treturn 1\n}", "CompileError", "cell line 3:", "cell line 3:"},
 		{"x := 1 +* 2", "CompileError", "cell line 1:", ""},
+		// The statements of a cell are one function body, as in Go.
+		{"t := 1\nt := 2", "CompileError", "cell line 2:3: no new variables on left side of :=", ""},
+		// Nothing of a cell that does not compile runs.
+		{"fmt.Println(\"ran\")\nundefinedName()", "CompileError", "cell line 2:1: undefined: undefinedName", ""},
 		{"import \"no/such/pkg\"", "CompileError", "cell line 1:8: cannot import \"no/such/pkg\"", ""},
-		{"q := 1\nboom()", "panic", "kaboom", "cell line 2:1"},
-		{"explode()", "panic", "nil map", "cell #1 line 2:16 in explode"},
-		{"import \"errors\"\n\npanic(errors.New(\"bad\"))", "*errors.errorString", "bad", "cell line 3:"},
+		{"q := 1\nboom()", "panic", "kaboom", "at cell line 2"},
+		{"explode()", "panic", "nil map", "in explode"},
+		{"import \"errors\"\n\npanic(errors.New(\"bad\"))", "*errors.errorString", "bad", "at cell line 3"},
 		{"import \"os\"\npanic(fmt.Errorf(\"open: %w\", os.ErrNotExist))", "*fmt.wrapError", "open: file does not exist", ""},
+		// Go's run-time error, as go run prints it (panic: interface
+		// conversion: ...), without the interpreter's source position.
+		{"var v any = 1\ns := v.(string)", "panic", "interface conversion: interface {} is int, not string", "at cell line 2"},
 	}
 	for i, c := range cases {
 		_, _, err := run(t, s, c.code)
@@ -91,6 +98,11 @@ func TestErrors(t *testing.T) {
 		if res, _ := mustRun(t, s, "40 + 2"); res != "42" {
 			t.Errorf("case %d: session broken after the error: got %q", i, res)
 		}
+	}
+	// A recovered run-time error prints as go run prints it.
+	_, out := mustRun(t, s, "var v any = 1\nfunc() { defer func() { fmt.Println(recover()) }(); _ = v.(string) }()")
+	if want := "interface conversion: interface {} is int, not string\n"; out != want {
+		t.Errorf("recovered: %q, want %q", out, want)
 	}
 }
 
@@ -273,5 +285,29 @@ log.Println("to stderr")
 	}
 	if first > end/2 {
 		t.Errorf("first output after %v of %v: not streamed", first, end)
+	}
+}
+
+// TestInterpreterTraps runs, as cells, the shapes of Go that yaegi got
+// wrong behind the planner's back (found by yaegi's own test programs):
+// each gives what go run gives.
+func TestInterpreterTraps(t *testing.T) {
+	cases := []struct{ name, code, want string }{
+		{"a type declared from a later type", "type T1 T\ntype T struct{ Name string }\nfunc foo() T1 { return T1(T{\"foo\"}) }\nfoo().Name", "foo"},
+		{"an array length from a later constant", "type t1 uint8\ntype T struct{ elem [n2 + 1]int }\nconst (\n\tn1 t1 = iota\n\tn2\n)\nlen(T{}.elem)", "2"},
+		{"a function returning nil as an interface beside a value", "type obj struct{ num float64 }\nfunc numFun(fn func(float64) float64) func(*obj) (*obj, error) {\n\treturn func(o *obj) (*obj, error) { return &obj{fn(o.num)}, nil }\n}\nr, err := numFun(math.Cos)(&obj{})\nfmt.Sprint(r, err)", "&{1} <nil>"},
+		{"var a, b = f() in a program", "package main\nfunc r2() (int, int) { return 1, 2 }\nvar a, b int = r2()\nfunc main() { fmt.Println(a, b) }", ""},
+		{"a function literal in a program's initializer", "package main\nimport \"sync\"\nvar pool = sync.Pool{New: func() any { for i := 0; i < 2; i++ {}; return mk() }}\nfunc mk() any { return 7 }\nfunc main() { fmt.Println(pool.Get()) }", ""},
+	}
+	wantOut := map[string]string{
+		"var a, b = f() in a program":                   "1 2\n",
+		"a function literal in a program's initializer": "7\n",
+	}
+	for _, c := range cases {
+		s := newSession(t)
+		res, out, err := run(t, s, c.code)
+		if err != nil || res != c.want || out != wantOut[c.name] {
+			t.Errorf("%s: got %q, stdout %q (%v), want %q, stdout %q", c.name, res, out, err, c.want, wantOut[c.name])
+		}
 	}
 }

@@ -1,20 +1,28 @@
 package interp
 
 import (
-	"github.com/gotensor/gotensor/interp/internal/symbols"
-
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/scanner"
 	"go/token"
+	"go/types"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/gotensor/gotensor/display"
+	"github.com/gotensor/gotensor/interp/internal/plan"
+	"github.com/gotensor/gotensor/interp/internal/symbols"
 )
+
+// Completion and Shift-Tab answer from the planner's model of the session
+// (plan.Session's lookups): the type of any expression over the session's
+// names, the fields and methods of any type, the signature of the function
+// whose arguments are being typed. Values come from the interpreter.
 
 var keywords = []string{
 	"break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough",
@@ -22,12 +30,340 @@ var keywords = []string{
 	"return", "select", "struct", "switch", "type", "var",
 }
 
-var predeclared = []string{
-	"append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make", "max",
-	"min", "new", "panic", "print", "println", "real", "recover",
-	"bool", "byte", "complex128", "complex64", "error", "float32", "float64", "int", "int16",
-	"int32", "int64", "int8", "rune", "string", "uint", "uint16", "uint32", "uint64", "uint8",
-	"uintptr", "any", "true", "false", "nil", "iota",
+// Complete returns the completions of the identifier before the cursor:
+// after "x." the members of package x or the fields and methods of the
+// type of the expression x (which may be a call or a chain); else the
+// session's names, its imports, the names of the code being typed,
+// keywords and predeclared names. The cursor is in Unicode code points.
+func (s *Session) Complete(code string, cursor int) Completion {
+	off := byteOffset(code, cursor)
+	start := identBefore(code, off)
+	prefix := code[start:off]
+	var names []string
+	if start > 0 && code[start-1] == '.' {
+		x := exprBefore(code, start-1)
+		for _, m := range s.members(code[:lineStart(code, x)], code[x:start-1]) {
+			names = append(names, m.Name)
+		}
+	} else {
+		names = s.topNames(code, start)
+	}
+	seen := map[string]bool{}
+	matches := []string{}
+	for _, n := range names {
+		if strings.HasPrefix(n, prefix) && !seen[n] && !strings.HasPrefix(n, "_gt") {
+			seen[n] = true
+			matches = append(matches, n)
+		}
+	}
+	sort.Strings(matches)
+	return Completion{Matches: matches, Start: runeOffset(code, start), End: runeOffset(code, off), Metadata: map[string]any{}}
+}
+
+// members returns what may follow "expr." in a cell whose text before the
+// line being typed is prefix; nil when the planner cannot tell.
+func (s *Session) members(prefix, expr string) []plan.Member {
+	ms, err := s.plan.Members(prefix, expr)
+	if err != nil {
+		return nil
+	}
+	return ms
+}
+
+// topNames lists the names usable at the top of an expression.
+func (s *Session) topNames(code string, skip int) []string {
+	names := append([]string{}, keywords...)
+	names = append(names, types.Universe.Names()...)
+	for name := range s.plan.Imports() {
+		names = append(names, name)
+	}
+	names = append(names, s.plan.Names()...)
+	// Names declared in the code being typed.
+	fset := token.NewFileSet()
+	var sc scanner.Scanner
+	sc.Init(fset.AddFile("", -1, len(code)), []byte(code), nil, 0)
+	for {
+		pos, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			break
+		}
+		if tok == token.IDENT && int(pos)-1 != skip {
+			names = append(names, lit)
+		}
+	}
+	return names
+}
+
+// Inspect describes what is at the cursor: inside a call's parentheses,
+// the signature of the function called (and its doc comment); on a name,
+// the declaration and doc comment of a package member, a field or method
+// of a value, or a function, type or variable of the session (with its
+// value). The cursor is in Unicode code points.
+func (s *Session) Inspect(code string, cursor, detail int) Inspection {
+	off := byteOffset(code, cursor)
+	start, end := identBefore(code, off), identAfter(code, off)
+	var text string
+	if start < end {
+		name := code[start:end]
+		if start > 0 && code[start-1] == '.' {
+			x := exprBefore(code, start-1)
+			text = s.describeMember(code[:lineStart(code, x)], code[x:start-1], name)
+		} else {
+			text = s.describeName(name)
+		}
+	}
+	if text == "" {
+		if call, ok := s.plan.CallAt(code, off); ok {
+			text = s.describeCall(call)
+		}
+	}
+	if text == "" {
+		return Inspection{}
+	}
+	return Inspection{Found: true, Data: display.Text(text)}
+}
+
+// describeCall describes the function whose arguments are being typed.
+func (s *Session) describeCall(call *plan.Call) string {
+	text := call.Func + ": " + typeString(call.Signature)
+	fun := call.Func
+	if i := strings.LastIndexByte(fun, '.'); i > 0 {
+		if d := s.describeMember("", fun[:i], fun[i+1:]); d != "" {
+			return d
+		}
+	} else if d := s.describeName(fun); d != "" {
+		return d
+	}
+	return text
+}
+
+// describeMember describes the member name of x: a package member, or a
+// field or method of the type of expression x.
+func (s *Session) describeMember(prefix, x, name string) string {
+	path, isPkg := s.plan.Imports()[x]
+	for _, m := range s.members(prefix, x) {
+		if m.Name != name {
+			continue
+		}
+		switch {
+		case isPkg && s.plan.Lookup(x) == nil:
+			decl := m.String()
+			if m.Kind == "const" {
+				if tv, err := s.plan.TypeOf("", x+"."+name); err == nil && tv.Value != nil {
+					decl += " = " + constString(tv.Value)
+				}
+			}
+			return withDoc(decl, s.doc(path+"."+name))
+		case m.Kind == "method":
+			sig := m.Type.(*types.Signature)
+			if src := s.plan.Source(recvName(sig) + "." + name); src != "" {
+				return src // a method a cell declared, with its doc comment
+			}
+			return withDoc(m.String(), s.doc(methodKey(sig, name)))
+		}
+		return "field " + m.String()
+	}
+	return ""
+}
+
+// describeName describes a package, or a function, type, constant or
+// variable of the session.
+func (s *Session) describeName(name string) string {
+	if obj := s.plan.Lookup(name); obj != nil {
+		switch obj := obj.(type) {
+		case *types.Var:
+			v := s.globals()[name]
+			if t, ok := tensorOf(v); ok {
+				return fmt.Sprintf("%s: %s %s\n\n%s", name, typeString(obj.Type()), tensorSummary(t), summary(v))
+			}
+			return fmt.Sprintf("%s: %s = %s", name, typeString(obj.Type()), summary(v))
+		case *types.Const:
+			return fmt.Sprintf("const %s %s = %s", name, typeString(obj.Type()), obj.Val())
+		}
+		if src := s.plan.Source(name); src != "" {
+			return src
+		}
+		return name + ": " + typeString(obj.Type())
+	}
+	if p, ok := s.plan.Imports()[name]; ok {
+		return fmt.Sprintf("package %s (%q)", name, p)
+	}
+	return ""
+}
+
+// constString prints a constant's value as Go prints the value it
+// converts to: floats in their shortest form, not as fractions.
+func constString(v constant.Value) string {
+	if v.Kind() == constant.Float {
+		f, _ := constant.Float64Val(v)
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return v.ExactString()
+}
+
+// withDoc appends a doc comment to a declaration; a doc of this project's
+// packages starts with the declaration (its parameter names too), and
+// replaces it.
+func withDoc(decl, doc string) string {
+	switch {
+	case doc == "":
+		return decl
+	case strings.HasPrefix(doc, "func ") || strings.HasPrefix(doc, "type "):
+		return doc
+	}
+	return decl + "\n\n" + doc
+}
+
+// recvName returns the name of a method's receiver type, without a pointer.
+func recvName(sig *types.Signature) string {
+	if sig.Recv() == nil {
+		return ""
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
+}
+
+// methodKey returns the doc key of a method of a compiled type:
+// "import/path.Type.Method".
+func methodKey(sig *types.Signature, name string) string {
+	if sig.Recv() == nil {
+		return ""
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return ""
+	}
+	return n.Obj().Pkg().Path() + "." + n.Obj().Name() + "." + name
+}
+
+// typeString prints a type the way a cell writes it: package names, and
+// the cell's own types unqualified.
+func typeString(t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string {
+		if p.Path() == "main" {
+			return ""
+		}
+		return p.Name()
+	})
+}
+
+// globals returns the interpreter's global variables.
+func (s *Session) globals() (g map[string]reflect.Value) {
+	// yaegi's Globals panics when a compiled but not yet executed
+	// declaration has no storage: executing an empty program makes it.
+	for try := 0; ; try++ {
+		ok := func() (ok bool) {
+			defer func() {
+				if r := recover(); r != nil && try == 0 {
+					ok = false
+				}
+			}()
+			g = s.yi.Globals()
+			return true
+		}()
+		if ok || try > 0 {
+			return g
+		}
+		if prog, err := s.yi.CompileAST(&ast.BlockStmt{}); err == nil {
+			s.yi.Execute(prog)
+		}
+	}
+}
+
+// summary is a value's text, cut to a few lines.
+func summary(v reflect.Value) string {
+	if !v.IsValid() || !v.CanInterface() {
+		return "?"
+	}
+	b := display.Render(v.Interface())
+	text, _ := b.Data["text/plain"].(string)
+	if len(text) > 500 {
+		text = text[:500] + "…"
+	}
+	return text
+}
+
+// doc returns the doc comment of "import/path.Name" from Options.Docs or the
+// library's generated docs.
+func (s *Session) doc(key string) string {
+	if d, ok := s.opts.Docs[key]; ok {
+		return d
+	}
+	return symbols.Docs[key]
+}
+
+// IsComplete tells whether code is ready to run: "incomplete" (with the
+// indent of the next line) while brackets, a raw string or a comment are
+// open or a line ends in an operator, "invalid" when it cannot parse,
+// "complete" otherwise.
+func (s *Session) IsComplete(code string) Completeness {
+	if strings.TrimSpace(code) == "" || isMagic(code) {
+		return Completeness{Status: "complete"}
+	}
+	fset := token.NewFileSet()
+	var errs scanner.ErrorList
+	var sc scanner.Scanner
+	sc.Init(fset.AddFile("", -1, len(code)), []byte(code), func(pos token.Position, msg string) {
+		errs.Add(pos, msg)
+	}, 0)
+	var stack []token.Token
+	last := token.ILLEGAL
+	for {
+		_, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			break
+		}
+		switch tok {
+		case token.LPAREN, token.LBRACK, token.LBRACE:
+			stack = append(stack, tok)
+		case token.RPAREN, token.RBRACK, token.RBRACE:
+			open := map[token.Token]token.Token{token.RPAREN: token.LPAREN, token.RBRACK: token.LBRACK, token.RBRACE: token.LBRACE}[tok]
+			if len(stack) == 0 || stack[len(stack)-1] != open {
+				return Completeness{Status: "invalid"}
+			}
+			stack = stack[:len(stack)-1]
+		}
+		if tok != token.SEMICOLON || lit != "\n" {
+			last = tok
+		}
+	}
+	for _, e := range errs {
+		if strings.Contains(e.Msg, "raw string literal not terminated") || strings.Contains(e.Msg, "comment not terminated") {
+			return Completeness{Status: "incomplete"}
+		}
+		return Completeness{Status: "invalid"}
+	}
+	if len(stack) > 0 {
+		return Completeness{Status: "incomplete", Indent: strings.Repeat("\t", len(stack))}
+	}
+	if continues(last) {
+		return Completeness{Status: "incomplete", Indent: "\t"}
+	}
+	if s.plan.Syntax(code) != nil {
+		return Completeness{Status: "invalid"}
+	}
+	return Completeness{Status: "complete"}
+}
+
+// continues reports whether a line ending in tok goes on: binary operators,
+// commas, dots and assignment operators.
+func continues(tok token.Token) bool {
+	switch tok {
+	case token.COMMA, token.PERIOD, token.ASSIGN, token.DEFINE, token.COLON:
+		return true
+	}
+	return tok.IsOperator() && tok.Precedence() > 0 ||
+		(tok >= token.ADD_ASSIGN && tok <= token.AND_NOT_ASSIGN)
 }
 
 // byteOffset converts a cursor in Unicode code points into a byte offset of
@@ -75,399 +411,27 @@ func identAfter(code string, off int) int {
 	return off
 }
 
-// Complete returns the completions of the identifier before the cursor:
-// members of a package or of a session variable's type after a dot, else
-// session variables and functions, imported packages, keywords and
-// predeclared names. The cursor is in Unicode code points.
-func (s *Session) Complete(code string, cursor int) Completion {
-	off := byteOffset(code, cursor)
-	start := identBefore(code, off)
-	prefix := code[start:off]
-	var names []string
-	if start > 0 && code[start-1] == '.' {
-		xStart := identBefore(code, start-1)
-		names = s.members(code[xStart : start-1])
-	} else {
-		names = s.topNames(code, start)
-	}
-	seen := map[string]bool{}
-	var matches []string
-	for _, n := range names {
-		if strings.HasPrefix(n, prefix) && !seen[n] && !strings.HasPrefix(n, "_gt") {
-			seen[n] = true
-			matches = append(matches, n)
-		}
-	}
-	sort.Strings(matches)
-	if matches == nil {
-		matches = []string{}
-	}
-	return Completion{Matches: matches, Start: runeOffset(code, start), End: runeOffset(code, off), Metadata: map[string]any{}}
-}
-
-// topNames lists the names usable at the top of an expression.
-func (s *Session) topNames(code string, skip int) []string {
-	var names []string
-	names = append(names, keywords...)
-	names = append(names, predeclared...)
-	for name := range s.imports {
-		names = append(names, name)
-	}
-	for name := range s.globals() {
-		names = append(names, name)
-	}
-	// Names declared in the code being typed.
-	fset := token.NewFileSet()
-	var sc scanner.Scanner
-	sc.Init(fset.AddFile("", -1, len(code)), []byte(code), nil, 0)
-	for {
-		pos, tok, lit := sc.Scan()
-		if tok == token.EOF {
-			break
-		}
-		if tok == token.IDENT && int(pos)-1 != skip {
-			names = append(names, lit)
-		}
-	}
-	return names
-}
-
-// globals returns the session's variables, functions and constants.
-func (s *Session) globals() map[string]reflect.Value {
-	g := map[string]reflect.Value{}
-	for name, v := range s.yaegiGlobals() {
-		if !strings.HasPrefix(name, "_") {
-			g[name] = v
-		}
-	}
-	return g
-}
-
-// yaegiGlobals is yaegi's Globals, which panics when a compiled but not yet
-// executed declaration has no storage: executing an empty program makes it.
-func (s *Session) yaegiGlobals() (g map[string]reflect.Value) {
-	for try := 0; ; try++ {
-		ok := func() (ok bool) {
-			defer func() {
-				if r := recover(); r != nil && try == 0 {
-					ok = false
-				}
-			}()
-			g = s.yi.Globals()
-			return true
-		}()
-		if ok || try > 0 {
-			return g
-		}
-		if prog, err := s.yi.CompileAST(&ast.BlockStmt{}); err == nil {
-			s.yi.Execute(prog)
-		}
-	}
-}
-
-// members lists the names after "x.": the exported symbols of package x, or
-// the fields and methods of variable x's type.
-func (s *Session) members(x string) []string {
-	var names []string
-	if p, ok := s.imports[x]; ok {
-		for _, syms := range s.yi.Symbols(p) {
-			for name := range syms {
-				names = append(names, name)
-			}
-		}
-		return names
-	}
-	v, ok := s.globals()[x]
-	if !ok || !v.IsValid() {
-		return nil
-	}
-	t := v.Type()
-	mt := t
-	if k := t.Kind(); k != reflect.Pointer && k != reflect.Interface {
-		mt = reflect.PointerTo(t) // a variable is addressable
-	}
-	for i := 0; i < mt.NumMethod(); i++ {
-		names = append(names, mt.Method(i).Name)
-	}
-	if typ := s.cellTypeOf(x, t); typ != "" {
-		for key := range s.methods {
-			if name, ok := strings.CutPrefix(key, typ+"."); ok {
-				names = append(names, name)
-			}
-		}
-	}
-	if t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t.Kind() == reflect.Struct {
-		for i := 0; i < t.NumField(); i++ {
-			if f := t.Field(i); f.IsExported() {
-				names = append(names, f.Name)
-			}
-		}
-	}
-	return names
-}
-
-// Inspect describes the name at the cursor: the signature (and doc comment,
-// when Options.Docs has it) of a package member, or the type and value of a
-// session variable. The cursor is in Unicode code points.
-func (s *Session) Inspect(code string, cursor, detail int) Inspection {
-	off := byteOffset(code, cursor)
-	start, end := identBefore(code, off), identAfter(code, off)
-	if start == end {
-		return Inspection{}
-	}
-	name := code[start:end]
-	var text string
-	if start > 0 && code[start-1] == '.' {
-		x := code[identBefore(code, start-1) : start-1]
-		text = s.describeMember(x, name)
-	} else {
-		text = s.describeGlobal(name)
-	}
-	if text == "" {
-		return Inspection{}
-	}
-	return Inspection{Found: true, Data: display.Text(text)}
-}
-
-// describeMember describes pkg.name or the method or field name of
-// variable x.
-func (s *Session) describeMember(x, name string) string {
-	if p, ok := s.imports[x]; ok {
-		for _, syms := range s.yi.Symbols(p) {
-			v, ok := syms[name]
-			if !ok {
-				continue
-			}
-			text := x + "." + name + ": " + symbolKind(v)
-			if doc := s.doc(p + "." + name); doc != "" {
-				text += "\n\n" + doc
-			}
-			return text
-		}
-		return ""
-	}
-	v, ok := s.globals()[x]
-	if !ok || !v.IsValid() {
-		return ""
-	}
-	t := v.Type()
-	mt := t
-	if k := t.Kind(); k != reflect.Pointer && k != reflect.Interface {
-		mt = reflect.PointerTo(t)
-	}
-	if m, ok := mt.MethodByName(name); ok {
-		text := fmt.Sprintf("method %s.%s: %s", t, name, m.Type)
-		if doc := s.doc(typeKey(t) + "." + name); doc != "" {
-			text += "\n\n" + doc
-		}
-		return text
-	}
-	if typ := s.cellTypeOf(x, t); typ != "" {
-		if doc, ok := s.cellDocs[typ+"."+name]; ok {
-			return doc
-		}
-	}
-	if t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t.Kind() == reflect.Struct {
-		if f, ok := t.FieldByName(name); ok {
-			return fmt.Sprintf("field %s.%s %s", t, name, f.Type)
-		}
-	}
-	return ""
-}
-
-// symbolKind describes an exported symbol of a compiled package as yaegi
-// holds it: types as nil pointers, variables as addressable values.
-func symbolKind(v reflect.Value) string {
-	switch {
-	case v.Kind() == reflect.Pointer && v.IsNil() && v.Type().Elem().Kind() != reflect.Pointer:
-		return "type " + v.Type().Elem().String()
-	case v.Kind() == reflect.Func:
-		return v.Type().String()
-	case v.CanAddr():
-		return "var " + v.Type().String()
-	default:
-		return fmt.Sprintf("const %v (%s)", v, v.Type())
-	}
-}
-
-// describeGlobal describes a session variable or function.
-func (s *Session) describeGlobal(name string) string {
-	if p, ok := s.imports[name]; ok {
-		return fmt.Sprintf("package %s (%q)", name, p)
-	}
-	if _, isType := s.types[name]; isType {
-		if doc, ok := s.cellDocs[name]; ok {
-			return doc
-		}
-	}
-	v, ok := s.globals()[name]
-	if !ok || !v.IsValid() {
-		return ""
-	}
-	if v.Kind() == reflect.Func {
-		if doc, ok := s.cellDocs[name]; ok {
-			return doc
-		}
-		return fmt.Sprintf("%s: %s", name, v.Type())
-	}
-	if t, ok := tensorOf(v); ok {
-		return fmt.Sprintf("%s: %s %s\n\n%s", name, v.Type(), tensorSummary(t), summary(v))
-	}
-	return fmt.Sprintf("%s: %s = %s", name, v.Type(), summary(v))
-}
-
-// typeKey returns the doc key of a compiled named type, or of the type a
-// pointer points to: "import/path.Name".
-func typeKey(t reflect.Type) string {
-	if t.Kind() == reflect.Pointer && t.Name() == "" {
-		t = t.Elem()
-	}
-	if t.PkgPath() == "" || t.Name() == "" {
-		return ""
-	}
-	return t.PkgPath() + "." + t.Name()
-}
-
-// cellTypeOf returns the name of the type declared in a cell that variable
-// x, of reflect type t, has (or points to), or "". Only types with methods
-// are looked for. The interpreter answers, by compiling (not running) a
-// use of x as that type; while a cell runs, nothing is looked for.
-func (s *Session) cellTypeOf(x string, t reflect.Type) string {
-	if typeKey(t) != "" || !s.root.IsValid() || !s.mu.TryLock() {
-		return ""
-	}
-	defer s.mu.Unlock()
-	types := map[string]bool{}
-	for key := range s.methods {
-		typ, _, _ := strings.Cut(key, ".")
-		types[typ] = true
-	}
-	for typ := range types {
-		for _, probe := range []string{"var _ *" + typ + " = &" + x, "var _ *" + typ + " = " + x} {
-			f, err := parseFile(s.yi.FileSet(), "package main\nfunc _() {\n"+probe+"\n}")
-			if err != nil {
-				break
-			}
-			body := f.Decls[0].(*ast.FuncDecl).Body
-			if _, err := s.compile(s.block(funcLit(s.root, body.List...))); err == nil {
-				return typ
-			}
-		}
-	}
-	return ""
-}
-
-// summary is a value's text, cut to a few lines.
-func summary(v reflect.Value) string {
-	if !v.CanInterface() {
-		return "?"
-	}
-	b := display.Render(v.Interface())
-	text, _ := b.Data["text/plain"].(string)
-	if len(text) > 500 {
-		text = text[:500] + "…"
-	}
-	return text
-}
-
-// IsComplete tells whether code is ready to run: "incomplete" (with the
-// indent of the next line) while brackets, a raw string or a comment are
-// open or a line ends in an operator, "invalid" when it cannot parse,
-// "complete" otherwise.
-func (s *Session) IsComplete(code string) Completeness {
-	if strings.TrimSpace(code) == "" || isMagic(code) {
-		return Completeness{Status: "complete"}
-	}
-	fset := token.NewFileSet()
-	var errs scanner.ErrorList
-	var sc scanner.Scanner
-	sc.Init(fset.AddFile("", -1, len(code)), []byte(code), func(pos token.Position, msg string) {
-		errs.Add(pos, msg)
-	}, 0)
-	var stack []token.Token
-	last := token.ILLEGAL
-	for {
-		_, tok, lit := sc.Scan()
-		if tok == token.EOF {
-			break
-		}
-		switch tok {
-		case token.LPAREN, token.LBRACK, token.LBRACE:
-			stack = append(stack, tok)
-		case token.RPAREN, token.RBRACK, token.RBRACE:
-			open := map[token.Token]token.Token{token.RPAREN: token.LPAREN, token.RBRACK: token.LBRACK, token.RBRACE: token.LBRACE}[tok]
-			if len(stack) == 0 || stack[len(stack)-1] != open {
-				return Completeness{Status: "invalid"}
-			}
-			stack = stack[:len(stack)-1]
-		}
-		if tok != token.SEMICOLON || lit != "\n" {
-			last = tok
-		}
-	}
-	for _, e := range errs {
+// exprBefore returns the start of the operand that ends at off: names,
+// dots and balanced brackets, as in "x.T().Sum(0)".
+func exprBefore(code string, off int) int {
+	depth := 0
+	for off > 0 {
+		r, size := utf8.DecodeLastRuneInString(code[:off])
 		switch {
-		case strings.Contains(e.Msg, "raw string literal not terminated"), strings.Contains(e.Msg, "comment not terminated"):
-			return Completeness{Status: "incomplete", Indent: ""}
+		case r == ')' || r == ']':
+			depth++
+		case (r == '(' || r == '[') && depth > 0:
+			depth--
+		case depth > 0 || isIdentRune(r) || r == '.':
 		default:
-			return Completeness{Status: "invalid"}
+			return off
 		}
+		off -= size
 	}
-	if len(stack) > 0 {
-		return Completeness{Status: "incomplete", Indent: strings.Repeat("\t", len(stack))}
-	}
-	if continues(last) {
-		return Completeness{Status: "incomplete", Indent: "\t"}
-	}
-	if !parses(code) {
-		return Completeness{Status: "invalid"}
-	}
-	return Completeness{Status: "complete"}
+	return off
 }
 
-// continues reports whether a line ending in tok goes on: binary operators,
-// commas, dots and assignment operators.
-func continues(tok token.Token) bool {
-	switch tok {
-	case token.COMMA, token.PERIOD, token.ASSIGN, token.DEFINE, token.COLON:
-		return true
-	}
-	return tok.IsOperator() && tok.Precedence() > 0 ||
-		(tok >= token.ADD_ASSIGN && tok <= token.AND_NOT_ASSIGN)
-}
-
-// parses reports whether every chunk of a cell parses.
-func parses(code string) bool {
-	var decls, stmts []chunk
-	for _, c := range splitCell(code) {
-		if c.kind == chunkStmt {
-			stmts = append(stmts, c)
-		} else {
-			decls = append(decls, c)
-		}
-	}
-	fset := token.NewFileSet()
-	var err error
-	if len(decls) > 0 {
-		_, err = parseFile(fset, source("package main", 1, code, decls, ""))
-	}
-	if err == nil && len(stmts) > 0 {
-		_, err = parseFile(fset, source("package main\nfunc _() {", 1, code, stmts, "}"))
-	}
-	return err == nil
-}
-
-// doc returns the doc comment of "import/path.Name" from Options.Docs or the
-// library's generated docs.
-func (s *Session) doc(key string) string {
-	if d, ok := s.opts.Docs[key]; ok {
-		return d
-	}
-	return symbols.Docs[key]
+// lineStart returns the offset where the line holding off starts.
+func lineStart(code string, off int) int {
+	return strings.LastIndexByte(code[:off], '\n') + 1
 }

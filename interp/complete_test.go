@@ -53,8 +53,10 @@ func TestInspect(t *testing.T) {
 		{"counter", 3, true, []string{"counter: int = 42"}},
 		{"names", 5, true, []string{"[]string", "[a b]"}},
 		{"add(1, 2)", 1, true, []string{"func add(a, b int) int"}},
-		{"fmt.Println(x)", 6, true, []string{"fmt.Println: func(...interface {}) (int, error)", "default formats"}},
-		{"math.Pi", 6, true, []string{"math.Pi: const"}},
+		{"fmt.Println(x)", 6, true, []string{"func Println(...any) (int, error)", "default formats"}},
+		{"fmt.Println(x)", 13, true, []string{"func Println(...any) (int, error)"}}, // in its arguments
+		{"add(1, ", 7, true, []string{"func add(a, b int) int"}},
+		{"math.Pi", 6, true, []string{"const Pi untyped float = 3.141592653589793"}},
 		{"nothing", 2, false, nil},
 		{"  ", 1, false, nil},
 	}
@@ -124,8 +126,9 @@ x := tensor.Zeros(2, 3)
 		code string
 		want []string
 	}{
-		{"tensor.Zeros", []string{"tensor.Zeros: func(...int) *tensor.Tensor", "func Zeros(shape ...int) *Tensor", "Zeros returns a Float32 tensor"}},
-		{"x.MatMul", []string{"method *tensor.Tensor.MatMul", "MatMul returns the matrix product"}},
+		{"tensor.Zeros", []string{"func Zeros(shape ...int) *Tensor", "Zeros returns a Float32 tensor"}},
+		{"x.MatMul", []string{"func (x *Tensor) MatMul(y *Tensor) *Tensor", "MatMul returns the matrix product"}},
+		{"x.T().Sum", []string{"func (x *Tensor) Sum(dims ...int) *Tensor"}}, // of any expression's type
 		{"x", []string{"x: *tensor.Tensor [2 3] float32 cpu 24 B", "tensor("}},
 		{"Scale", []string{"func Scale(v int) int", "Scale multiplies by the global factor."}},
 		{"point", []string{"type point struct", "point is a point in the plane."}},

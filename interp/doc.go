@@ -8,42 +8,49 @@
 //	b, err := s.Execute(ctx, "x := 20", out)
 //	b, err = s.Execute(ctx, "x + 22", out) // b holds "42"
 //
-// The session hides the traps of yaegi v0.16.1 by rewriting each cell before
-// yaegi sees it:
+// # A cell, from Execute to its reply
 //
-//   - imports run first, then type, constant, function and method
-//     declarations, then statements and var declarations in the order
-//     written; functions and methods that use variables the statements
-//     define are compiled once those exist; importing a package again is
-//     harmless;
-//   - each top-level statement runs inside a function literal, and "x := e"
-//     assigns to x from there, reusing x's slot when its type is unchanged:
-//     yaegi would otherwise keep every value top-level code ever made (a
-//     cell making a large tensor, run 100 times, would hold 100 tensors);
-//   - a top-level function is kept in a variable, so redefining it reaches
-//     the functions that call it; a redefined type gets a fresh name and the
-//     old name becomes an alias of it;
-//   - every loop and function body tests an interrupt flag, so cancelling
-//     Execute's context stops the cell without corrupting closures; the
-//     tensor library's interrupt hook and time.Sleep stop too;
-//   - "go f(x)" reports a panic in the goroutine instead of killing the
-//     process;
-//   - "for i := range n", min, max and clear work.
+// A session has two parts. The planner (package internal/plan) type-checks
+// the whole cell with go/types against the session's live declarations and
+// returns a plan: steps of Go source that yaegi runs as Go would, with the
+// interpreter's traps routed around (see the planner's doc). A cell that
+// does not compile runs nothing; its errors are Go's, at the cell's
+// line:column. The executor (this package) then
 //
-// A last value whose type a cell declares is displayed through its HTML,
-// Markdown, SVG, PNG and String methods, which the interpreter calls.
+//   - fetches the module of an import no table holds (autoget, as GoNB's
+//     %autoget: see interp/internal/modules);
+//   - compiles each step once with yaegi and runs it, in a goroutine of the
+//     cell's own (see cellRun): the declarations, then one function holding
+//     the statements, which yaegi runs as a file's func init, so a cell adds
+//     to yaegi's global frame only what it declares and its fixed cost does
+//     not grow with the session;
+//   - hands the planner back how many steps ran (plan.Session.Commit), so
+//     the session's model is what the interpreter holds;
+//   - renders the last value: a type a cell declared is displayed through
+//     its HTML, Markdown, SVG, PNG, String, Error, Format and GoString
+//     methods, which the generated code passes along (compiled code cannot
+//     see them).
 //
 // Output written by interpreted code streams to the Output in batches while
 // the cell runs; with Options.CaptureStdio, so does what compiled code writes
-// to os.Stdout and os.Stderr. A cell that ends in an expression of one value
-// returns the value rendered by display.Render. Compile errors and panics
+// to os.Stdout and os.Stderr, in the order it was written. print and println
+// write to the cell's standard error, as in Go. Compile errors and panics
 // come back as *Error, with positions in the cell's own lines.
 //
-// An import of a package of any Go module works too: the session fetches
-// the module with the go command and loads the package compiled, as a plugin
-// (see interp/internal/modules); %go get fetches modules ahead, at a version.
+// # What a cell cannot do to the session
 //
-// Lines starting with % are magics (%time, %timeit, %who, %reset, %env, %cd,
-// %go get/list/mod/autoget, %help) and lines starting with ! run shell
-// commands.
+// A panic, in the cell or in a goroutine it started, ends the cell (or is
+// reported) and the session lives. So do the things that end a Go program:
+// os.Exit and log.Fatal end the cell with "exit status N" (the calling
+// goroutine blocks for good, so no deferred call runs, as in Go);
+// runtime.Goexit ends the cell; a call deeper than Options.MaxDepth
+// (%maxdepth) is a RecursionError naming the function; a make larger than
+// the memory left is a run-time error naming the sizes. Variables, functions,
+// types and tensors defined before are as they were. Cancelling Execute's
+// context interrupts the cell: interpreted loops and calls stop, so do the
+// tensor library's long ops (backend.SetInterruptHook) and time.Sleep.
+//
+// Lines starting with % are magics (%time, %timeit, %who, %gpu, %reset,
+// %maxdepth, %env, %cd, %go get/list/mod/autoget, %help) and lines starting
+// with ! run shell commands.
 package interp

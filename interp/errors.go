@@ -4,20 +4,36 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"go/ast"
 	"go/scanner"
-	"go/token"
 	"io"
 	"reflect"
 	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/gotensor/gotensor/interp/internal/cellrt"
+	"github.com/gotensor/gotensor/interp/internal/plan"
 )
 
-// cellPos matches a position in a cell as the //line comments give it (see
-// cellLine): "_.go:100030002:5" or "100030002:5" is line 2, column 5 of the
-// session's third cell.
+// compileError turns the planner's errors (a plan.ErrorList: the Go
+// compiler's messages at cell positions) into an *Error named
+// "CompileError", one traceback line per error.
+func compileError(err error) *Error {
+	var list plan.ErrorList
+	if !errors.As(err, &list) {
+		return &Error{Name: "CompileError", Value: err.Error(), Traceback: []string{err.Error()}}
+	}
+	lines := make([]string, len(list))
+	for i, e := range list {
+		lines[i] = e.Error()
+	}
+	return &Error{Name: "CompileError", Value: strings.Join(lines, "; "), Traceback: lines}
+}
+
+// cellPos matches a position in generated code as the //line comments give
+// it: "_.go:100030002:5" or "100030002:5" is line 2, column 5 of the
+// session's third cell (see plan.Position).
 var cellPos = regexp.MustCompile(`(?:_\.go:)?\b(\d{9,}):(\d+)\b`)
 
 // cellPositions rewrites the positions in msg in the cell's own terms:
@@ -26,17 +42,20 @@ func (s *Session) cellPositions(msg string) string {
 	return cellPos.ReplaceAllStringFunc(msg, func(m string) string {
 		g := cellPos.FindStringSubmatch(m)
 		l, _ := strconv.Atoi(g[1])
-		cell, line := (l-firstLine)/lineBase, (l-firstLine)%lineBase
-		if cell == s.cells%cellsWrap {
+		cell, line, ok := plan.Position(l)
+		switch {
+		case !ok:
+			return m
+		case cell == s.cells%plan.CellsWrap:
 			return fmt.Sprintf("cell line %d:%s", line, g[2])
 		}
 		return fmt.Sprintf("cell #%d line %d:%s", cell, line, g[2])
 	})
 }
 
-// compileError turns a parse or compile error into an *Error named
-// "CompileError", one traceback line per error.
-func (s *Session) compileError(err error) *Error {
+// interpError is an error of the interpreter on code the planner made: a
+// Go construct yaegi cannot compile (the planner refuses those it knows).
+func (s *Session) interpError(err error) *Error {
 	var lines []string
 	var list scanner.ErrorList
 	if errors.As(err, &list) {
@@ -48,6 +67,7 @@ func (s *Session) compileError(err error) *Error {
 			lines = append(lines, s.cellPositions(strings.TrimPrefix(l, "_.go:")))
 		}
 	}
+	lines[0] = "the interpreter cannot run this cell: " + lines[0]
 	return &Error{Name: "CompileError", Value: strings.Join(lines, "; "), Traceback: lines}
 }
 
@@ -63,6 +83,7 @@ func (s *Session) panicError(r any) *Error {
 		}
 		r = v.Interface()
 	}
+	r = cellrt.Recovered(r)
 	e := &Error{Name: "panic", Value: fmt.Sprint(r)}
 	if ve, ok := r.(*reflect.ValueError); ok && strings.Contains(ve.Error(), "zero Value") {
 		// How a nil pointer dereference in interpreted code surfaces.
@@ -78,11 +99,15 @@ func (s *Session) panicError(r any) *Error {
 }
 
 // panicLine matches what yaegi prints for each interpreted frame a panic
-// unwinds: "cell3:2:5: panic: main.f(...)".
+// unwinds: "_.go:100030002:5: panic: main._gtf3_f(...)".
 var panicLine = regexp.MustCompile(`^((?:\S+:)?\d+:\d+): panic: (.*)\(\.\.\.\)\n?$`)
 
-// frames returns the interpreted frames of the last panic, innermost first,
-// in the cell's terms.
+// bodyName matches the name under which the planner declares a cell's
+// function f: _gtf3_f.
+var bodyName = regexp.MustCompile(`_gtf\d+_`)
+
+// frames returns the interpreted frames of the last panic, innermost
+// first, in the cell's terms: "  at cell line 2:5 in f".
 func (s *Session) frames() []string {
 	s.traceMu.Lock()
 	defer s.traceMu.Unlock()
@@ -92,26 +117,24 @@ func (s *Session) frames() []string {
 		if g == nil {
 			continue
 		}
-		where := g[1]
-		if !cellPos.MatchString(where) && s.stmtPos.IsValid() {
-			// The top-level frame: yaegi names the compiled block, which
-			// holds the one statement that ran.
-			where = fmt.Sprintf("%s:%d:%d", s.stmtPos.Filename, s.stmtPos.Line, s.stmtPos.Column)
-		}
-		at := "  at " + s.cellPositions(where)
-		fn := strings.TrimPrefix(g[2], "main.")
-		if fn == "func" || strings.HasPrefix(fn, "func.") {
-			// A function literal: perhaps a top-level function made a
-			// variable (see runDecls). Otherwise the outermost literal is
-			// the one a top-level statement runs in (see runStmt), which
-			// is no function of the user's.
-			if name, ok := s.funcAt["_.go:"+strings.TrimPrefix(g[1], "_.go:")]; ok {
-				fn = name
-			} else {
-				fn = strings.TrimPrefix(strings.TrimPrefix(fn, "func"), ".")
+		// yaegi gives the position where each function's body starts.
+		at := "  at " + s.cellPositions(g[1])
+		fn := bodyName.ReplaceAllString(strings.TrimPrefix(g[2], "main."), "")
+		fn = strings.ReplaceAll(fn, "_gtmain", "main")
+		switch {
+		case fn == "init":
+			// The function of the planner's that the cell's statements
+			// run in: the statement is the one _gtLine names.
+			line := *s.intr.line
+			if line <= 0 {
+				continue
 			}
-		}
-		if fn != "main" && fn != "" {
+			at = fmt.Sprintf("  at cell line %d", line)
+		case !cellPos.MatchString(g[1]):
+			continue // the planner's own code around the cell
+		case strings.HasPrefix(fn, "init."):
+			at += " in " + strings.TrimPrefix(fn, "init.")
+		default:
 			at += " in " + fn
 		}
 		if len(out) > 0 && out[len(out)-1] == at {
@@ -135,6 +158,10 @@ func (f *traceFilter) Write(p []byte) (int, error) {
 		// One call per unwound frame: deep recursion unwinds many, so
 		// keep this cheap and keep only the innermost frames.
 		f.s.traceMu.Lock()
+		if line := *f.s.intr.line; line != f.s.traceLine {
+			// A panic of an earlier statement was recovered.
+			f.s.trace, f.s.traceLine = f.s.trace[:0], line
+		}
 		if len(f.s.trace) < maxFrames && panicLine.Match(p) {
 			f.s.trace = append(f.s.trace, string(p))
 		}
@@ -146,111 +173,3 @@ func (f *traceFilter) Write(p []byte) (int, error) {
 
 // maxFrames is how many interpreted frames a traceback shows.
 const maxFrames = 20
-
-// undefinedIn returns the first identifier of n that names nothing the
-// session or n itself declares, or nil. yaegi reports a statement that
-// defines a variable from an undefined name as a "constant definition loop";
-// this finds the name to report instead.
-func (s *Session) undefinedIn(n ast.Node) *ast.Ident {
-	return undefinedIn(n, s.sessionNames())
-}
-
-// sessionNames returns the names the session knows: predeclared ones,
-// imports, globals, functions and types.
-func (s *Session) sessionNames() map[string]bool {
-	known := map[string]bool{}
-	for _, name := range predeclared {
-		known[name] = true
-	}
-	for _, name := range []string{rtName, stopName, minName, maxName} {
-		known[name] = true
-	}
-	for name := range s.imports {
-		known[name] = true
-	}
-	for name := range s.yaegiGlobals() {
-		known[name] = true
-	}
-	for name := range s.funcs {
-		known[name] = true
-	}
-	for name := range s.types {
-		known[name] = true
-	}
-	return known
-}
-
-// knownNames returns the session's names and those n declares.
-func (s *Session) knownNames(n ast.Node) map[string]bool {
-	known := s.sessionNames()
-	declaredIn(n, known)
-	return known
-}
-
-// declaredIn adds the names that n declares, at any depth, to known.
-func declaredIn(n ast.Node, known map[string]bool) {
-	ast.Inspect(n, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			if n.Tok == token.DEFINE {
-				for _, l := range n.Lhs {
-					if id, ok := l.(*ast.Ident); ok {
-						known[id.Name] = true
-					}
-				}
-			}
-		case *ast.ValueSpec:
-			for _, id := range n.Names {
-				known[id.Name] = true
-			}
-		case *ast.TypeSpec:
-			known[n.Name.Name] = true
-		case *ast.Field:
-			for _, id := range n.Names {
-				known[id.Name] = true
-			}
-		case *ast.FuncDecl:
-			known[n.Name.Name] = true
-		case *ast.LabeledStmt:
-			known[n.Label.Name] = true
-		}
-		return true
-	})
-}
-
-// undefinedIn returns the first identifier of n that names nothing in known
-// or declared in n, or nil.
-func undefinedIn(n ast.Node, names map[string]bool) *ast.Ident {
-	known := make(map[string]bool, len(names))
-	for k := range names {
-		known[k] = true
-	}
-	declaredIn(n, known)
-	var found *ast.Ident
-	var visit func(n ast.Node) bool
-	visit = func(n ast.Node) bool {
-		if found != nil {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.SelectorExpr:
-			ast.Inspect(n.X, visit)
-			return false
-		case *ast.KeyValueExpr:
-			ast.Inspect(n.Value, visit)
-			return false
-		case *ast.BranchStmt, *ast.LabeledStmt:
-			if l, ok := n.(*ast.LabeledStmt); ok {
-				ast.Inspect(l.Stmt, visit)
-			}
-			return false
-		case *ast.Ident:
-			if !known[n.Name] && n.Name != "_" {
-				found = n
-			}
-		}
-		return true
-	}
-	ast.Inspect(n, visit)
-	return found
-}

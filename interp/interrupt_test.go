@@ -45,7 +45,7 @@ func TestInterrupt(t *testing.T) {
 		}
 	}
 	// Interrupted is false again once the cell has stopped.
-	if Interrupted() {
+	if s.Interrupted() {
 		t.Error("Interrupted() still true after the cell returned")
 	}
 }

@@ -2,6 +2,8 @@ package interp
 
 import (
 	"context"
+	"fmt"
+	"reflect"
 	"testing"
 )
 
@@ -35,6 +37,68 @@ func BenchmarkExecute(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if _, err := s.Execute(context.Background(), "1+1", &r); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCellCost measures a cell's fixed cost, "1+1", in a fresh
+// session and after 2,000 cells that each declare a type with a method, a
+// function and a variable: it must not grow with the session.
+func BenchmarkCellCost(b *testing.B) {
+	for _, n := range []int{0, 2000} {
+		b.Run(fmt.Sprintf("cells=%d", n), func(b *testing.B) {
+			s, err := New(Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			var r recorder
+			for i := range n {
+				code := fmt.Sprintf("type T%d struct{ A int }\nfunc (t T%d) M() int { return t.A }\nfunc f%d() int { return %d }\nv%d := T%d{f%d()}", i, i, i, i, i, i, i)
+				if _, err := s.Execute(context.Background(), code, &r); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := s.Execute(context.Background(), "1+1", &r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestCellAddsNoGlobals checks that a cell adds to the interpreter's global
+// frame only the variables and functions it declares: yaegi copies the
+// whole frame each time a compilation adds to it, so a cell's fixed cost
+// would grow with the session (see BenchmarkCellCost). It reads yaegi
+// v0.16.1's unexported frame, and skips when the field is not there.
+func TestCellAddsNoGlobals(t *testing.T) {
+	s := newSession(t)
+	field := reflect.ValueOf(s.yi).Elem().FieldByName("frame")
+	if !field.IsValid() || field.Kind() != reflect.Pointer || !field.Elem().FieldByName("data").IsValid() {
+		t.Skip("yaegi's Interpreter has no frame.data field")
+	}
+	frameLen := func() int { return field.Elem().FieldByName("data").Len() }
+	cases := []struct {
+		code string
+		adds int
+	}{
+		{"1+1", 0},
+		{"x := 1", 1},
+		{"x := 2", 0}, // the same variable
+		{"x + 1", 0},
+		{"func f() int { return x }\nf()", 1},
+		{"g := func() int { return x }\ng()", 1},
+		{"for i := 0; i < 3; i++ { x += f() }\nfmt.Println(x)", 0},
+		{"type P struct{ A int }\nfunc (p P) M() int { return p.A }\nP{1}.M()", 0},
+	}
+	for _, c := range cases {
+		before := frameLen()
+		mustRun(t, s, c.code)
+		if got := frameLen() - before; got != c.adds {
+			t.Errorf("%q added %d globals, want %d", c.code, got, c.adds)
 		}
 	}
 }

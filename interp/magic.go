@@ -1,13 +1,16 @@
 package interp
 
 import (
+	"context"
 	"fmt"
+	"go/types"
 	"io"
 	"math"
 	"os"
 	"os/exec"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +27,7 @@ const magicHelp = `Magics (at the start of a line):
                     (tensors: shape, dtype, device, bytes)
   %gpu              list the GPUs (CUDA devices) and their memory in use
   %reset            forget every variable, function, type and import
+  %maxdepth [N]     show or set the recursion limit (nested calls of cell functions)
   %env [NAME[=VALUE]]  list, show or set environment variables
   %cd [DIR]         change the working directory (home when DIR is empty)
 ` + goHelp + `  %help             show this help
@@ -36,10 +40,20 @@ func isMagic(code string) bool {
 	return strings.HasPrefix(t, "%") || strings.HasPrefix(t, "!")
 }
 
+// hasMagic reports whether a line of code is a magic or shell line.
+func hasMagic(code string) bool {
+	for _, line := range strings.Split(code, "\n") {
+		if isMagic(line) {
+			return true
+		}
+	}
+	return false
+}
+
 // runMagics runs a cell that holds magic lines: Go code between them runs as
 // cells of its own, in order. A cell magic (%%time, %%timeit) on the first
 // line applies to the rest of the cell.
-func (s *Session) runMagics(code string) (*display.Bundle, error) {
+func (s *Session) runMagics(ctx context.Context, code string) (*display.Bundle, error) {
 	t := strings.TrimLeft(code, " \t\r\n")
 	if strings.HasPrefix(t, "%%") {
 		first, rest, _ := strings.Cut(t, "\n")
@@ -49,9 +63,9 @@ func (s *Session) runMagics(code string) (*display.Bundle, error) {
 		}
 		switch name {
 		case "time":
-			return s.timeCode(rest)
+			return s.timeCode(ctx, rest)
 		case "timeit":
-			return nil, s.timeitCode(rest)
+			return nil, s.timeitCode(ctx, rest)
 		}
 		return nil, magicError("unknown cell magic %%%%%s; try %%help", name)
 	}
@@ -64,7 +78,7 @@ func (s *Session) runMagics(code string) (*display.Bundle, error) {
 			return nil
 		}
 		var err error
-		res, err = s.runGo(src)
+		res, err = s.runGo(ctx, src)
 		return err
 	}
 	for _, line := range strings.Split(code, "\n") {
@@ -77,7 +91,7 @@ func (s *Session) runMagics(code string) (*display.Bundle, error) {
 			return nil, err
 		}
 		var err error
-		res, err = s.lineMagic(l)
+		res, err = s.lineMagic(ctx, l)
 		if err != nil {
 			return nil, err
 		}
@@ -94,23 +108,32 @@ func magicError(format string, args ...any) *Error {
 }
 
 // lineMagic runs one magic line.
-func (s *Session) lineMagic(line string) (*display.Bundle, error) {
+func (s *Session) lineMagic(ctx context.Context, line string) (*display.Bundle, error) {
 	if strings.HasPrefix(line, "!") {
-		return nil, s.shell(strings.TrimSpace(line[1:]))
+		return nil, s.shell(ctx, strings.TrimSpace(line[1:]))
 	}
 	name, args, _ := strings.Cut(strings.TrimSpace(line[1:]), " ")
 	args = strings.TrimSpace(args)
 	switch name {
 	case "time":
-		return s.timeCode(args)
+		return s.timeCode(ctx, args)
 	case "timeit":
-		return nil, s.timeitCode(args)
+		return nil, s.timeitCode(ctx, args)
 	case "who":
 		s.who()
+	case "maxdepth":
+		if args != "" {
+			n, err := strconv.Atoi(args)
+			if err != nil || n < 1 {
+				return nil, magicError("%%maxdepth: want a positive number of nested calls, not %q", args)
+			}
+			s.intr.max, s.rt.Limit = n, n
+		}
+		fmt.Fprintf(s.stdout, "recursion limit: %d nested calls\n", s.intr.max)
 	case "gpu":
 		io.WriteString(s.stdout, cuda.Report())
 	case "reset":
-		if err := s.start(); err != nil {
+		if err := s.reset(); err != nil {
 			return nil, magicError("%%reset: %v", err)
 		}
 	case "env":
@@ -126,7 +149,7 @@ func (s *Session) lineMagic(line string) (*display.Bundle, error) {
 		wd, _ := os.Getwd()
 		fmt.Fprintln(s.stdout, wd)
 	case "go":
-		return nil, s.goMagic(args)
+		return nil, s.goMagic(ctx, args)
 	case "help":
 		io.WriteString(s.stdout, magicHelp)
 	default:
@@ -136,9 +159,9 @@ func (s *Session) lineMagic(line string) (*display.Bundle, error) {
 }
 
 // timeCode runs code and prints its wall time.
-func (s *Session) timeCode(code string) (*display.Bundle, error) {
+func (s *Session) timeCode(ctx context.Context, code string) (*display.Bundle, error) {
 	start := time.Now()
-	res, err := s.runGo(code)
+	res, err := s.runGo(ctx, code)
 	fmt.Fprintf(s.stdout, "Wall time: %s\n", formatDuration(time.Since(start)))
 	return res, err
 }
@@ -146,70 +169,83 @@ func (s *Session) timeCode(code string) (*display.Bundle, error) {
 // timeitCode compiles code once as a function and calls it in loops: the
 // loop count grows until a run takes 0.2 s, then five runs give the mean
 // and standard deviation of one call.
-func (s *Session) timeitCode(code string) error {
-	if _, err := s.runGo("_gtTimeit := func() {\n" + code + "\n}"); err != nil {
+func (s *Session) timeitCode(ctx context.Context, code string) error {
+	body := code
+	if tv, err := s.plan.TypeOf("", code); err == nil && tv.Type != nil && !tv.IsType() {
+		if _, tuple := tv.Type.(*types.Tuple); !tuple {
+			body = "_ = " + code // an expression: its value is not used
+		}
+	}
+	if _, err := s.runGo(ctx, timeitName+" := func() {\n"+body+"\n}"); err != nil {
 		return err
 	}
-	fn, ok := s.yaegiGlobals()["_gtTimeit"]
+	fn, ok := s.globals()[timeitName]
 	if !ok || fn.Kind() != reflect.Func {
 		return magicError("%%timeit: cannot compile the statement")
 	}
-	var perr error
-	call := func(n int) (d time.Duration) {
-		defer func() {
-			if r := recover(); r != nil {
-				if isInterrupt(r) || interrupting.Load() {
-					perr = interruptedError()
-				} else {
-					perr = s.panicError(r)
-				}
-			}
-		}()
-		start := time.Now()
-		for i := 0; i < n; i++ {
-			fn.Call(nil)
-		}
-		return time.Since(start)
-	}
-	n := 1
-	for {
-		d := call(n)
-		if perr != nil {
-			return perr
-		}
-		if d >= 200*time.Millisecond || n >= 1<<24 {
-			break
-		}
-		if d < time.Millisecond {
-			n *= 10
-		} else {
-			n = int(float64(n) * 0.25 / d.Seconds())
-			if n < 1 {
-				n = 1
-			}
-		}
-	}
-	const runs = 5
 	var per []float64
-	for i := 0; i < runs; i++ {
-		d := call(n)
-		if perr != nil {
-			return perr
+	c := &cellRun{s: s, ended: make(chan struct{})}
+	err := c.run(ctx, func() error {
+		var perr error
+		call := func(n int) (d time.Duration) {
+			defer func() {
+				if r := recover(); r != nil {
+					if isInterrupt(r) || s.intr.interrupted() {
+						perr = interruptedError()
+					} else {
+						perr = s.panicError(r)
+					}
+				}
+			}()
+			start := time.Now()
+			for i := 0; i < n; i++ {
+				fn.Call(nil)
+			}
+			return time.Since(start)
 		}
-		per = append(per, d.Seconds()/float64(n))
-	}
-	var mean, sd float64
-	for _, p := range per {
-		mean += p / runs
-	}
-	for _, p := range per {
-		sd += (p - mean) * (p - mean) / runs
-	}
-	sd = math.Sqrt(sd)
-	fmt.Fprintf(s.stdout, "%s ± %s per loop (mean ± std. dev. of %d runs, %d loops each)\n",
-		formatDuration(time.Duration(mean*1e9)), formatDuration(time.Duration(sd*1e9)), runs, n)
-	return nil
+		n := 1
+		for {
+			d := call(n)
+			if perr != nil {
+				return perr
+			}
+			if d >= 200*time.Millisecond || n >= 1<<24 {
+				break
+			}
+			if d < time.Millisecond {
+				n *= 10
+			} else {
+				n = max(1, int(float64(n)*0.25/d.Seconds()))
+			}
+		}
+		for range timeitRuns {
+			d := call(n)
+			if perr != nil {
+				return perr
+			}
+			per = append(per, d.Seconds()/float64(n))
+		}
+		var mean, sd float64
+		for _, p := range per {
+			mean += p / timeitRuns
+		}
+		for _, p := range per {
+			sd += (p - mean) * (p - mean) / timeitRuns
+		}
+		sd = math.Sqrt(sd)
+		fmt.Fprintf(s.stdout, "%s ± %s per loop (mean ± std. dev. of %d runs, %d loops each)\n",
+			formatDuration(time.Duration(mean*1e9)), formatDuration(time.Duration(sd*1e9)), timeitRuns, n)
+		return nil
+	})
+	return err
 }
+
+// timeitName is the variable %timeit keeps its function in, and
+// timeitRuns how many timed runs it makes.
+const (
+	timeitName = "_gtTimeit"
+	timeitRuns = 5
+)
 
 // formatDuration prints d with three significant digits.
 func formatDuration(d time.Duration) string {
@@ -228,13 +264,12 @@ func formatDuration(d time.Duration) string {
 // for tensors, the shape, dtype, device and size of the data.
 func (s *Session) who() {
 	g := s.globals()
-	names := make([]string, 0, len(g))
-	for name, v := range g {
-		if v.IsValid() && v.Kind() != reflect.Func {
+	var names []string
+	for _, name := range s.plan.Names() {
+		if _, isVar := s.plan.Lookup(name).(*types.Var); isVar && g[name].IsValid() {
 			names = append(names, name)
 		}
 	}
-	sort.Strings(names)
 	if len(names) == 0 {
 		fmt.Fprintln(s.stdout, "no variables")
 		return
@@ -250,7 +285,7 @@ func (s *Session) who() {
 				sum = sum[:60] + "…"
 			}
 		}
-		fmt.Fprintf(s.stdout, "%-12s %-20s %s\n", name, v.Type(), sum)
+		fmt.Fprintf(s.stdout, "%-12s %-20s %s\n", name, typeString(s.plan.Lookup(name).Type()), sum)
 	}
 }
 
@@ -315,29 +350,15 @@ func (s *Session) env(args string) error {
 }
 
 // shell runs cmd with sh, streaming its output; an interrupt kills it.
-func (s *Session) shell(cmd string) error {
-	c := exec.Command("sh", "-c", cmd)
+func (s *Session) shell(ctx context.Context, cmd string) error {
+	c := exec.CommandContext(ctx, "sh", "-c", cmd)
 	c.Stdout, c.Stderr = s.stdout, s.stderr
-	if err := c.Start(); err != nil {
+	err := c.Run()
+	switch {
+	case ctx.Err() != nil:
+		return interruptedError()
+	case err != nil:
 		return magicError("!%s: %v", cmd, err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- c.Wait() }()
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case err := <-done:
-			if err != nil {
-				return magicError("!%s: %v", cmd, err)
-			}
-			return nil
-		case <-tick.C:
-			if interrupting.Load() {
-				c.Process.Kill()
-				<-done
-				return interruptedError()
-			}
-		}
-	}
+	return nil
 }

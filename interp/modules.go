@@ -4,16 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"go/parser"
-	"go/token"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
-	"time"
-
-	yaegi "github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib/generic"
 
 	"github.com/gotensor/gotensor/interp/internal/modules"
 )
@@ -47,50 +40,38 @@ func newModules(opts Options, s *Session) *modules.Loader {
 	return modules.New(modules.Config{Record: rec, Progress: s.stdout})
 }
 
-// importModule makes package p, which the interpreter does not have,
-// importable from its module.
-func (s *Session) importModule(p string) error {
-	ctx, cancel := interruptContext()
-	defer cancel()
-	pkg, err := s.mods.Import(ctx, p)
-	if err != nil {
-		return moduleError(err)
+// fetchImports makes the packages a cell imports that no table of the
+// session holds importable: an import of a package of any Go module
+// fetches its module and loads the package (autoget, as GoNB's %autoget),
+// before the planner checks the cell.
+func (s *Session) fetchImports(ctx context.Context, code string) error {
+	for _, imp := range s.plan.CellImports(code) {
+		if s.u.Has(imp.Path) {
+			continue
+		}
+		pkg, err := s.mods.Import(ctx, imp.Path)
+		if err == nil {
+			err = s.load(pkg)
+		}
+		if err != nil {
+			err = moduleError(err)
+			if e, ok := err.(*Error); ok {
+				return e
+			}
+			msg := fmt.Sprintf("cell line %d:%d: cannot import %q: %v", imp.Line, imp.Col, imp.Path, err)
+			return &Error{Name: "CompileError", Value: msg, Traceback: strings.Split(msg, "\n")}
+		}
 	}
-	if err := s.yi.Use(pkg.Symbols); err != nil {
-		return err
-	}
-	s.known[p] = true
 	return nil
 }
 
-// knownPackages returns the import paths of the tables in uses and of the
-// generic standard packages yaegi compiles from source (cmp, maps, slices):
-// the packages the interpreter imports without a module.
-func knownPackages(uses []yaegi.Exports) map[string]bool {
-	known := map[string]bool{}
-	for _, u := range uses {
-		for key := range u {
-			if key != "." {
-				known[path.Dir(key)] = true
-			}
-		}
+// load gives a module's package to the interpreter and to the planner.
+func (s *Session) load(pkg *modules.Package) error {
+	if err := s.yi.Use(pkg.Symbols); err != nil {
+		return err
 	}
-	for _, src := range generic.Sources {
-		if f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.PackageClauseOnly); err == nil {
-			known[f.Name.Name] = true
-		}
-	}
-	return known
-}
-
-// packageName returns the name an import of p binds: a module package's
-// own name ("ulid" for github.com/oklog/ulid/v2), else the path's last
-// element.
-func packageName(p string) string {
-	if pkg := modules.Find(p); pkg != nil {
-		return pkg.Name
-	}
-	return path.Base(p)
+	s.u.Add(pkg.Symbols)
+	return nil
 }
 
 // moduleError drops the query from a modules error: the caller names it.
@@ -106,11 +87,9 @@ func moduleError(err error) error {
 }
 
 // goMagic runs `%go get|list|mod|autoget`.
-func (s *Session) goMagic(args string) error {
+func (s *Session) goMagic(ctx context.Context, args string) error {
 	sub, rest, _ := strings.Cut(args, " ")
 	rest = strings.TrimSpace(rest)
-	ctx, cancel := interruptContext()
-	defer cancel()
 	switch sub {
 	case "get":
 		queries := strings.Fields(rest)
@@ -119,10 +98,9 @@ func (s *Session) goMagic(args string) error {
 		}
 		pkgs, err := s.mods.Get(ctx, queries)
 		for _, pkg := range pkgs {
-			if uerr := s.yi.Use(pkg.Symbols); uerr != nil && err == nil {
+			if uerr := s.load(pkg); uerr != nil && err == nil {
 				err = uerr
 			}
-			s.known[pkg.Path] = true
 			fmt.Fprintf(s.stdout, "%s %s: import %q\n", pkg.Module.Path, pkg.Module.Version, pkg.Path)
 		}
 		if err != nil {
@@ -188,27 +166,4 @@ func onOff(on bool) string {
 		return "on"
 	}
 	return "off"
-}
-
-// interruptContext returns a context that is cancelled when the running
-// cell is interrupted, for work that runs outside the interpreter (the go
-// command).
-func interruptContext() (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		tick := time.NewTicker(50 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-				if interrupting.Load() {
-					cancel()
-					return
-				}
-			}
-		}
-	}()
-	return ctx, cancel
 }

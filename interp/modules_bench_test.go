@@ -133,7 +133,7 @@ _benchLoop := func(n int) {
 	if _, err := s.Execute(context.Background(), loops, &recorder{}); err != nil {
 		b.Fatal(err)
 	}
-	g := s.yaegiGlobals()
+	g := s.globals()
 
 	b.Run("compiled", func(b *testing.B) {
 		pkg := modules.Find(benchPkg)

@@ -64,16 +64,16 @@ fmt.Println(unsafe.Sizeof(int64(0)))`, "8\n"},
 	}
 }
 
-// TestLogFatalEndsTheCell checks that log.Fatal in a cell fails the cell
-// and the session lives on: yaegi turns the standard library's log.Fatal
-// into log.Panic when it loads the table (yaegi's stdlib/unrestricted, which
-// sessions used before, put the exiting one back).
+// TestLogFatalEndsTheCell checks that log.Fatal in a cell ends the cell as
+// it ends a Go program, its message on standard error and "exit status 1",
+// and the session lives on.
 func TestLogFatalEndsTheCell(t *testing.T) {
 	s := newSession(t)
 	mustRun(t, s, `x := 41`)
-	if _, _, err := run(t, s, `import "log"
-log.Fatal("boom")`); err == nil || !strings.Contains(err.Error(), "boom") {
-		t.Errorf("log.Fatal: got %v, want an error saying boom", err)
+	var r recorder
+	_, err := s.Execute(t.Context(), "import \"log\"\nlog.SetFlags(0)\nlog.Fatal(\"boom\")", &r)
+	if err == nil || !strings.Contains(err.Error(), "exit status 1") || r.text("stderr") != "boom\n" {
+		t.Errorf("log.Fatal: got %v, stderr %q; want exit status 1 after boom", err, r.text("stderr"))
 	}
 	if res, _ := mustRun(t, s, `x + 1`); res != "42" {
 		t.Errorf("after log.Fatal, x + 1 = %q, want 42", res)

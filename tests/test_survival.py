@@ -7,9 +7,10 @@ import os
 import tempfile
 import time
 
+import pytest
 from jupyter_client.manager import start_new_kernel
 
-from conftest import KERNEL_NAME, TIMEOUT, execute, require_kernelspec, stop_kernel
+from conftest import KERNEL_NAME, TIMEOUT, drain, execute, require_kernelspec, stop_kernel, stream_text
 
 require_kernelspec()
 
@@ -44,3 +45,86 @@ def test_fatal_error_is_logged():
             km.shutdown_kernel(now=True)
     assert "fatal error: concurrent map writes" in text, text[:3000]
     assert "goroutine " in text, text[:3000]
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    """A kernel whose session holds a variable, a tensor on the emulated
+    GPU, a type with a method and a function that recurses for ever."""
+    km, kc = start_new_kernel(kernel_name=KERNEL_NAME, startup_timeout=TIMEOUT)
+    reply, _ = execute(kc, SETUP)
+    assert reply["content"]["status"] == "ok", reply["content"]
+    yield km, kc
+    stop_kernel(km, kc)
+
+
+SETUP = """import ("os"; "log"; "runtime"; "time")
+cuda.UseEmulator(cuda.EmulatorConfig{Memory: 64 << 20})
+keep := tensor.Ones(2, 2)
+g := tensor.Ones(2, 2).To(tensor.CUDA(0))
+type point struct{ X, Y int }
+func (p point) Sum() int { return p.X + p.Y }
+func deep(n int) int { return deep(n+1) + 1 }
+log.SetFlags(0)
+"""
+
+# What a following cell reads: a variable, a GPU tensor, a type with a
+# method, all defined before the cell that failed.
+CHECK = 'fmt.Sprint(keep.Sum().Item(), " ", g.Sum().Item(), " ", g.Device(), " ", point{1, 2}.Sum())'
+CHECK_WANT = "4 4 cuda:0 3"
+
+# Issue 15's table, each row in the cell's own code and inside a goroutine
+# the cell starts: (code, ename, substrings of evalue, substring of stderr).
+ROWS = [
+    ('fmt.Println("before")\nos.Exit(3)', "Exit", ["exit status 3"], ""),
+    ('go os.Exit(3)\ntime.Sleep(30 * time.Second)', "Exit", ["exit status 3"], ""),
+    ('log.Fatal("boom")', "Exit", ["exit status 1"], "boom"),
+    ('go log.Fatal("boom")\ntime.Sleep(30 * time.Second)', "Exit", ["exit status 1"], "boom"),
+    ("deep(0)", "RecursionError", ["deep", "10000"], ""),
+    ("go deep(0)\ntime.Sleep(30 * time.Second)", "RecursionError", ["deep", "10000"], ""),
+    ("b := make([]byte, 1<<42)\nlen(b)", "panic", ["out of memory", "4.0 TiB"], ""),
+    ("go func() { _ = make([]byte, 1<<42) }()\ntime.Sleep(time.Second)", None, [], "4.0 TiB"),
+    ("runtime.Goexit()", "Goexit", ["runtime.Goexit"], ""),
+    ("done := make(chan int)\ngo func() { defer close(done); runtime.Goexit() }()\n<-done", None, [], ""),
+    ("x := tensor.Zeros(200000, 200000)\nx.Numel()", None, ["out of memory", "149.0 GiB"], ""),
+]
+
+
+@pytest.mark.parametrize("code,ename,values,stderr", ROWS, ids=[r[0].split("\n")[0][:40] for r in ROWS])
+def test_cell_ends_session_lives(kernel, code, ename, values, stderr):
+    """Each row ends its cell with an error reply (or, for what Go does not
+    treat as fatal in a goroutine, runs it), within seconds, and a following
+    cell reads what was defined before."""
+    km, kc = kernel
+    drain(kc)
+    start = time.monotonic()
+    reply, msgs = execute(kc, code, timeout=60)
+    took = time.monotonic() - start
+    c = reply["content"]
+    if ename is None and not values:
+        assert c["status"] == "ok", c
+    else:
+        assert c["status"] == "error", c
+        if ename is not None:
+            assert c["ename"] == ename, c
+        for v in values:
+            assert v in c["evalue"], c
+    assert stderr in stream_text(msgs, "stderr"), msgs
+    assert took < 10, f"{code!r} took {took:.1f}s"
+    assert km.is_alive()
+    reply, msgs = execute(kc, CHECK)
+    assert reply["content"]["status"] == "ok", reply["content"]
+    data = [m for m in msgs if m["msg_type"] == "execute_result"][0]["content"]["data"]
+    assert data["text/plain"] == CHECK_WANT, data
+
+
+def test_output_before_exit_comes_first(kernel):
+    """What a cell printed before os.Exit reaches the notebook before the
+    error reply, and deferred calls do not run (as in Go)."""
+    km, kc = kernel
+    drain(kc)
+    reply, msgs = execute(kc, 'import "os"\nfmt.Println("first")\ndefer fmt.Println("deferred")\nos.Exit(2)')
+    assert reply["content"]["status"] == "error" and reply["content"]["evalue"] == "exit status 2", reply["content"]
+    assert stream_text(msgs) == "first\n", msgs
+    kinds = [m["msg_type"] for m in msgs]
+    assert kinds.index("stream") < kinds.index("error"), kinds

@@ -9,6 +9,10 @@
 //
 //	go run ./bench/cellloop
 //	go run ./bench/cellloop -rounds 3
+//	go run ./bench/cellloop -cpuprofile /tmp/cell.prof
+//
+// -cpuprofile writes a CPU profile of the cell's epochs (not the compiled
+// ones): what the interpreter adds shows there.
 package main
 
 import (
@@ -16,6 +20,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"sort"
 	"time"
 
@@ -52,14 +57,15 @@ for loader.Next() {
 
 func main() {
 	rounds := flag.Int("rounds", 3, "epochs each side trains; the median is reported")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the cell's epochs to this file")
 	flag.Parse()
-	if err := run(*rounds); err != nil {
+	if err := run(*rounds, *cpuprofile); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/cellloop:", err)
 		os.Exit(1)
 	}
 }
 
-func run(rounds int) error {
+func run(rounds int, cpuprofile string) error {
 	train, _, err := data.LoadMNIST("")
 	if err != nil {
 		return err
@@ -98,16 +104,33 @@ func run(rounds int) error {
 	if err := cell(); err != nil {
 		return fmt.Errorf("epoch cell: %v", err)
 	}
+	var prof *os.File
+	if cpuprofile != "" {
+		if prof, err = os.Create(cpuprofile); err != nil {
+			return err
+		}
+		defer prof.Close()
+	}
 	var tc, ti []float64
 	for r := 0; r < rounds; r++ {
 		start := time.Now()
 		compiled()
 		tc = append(tc, time.Since(start).Seconds())
+		if prof != nil {
+			if err := pprof.StartCPUProfile(prof); err != nil {
+				return err
+			}
+		}
 		start = time.Now()
-		if err := cell(); err != nil {
+		err := cell()
+		ti = append(ti, time.Since(start).Seconds())
+		if prof != nil {
+			pprof.StopCPUProfile()
+			prof = nil // one profile: the first round's cell
+		}
+		if err != nil {
 			return fmt.Errorf("epoch cell: %v", err)
 		}
-		ti = append(ti, time.Since(start).Seconds())
 	}
 	c, i := median(tc), median(ti)
 	fmt.Printf("MNIST MLP epoch (median of %d): compiled loop %.3f s, loop in a cell %.3f s, cell/compiled %.3f\n", rounds, c, i, i/c)

@@ -38,11 +38,7 @@ func (l *Linear) Forward(x *tensor.Tensor) *tensor.Tensor {
 			Msg: fmt.Sprintf("input %v: last dim must be in_features=%d", shape, l.InFeatures),
 			Fix: "flatten the input first (nn.NewFlatten()) or fix in_features"})
 	}
-	y := x.MatMul(l.Weight.T())
-	if l.Bias != nil {
-		y = y.Add(l.Bias)
-	}
-	return y
+	return tensor.Linear(x, l.Weight, l.Bias)
 }
 
 // Parameters returns Weight and, when present, Bias.

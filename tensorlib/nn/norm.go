@@ -85,42 +85,14 @@ func (l *BatchNorm) Forward(x *tensor.Tensor) *tensor.Tensor {
 		panic(&tensor.ShapeError{Op: "nn." + l.name(), Shapes: [][]int{shape},
 			Msg: fmt.Sprintf("input %v: want %s", shape, want)})
 	}
-	dims := []int{0}
-	for d := 2; d < len(shape); d++ {
-		dims = append(dims, d)
+	if l.Training && x.Numel()/l.NumFeatures <= 1 {
+		panic(&tensor.ShapeError{Op: "nn." + l.name(), Shapes: [][]int{shape},
+			Msg: fmt.Sprintf("input %v: expected more than 1 value per channel when training", shape),
+			Fix: "use a larger batch, or call nn.SetTraining(model, false) to evaluate"})
 	}
-	// Per-channel tensors broadcast as [C, 1, ...] against x.
-	cshape := []int{l.NumFeatures}
-	for d := 2; d < len(shape); d++ {
-		cshape = append(cshape, 1)
-	}
-	var y *tensor.Tensor
+	y := tensor.BatchNorm(x, l.RunningMean, l.RunningVar, l.Weight, l.Bias, l.Training, l.Momentum, l.Eps)
 	if l.Training {
-		n := x.Numel() / l.NumFeatures
-		if n <= 1 {
-			panic(&tensor.ShapeError{Op: "nn." + l.name(), Shapes: [][]int{shape},
-				Msg: fmt.Sprintf("input %v: expected more than 1 value per channel when training", shape),
-				Fix: "use a larger batch, or call nn.SetTraining(model, false) to evaluate"})
-		}
-		mean := x.MeanKeep(dims...)
-		xc := x.Sub(mean)
-		v := xc.Square().MeanKeep(dims...)
-		y = xc.Div(v.AddScalar(l.Eps).Sqrt())
-		tensor.NoGrad(func() {
-			m := l.Momentum
-			bm := mean.Detach().Reshape(l.NumFeatures).AsType(l.RunningMean.DType())
-			bv := v.Detach().Reshape(l.NumFeatures).MulScalar(float64(n) / float64(n-1)).AsType(l.RunningVar.DType())
-			tensor.CopyInto(l.RunningMean, l.RunningMean.MulScalar(1-m).Add(bm.MulScalar(m)))
-			tensor.CopyInto(l.RunningVar, l.RunningVar.MulScalar(1-m).Add(bv.MulScalar(m)))
-			tensor.CopyInto(l.NumBatchesTracked, l.NumBatchesTracked.AddScalar(1))
-		})
-	} else {
-		mean := l.RunningMean.Reshape(cshape...)
-		std := l.RunningVar.AddScalar(l.Eps).Sqrt().Reshape(cshape...)
-		y = x.Sub(mean).Div(std)
-	}
-	if l.Weight != nil {
-		y = y.Mul(l.Weight.Reshape(cshape...)).Add(l.Bias.Reshape(cshape...))
+		tensor.CopyInto(l.NumBatchesTracked, l.NumBatchesTracked.AddScalar(1))
 	}
 	return y
 }

@@ -59,7 +59,10 @@ func (x *Tensor) Grad() *Tensor {
 		return nil
 	}
 	g, _ := x.node.Grad().(*gradValue)
-	return (*Tensor)(g)
+	if g == nil {
+		return nil
+	}
+	return g.t
 }
 
 // SetGrad replaces x's gradient with g (nil clears it), as assigning
@@ -75,7 +78,7 @@ func (x *Tensor) SetGrad(g *Tensor) {
 		return
 	}
 	checkGradLike("SetGrad", x, g)
-	x.node.SetGrad((*gradValue)(g.Detach()))
+	x.node.SetGrad(&gradValue{t: g.Detach()})
 }
 
 // ZeroGrad clears x's gradient: Grad returns nil until the next Backward
@@ -124,7 +127,7 @@ func (x *Tensor) BackwardWith(grad *Tensor) {
 	checkGradLike("BackwardWith", x, grad)
 	var g *Tensor
 	NoGrad(func() { g = grad.AsType(x.DType()).Detach() })
-	if err := autograd.Backward(x.node, (*gradValue)(g), false); err != nil {
+	if err := autograd.Backward(x.node, &gradValue{t: g}, false); err != nil {
 		panic(gradErr("Backward", "run the forward pass again to build a new graph before calling Backward again",
 			"the graph behind this tensor was freed by an earlier Backward, which releases it (saved inputs and closures) to reclaim memory"))
 	}
@@ -173,6 +176,14 @@ func tracked(xs ...*Tensor) bool {
 // it only when tracked(inputs...) is true, so that untracked ops never
 // build the closure.
 func record(out *Tensor, op string, backward func(g *Tensor) []*Tensor, inputs ...*Tensor) *Tensor {
+	return recordOwned(out, op, func(g *Tensor, _ bool) []*Tensor { return backward(g) }, inputs...)
+}
+
+// recordOwned is record for a backward that may write over the gradient
+// it receives: owned says that the engine owns g alone (no other tensor
+// shares its storage, see ownedGrad), so that the backward may compute its
+// result in g's storage and return it.
+func recordOwned(out *Tensor, op string, backward func(g *Tensor, owned bool) []*Tensor, inputs ...*Tensor) *Tensor {
 	nodes := make([]*autograd.Node, len(inputs))
 	dts := make([]DType, len(inputs))
 	for i, in := range inputs {
@@ -180,7 +191,8 @@ func record(out *Tensor, op string, backward func(g *Tensor) []*Tensor, inputs .
 		dts[i] = in.DType()
 	}
 	out.node = autograd.NewNode(op, out.layout.Shape, nodes, func(g autograd.Value) []autograd.Value {
-		gs := backward((*Tensor)(g.(*gradValue)))
+		gv := g.(*gradValue)
+		gs := backward(gv.t, gv.owned)
 		res := make([]autograd.Value, len(nodes))
 		for i, gi := range gs {
 			if gi == nil || nodes[i] == nil {
@@ -189,33 +201,72 @@ func record(out *Tensor, op string, backward func(g *Tensor) []*Tensor, inputs .
 			if gi.DType() != dts[i] {
 				gi = gi.AsType(dts[i])
 			}
-			res[i] = (*gradValue)(gi)
+			res[i] = &gradValue{t: gi, owned: ownedGrad(gi, i, gs, gv, inputs)}
 		}
 		return res
 	})
 	return out
 }
 
+// ownedGrad reports whether gradient gs[i], which a backward returned for
+// the gradient g of its op's output, may be owned by the engine: it is a
+// whole storage (contiguous, from its start, every element) that no other
+// returned gradient and no input shares, and either a new one (the
+// backward computed it) or g's own when g was owned (a view of g, as
+// Reshape's backward returns).
+func ownedGrad(gi *Tensor, i int, gs []*Tensor, g *gradValue, inputs []*Tensor) bool {
+	s := gi.storage
+	if gi.layout.Offset != 0 || !gi.layout.IsContiguous() || s.Len() != gi.Numel() {
+		return false
+	}
+	if s == g.t.storage && !g.owned {
+		return false
+	}
+	for j, o := range gs {
+		if j != i && o != nil && o.storage == s {
+			return false
+		}
+	}
+	for _, in := range inputs {
+		if in.storage == s {
+			return false
+		}
+	}
+	return true
+}
+
 // needGrad reports whether input x of a recorded op needs a gradient; a
 // backward skips the work for those that do not.
 func needGrad(x *Tensor) bool { return x.node != nil }
 
-// gradValue is a *Tensor seen by the autograd engine.
-type gradValue Tensor
-
-func (g *gradValue) t() *Tensor { return (*Tensor)(g) }
-
-func (g *gradValue) Shape() []int { return g.t().Shape() }
-
-func (g *gradValue) Add(v autograd.Value) autograd.Value {
-	return (*gradValue)(g.t().Add(v.(*gradValue).t()))
+// gradValue is a *Tensor seen by the autograd engine. owned says that no
+// other tensor shares its storage: a backward computed it for the engine
+// alone, so a leaf may keep it as its gradient without a copy (PyTorch's
+// AccumulateGrad likewise steals a gradient nothing else refers to).
+type gradValue struct {
+	t     *Tensor
+	owned bool
 }
 
-func (g *gradValue) Clone() autograd.Value { return (*gradValue)(g.t().Clone()) }
+func (g *gradValue) Shape() []int { return g.t.layout.Shape }
+
+func (g *gradValue) Add(v autograd.Value) autograd.Value {
+	return &gradValue{t: g.t.Add(v.(*gradValue).t), owned: true}
+}
+
+// Clone returns a copy of g, or g itself, no longer marked owned, when it
+// was: then nothing else holds its storage.
+func (g *gradValue) Clone() autograd.Value {
+	if g.owned {
+		return &gradValue{t: g.t}
+	}
+	return &gradValue{t: g.t.Clone()}
+}
 
 // SumTo sums the dims that broadcasting to g's shape added or stretched.
 func (g *gradValue) SumTo(shape []int) autograd.Value {
-	return (*gradValue)(sumTo(g.t(), shape))
+	t := sumTo(g.t, shape)
+	return &gradValue{t: t, owned: g.owned || t.storage != g.t.storage}
 }
 
 // sumTo returns x summed down to shape, which x's shape broadcasts from.

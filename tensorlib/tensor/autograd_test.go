@@ -196,3 +196,84 @@ func TestGradOnTestDevice(t *testing.T) {
 	CrossEntropy(x.CPU().MatMul(wc).ReLU(), labels.CPU()).Backward()
 	checkT(t, "testdev grad", w.Grad().CPU(), []int{3, 2}, Float32, wc.Grad().Float64s())
 }
+
+// TestLeafGradientsShareNoStorage checks that a leaf keeps a gradient
+// without a copy only when nothing else holds its storage: gradients that
+// an op passes on unchanged (Add gives g to both operands, Reshape a view
+// of g, BackwardWith the caller's tensor) are copied, while a gradient a
+// backward computed (Linear's weight gradient) is kept as it is.
+func TestLeafGradientsShareNoStorage(t *testing.T) {
+	a := FromFloat64s([]float64{1, 2}).SetRequiresGrad(true)
+	b := FromFloat64s([]float64{3, 4}).SetRequiresGrad(true)
+	c := FromFloat64s([]float64{5, 6, 7, 8}).SetRequiresGrad(true)
+	seed := FromFloat64s([]float64{1, 10})
+	a.Add(b).Add(c.Reshape(2, 2).Sum(0)).BackwardWith(seed)
+	grads := []*Tensor{a.Grad(), b.Grad(), c.Grad()}
+	for i, g := range grads {
+		if g.SharesStorage(seed) {
+			t.Errorf("gradient %d shares the seed's storage", i)
+		}
+		for j := i + 1; j < len(grads); j++ {
+			if g.SharesStorage(grads[j]) {
+				t.Errorf("gradients %d and %d share storage", i, j)
+			}
+		}
+	}
+	checkT(t, "a grad", a.Grad(), []int{2}, Float64, f64{1, 10})
+	checkT(t, "c grad", c.Grad(), []int{4}, Float64, f64{1, 10, 1, 10})
+
+}
+
+// TestOwnedGrad checks which gradients a backward returns the engine may
+// keep without a copy, and that Clone copies only the others.
+func TestOwnedGrad(t *testing.T) {
+	in := Ones(2, 3)
+	g := &gradValue{t: Ones(2, 3)}
+	fresh, other := Zeros(2, 3), Zeros(6)
+	cases := []struct {
+		name  string
+		gs    []*Tensor
+		g     *gradValue
+		owned bool
+	}{
+		{"computed", []*Tensor{fresh, nil}, g, true},
+		{"g itself", []*Tensor{g.t}, g, false},
+		{"a view of g", []*Tensor{g.t.Reshape(6)}, g, false},
+		{"a view of an owned g", []*Tensor{g.t.Reshape(6)}, &gradValue{t: g.t, owned: true}, true},
+		{"given twice", []*Tensor{fresh, fresh}, g, false},
+		{"an input", []*Tensor{in}, g, false},
+		{"part of a storage", []*Tensor{other.Narrow(0, 0, 3)}, g, false},
+		{"transposed", []*Tensor{fresh.T()}, g, false},
+	}
+	for _, c := range cases {
+		if got := ownedGrad(c.gs[0], 0, c.gs, c.g, []*Tensor{in}); got != c.owned {
+			t.Errorf("%s: owned %v, want %v", c.name, got, c.owned)
+		}
+	}
+	if c := (&gradValue{t: fresh, owned: true}).Clone().(*gradValue); c.t != fresh || c.owned {
+		t.Errorf("Clone of an owned gradient copied it or kept it owned")
+	}
+	if c := (&gradValue{t: fresh}).Clone().(*gradValue); c.t.SharesStorage(fresh) {
+		t.Errorf("Clone of a shared gradient did not copy it")
+	}
+}
+
+// TestBackwardKeepsCallerGradient checks that the backwards that may write
+// over their incoming gradient (ReLU, BatchNorm) do so only when the engine
+// owns it: the caller's gradient and a gradient that Add hands to two
+// operands stay as they were.
+func TestBackwardKeepsCallerGradient(t *testing.T) {
+	x := Randn(4, 3, 5, 5).SetRequiresGrad(true)
+	seed := Randn(4, 3, 5, 5)
+	want := seed.Float64s()
+	for name, f := range map[string]func(*Tensor) *Tensor{
+		"ReLU":      (*Tensor).ReLU,
+		"BatchNorm": func(x *Tensor) *Tensor { return BatchNorm(x, nil, nil, nil, nil, true, 0.1, 1e-5) },
+		"ReLU twice through Add": func(x *Tensor) *Tensor {
+			return x.ReLU().Add(BatchNorm(x, nil, nil, nil, nil, true, 0.1, 1e-5))
+		},
+	} {
+		f(x).BackwardWith(seed)
+		checkT(t, name+": the caller's gradient", seed, []int{4, 3, 5, 5}, Float32, want)
+	}
+}

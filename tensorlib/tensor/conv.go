@@ -79,10 +79,71 @@ func Conv2d(x, w, b *Tensor, stride, padding, dilation [2]int) *Tensor {
 		panic(shapeErr("Conv2d", fmt.Sprintf("the bias must be [%d], one per filter", f), [][]int{w.Shape(), b.Shape()},
 			"bias of shape %v for %d filters", b.layout.Shape, f))
 	}
+	if b != nil {
+		sameDevice("Conv2d", x, w, b)
+	} else {
+		sameDevice("Conv2d", x, w)
+	}
+	if cb, ok := x.backend.Backend.(backend.Conv); ok && isFloat(x, w, b) {
+		return conv2d(cb, x, w, b, stride, padding, dilation, oh, ow)
+	}
 	cols := x.Unfold2d([2]int{kh, kw}, stride, padding, dilation)
 	out := w.Reshape(f, -1).MatMul(cols).Reshape(x.layout.Shape[0], f, oh, ow)
 	if b != nil {
 		out = out.Add(b.Reshape(f, 1, 1))
+	}
+	return out
+}
+
+// conv2d is Conv2d on a backend that computes it directly: one recorded
+// op whose backward asks the backend for the gradients.
+func conv2d(cb backend.Conv, x, w, b *Tensor, stride, padding, dilation [2]int, oh, ow int) *Tensor {
+	dt := PromoteTypes(x.DType(), w.DType())
+	if b != nil {
+		dt = PromoteTypes(dt, b.DType())
+	}
+	inputs := []*Tensor{x.AsType(dt), w.AsType(dt)}
+	var bs backend.Storage
+	var bl backend.Layout
+	if b != nil {
+		inputs = append(inputs, b.AsType(dt))
+		bs, bl = inputs[2].storage, inputs[2].layout
+	}
+	xs, ws := inputs[0], inputs[1]
+	s := cb.Conv2d(xs.storage, xs.layout, ws.storage, ws.layout, bs, bl, stride, padding, dilation)
+	out := newTensor(x.backend, s, []int{x.layout.Shape[0], w.layout.Shape[0], oh, ow})
+	if !tracked(inputs...) {
+		return out
+	}
+	return record(out, "Conv2d", func(g *Tensor) []*Tensor {
+		var need [3]bool
+		for i, in := range inputs {
+			need[i] = needGrad(in)
+		}
+		gx, gw, gb := cb.Conv2dBackward(g.storage, g.layout, xs.storage, xs.layout, ws.storage, ws.layout, stride, padding, dilation, need)
+		return gradTensors(g, inputs, gx, gw, gb)
+	}, inputs...)
+}
+
+// isFloat reports whether every tensor of xs that is not nil has a float
+// dtype.
+func isFloat(xs ...*Tensor) bool {
+	for _, x := range xs {
+		if x != nil && !x.DType().IsFloat() {
+			return false
+		}
+	}
+	return true
+}
+
+// gradTensors wraps the gradient storages that a backend computed for the
+// inputs of an op, shaped as the inputs; a nil storage gives a nil tensor.
+func gradTensors(g *Tensor, inputs []*Tensor, grads ...backend.Storage) []*Tensor {
+	out := make([]*Tensor, len(inputs))
+	for i, in := range inputs {
+		if grads[i] != nil {
+			out[i] = newTensor(g.backend, grads[i], in.Shape())
+		}
 	}
 	return out
 }

@@ -371,3 +371,27 @@ func (cpuBackend) Random(dist backend.Distribution, dt DType, n int, a, b float6
 	}
 	return s
 }
+
+// slice32 returns s's float32 elements, nil for a nil s.
+func (s *cpuStorage) slice32() []float32 {
+	if s == nil {
+		return nil
+	}
+	return s.f32
+}
+
+// slice64 returns s's float64 elements, nil for a nil s.
+func (s *cpuStorage) slice64() []float64 {
+	if s == nil {
+		return nil
+	}
+	return s.f64
+}
+
+// orNil returns s as a backend.Storage, a nil interface for a nil s.
+func (s *cpuStorage) orNil() backend.Storage {
+	if s == nil {
+		return nil
+	}
+	return s
+}

@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/gotensor/gotensor/tensorlib/backend"
@@ -52,5 +53,25 @@ func BenchmarkReLUBackward(b *testing.B) {
 	zero := Scalar(0)
 	for b.Loop() {
 		Where(x.GtScalar(0), x, zero)
+	}
+}
+
+// BenchmarkIm2colSample unfolds one sample of each convolution of the
+// bench/mnist CNN: 1×28×28 and 16×12×12 inputs, 5×5 windows.
+func BenchmarkIm2colSample(b *testing.B) {
+	for _, c := range []int{1, 8, 16} {
+		h := map[int]int{1: 28, 8: 12, 16: 12}[c]
+		g := backend.NewWindow([]int{1, c, h, h}, [2]int{5, 5}, [2]int{1, 1}, [2]int{0, 0}, [2]int{1, 1})
+		x, cols := make([]float32, c*h*h), make([]float32, c*25*g.OH*g.OW)
+		b.Run(fmt.Sprintf("C%d", c), func(b *testing.B) {
+			for b.Loop() {
+				im2colSample(cols, x, g)
+			}
+		})
+		b.Run(fmt.Sprintf("C%d/col2im", c), func(b *testing.B) {
+			for b.Loop() {
+				col2imSample(x, cols, g)
+			}
+		})
 	}
 }

@@ -35,8 +35,12 @@ func unaryF32(op backend.UnaryOp, dst, src []float32) {
 			expSlice(dst, src)
 		}
 	case backend.OpSigmoid:
-		for i, v := range src {
-			dst[i] = 1 / (1 + expf(-v))
+		if !simdSigmoidF32(dst, src) {
+			sigmoidSlice(dst, src)
+		}
+	case backend.OpTanh:
+		if !simdTanhF32(dst, src) {
+			tanhSlice(dst, src)
 		}
 	case backend.OpSqrt:
 		for i, v := range src {
@@ -551,4 +555,49 @@ func boolByte(b bool) uint8 {
 		u = 1
 	}
 	return u
+}
+
+// ReLUBackward returns g where y > 0 and 0 elsewhere, in one pass, over
+// g itself when overwrite allows it.
+func (b cpuBackend) ReLUBackward(g backend.Storage, gl backend.Layout, y backend.Storage, yl backend.Layout, overwrite bool) backend.Storage {
+	gs, goff := b.flat(g, gl)
+	ys, yoff := b.flat(y, yl)
+	n := gl.Numel()
+	out := overwritable(gs, gl, overwrite)
+	parallelFor(n, grainElems, func(lo, hi int) {
+		switch gs.dtype {
+		case Float32:
+			d, gv, yv := out.f32[lo:hi], gs.f32[goff+lo:goff+hi], ys.f32[yoff+lo:yoff+hi]
+			if !simdReluGradF32(d, gv, yv) {
+				reluGrad(d, gv, yv)
+			}
+		case Float64:
+			reluGrad(out.f64[lo:hi], gs.f64[goff+lo:goff+hi], ys.f64[yoff+lo:yoff+hi])
+		default:
+			panic("tensor: ReLUBackward on " + gs.dtype.String())
+		}
+	})
+	return out
+}
+
+// overwritable returns s, when overwrite is set and l covers the whole of
+// s in order, for a kernel to write its result over; else a new storage of
+// l's size.
+func overwritable(s *cpuStorage, l backend.Layout, overwrite bool) *cpuStorage {
+	if overwrite && l.Offset == 0 && l.IsContiguous() && s.Len() == l.Numel() {
+		return s
+	}
+	return newCPUStorage(s.dtype, l.Numel())
+}
+
+// reluGrad sets d[i] to g[i] where y[i] > 0 and to 0 elsewhere.
+func reluGrad[T float](d, g, y []T) {
+	g, y = g[:len(d)], y[:len(d)]
+	for i := range d {
+		if y[i] > 0 {
+			d[i] = g[i]
+		} else {
+			d[i] = 0
+		}
+	}
 }

@@ -13,6 +13,9 @@ func (cpuBackend) ScatterAdd(dst backend.Storage, dl backend.Layout, dim int, id
 	}
 	// Walk idx, src and dst together, dst's stride along dim replaced by
 	// the index values (as Gather does).
+	if scatterRowsFast(d, dl, dim, ix, il, s, sl) {
+		return
+	}
 	wl := backend.Layout{Shape: il.Shape, Strides: cloneInts(dl.Strides), Offset: dl.Offset}
 	wl.Strides[dim] = 0
 	size, st := dl.Shape[dim], dl.Strides[dim]
@@ -86,5 +89,50 @@ func addStrided[T number](dst []T, dl backend.Layout, src []T, sl backend.Layout
 				so += ss
 			}
 		})
+	})
+}
+
+// scatterRowsFast is ScatterAdd along the last dim when dst, idx and src
+// are contiguous and dst differs from idx only in that dim (MaxPool2d's
+// backward, CrossEntropy's): rows in parallel, each a plain loop. It
+// reports whether it ran.
+func scatterRowsFast(d *cpuStorage, dl backend.Layout, dim int, ix *cpuStorage, il backend.Layout, s *cpuStorage, sl backend.Layout) bool {
+	nd := len(il.Shape)
+	if dim != nd-1 || !dl.IsContiguous() || !il.IsContiguous() || !sl.IsContiguous() {
+		return false
+	}
+	for i := 0; i < nd-1; i++ {
+		if dl.Shape[i] != il.Shape[i] {
+			return false
+		}
+	}
+	size, k := dl.Shape[dim], il.Shape[dim]
+	idx := ix.i64[il.Offset:]
+	switch d.dtype {
+	case Float32:
+		scatterRows(d.f32[dl.Offset:], dim, size, idx, s.f32[sl.Offset:], il.Numel()/k, k)
+	case Float64:
+		scatterRows(d.f64[dl.Offset:], dim, size, idx, s.f64[sl.Offset:], il.Numel()/k, k)
+	case Int64:
+		scatterRows(d.i64[dl.Offset:], dim, size, idx, s.i64[sl.Offset:], il.Numel()/k, k)
+	default:
+		return false
+	}
+	return true
+}
+
+// scatterRows adds src row r (k elements) into dst row r (size elements)
+// at the columns idx row r names.
+func scatterRows[T number](dst []T, dim, size int, idx []int64, src []T, rows, k int) {
+	parallelFor(rows, max(1, grainElems/(k+1)), func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			d, ix, s := dst[r*size:(r+1)*size], idx[r*k:(r+1)*k], src[r*k:(r+1)*k]
+			for j, v := range ix {
+				if v < 0 || v >= int64(size) {
+					panic(indexErr("ScatterAdd", int(v), size, dim))
+				}
+				d[v] += s[j]
+			}
+		}
 	})
 }

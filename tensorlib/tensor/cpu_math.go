@@ -12,24 +12,36 @@ type float interface {
 	~float32 | ~float64
 }
 
-// expf returns e**x in float32 to within about 1.5 ulp, several times
-// faster than float32(math.Exp(float64(x))). With x = (64m + j)·ln2/64 + r,
-// |r| <= ln2/128, e**x = 2**m · 2**(j/64) · e**r: a 64-entry table, a
-// cubic for e**r, and m added to the exponent bits. Arguments outside
-// [-87, 88] (where the result is near overflow or subnormal) and NaN take
-// the float64 path.
+// expf returns e**x in float32 to within about 1 ulp, several times
+// faster than float32(math.Exp(float64(x))): x = n·ln2 + r with n an
+// integer and |r| <= ln2/2 (Cody and Waite's two-part ln2, so n·ln2 is
+// exact), e**r from Cephes' degree-7 polynomial and 2**n put into the
+// exponent bits. No table: the C loop (cpu_simd_cgo.go) computes the same
+// operations in vector registers, with identical results. Arguments
+// outside [-87, 88] (where the result is near overflow or subnormal) and
+// NaN take the float64 path.
 func expf(x float32) float32 {
 	if !(x >= -87 && x <= 88) {
 		return float32(math.Exp(float64(x)))
 	}
-	n := (x*expK + expMagic) - expMagic
-	r := x - n*expLn2Hi - n*expLn2Lo
-	p := 1 + r*(1+r*(0.5+r*(1.0/6)))
-	ni := int32(n)
-	return math.Float32frombits(exp2Table[ni&63]+uint32(ni>>6)<<23) * p
+	return expfCore(x)
 }
 
-// expSlice sets dst[i] = expf(src[i]) with expf's body inlined.
+// expfCore is expf for x in [-87, 88]. The conversions keep every
+// operation rounded to float32, in this order, on every architecture.
+func expfCore(x float32) float32 {
+	n := float32(x*expLog2e+expMagic) - expMagic
+	r := float32(x-float32(n*expLn2Hi)) - float32(n*expLn2Lo)
+	p := float32(expP0*r) + expP1
+	p = float32(p*r) + expP2
+	p = float32(p*r) + expP3
+	p = float32(p*r) + expP4
+	p = float32(p*r) + expP5
+	p = float32(float32(p*float32(r*r))+r) + 1
+	return p * math.Float32frombits(uint32(int32(n)+127)<<23)
+}
+
+// expSlice sets dst[i] = expf(src[i]).
 func expSlice(dst, src []float32) {
 	dst = dst[:len(src)]
 	for i, x := range src {
@@ -37,32 +49,73 @@ func expSlice(dst, src []float32) {
 			dst[i] = float32(math.Exp(float64(x)))
 			continue
 		}
-		n := (x*expK + expMagic) - expMagic
-		r := x - n*expLn2Hi - n*expLn2Lo
-		p := 1 + r*(1+r*(0.5+r*(1.0/6)))
-		ni := int32(n)
-		dst[i] = math.Float32frombits(exp2Table[ni&63]+uint32(ni>>6)<<23) * p
+		dst[i] = expfCore(x)
 	}
 }
 
+// sigmoidSlice sets dst[i] = 1 / (1 + expf(-src[i])).
+func sigmoidSlice(dst, src []float32) {
+	dst = dst[:len(src)]
+	for i, v := range src {
+		dst[i] = 1 / (1 + expf(-v))
+	}
+}
+
+// tanhf returns tanh(x) in float32 to within about 2 ulp, as Cephes'
+// tanhf: an odd polynomial below 0.625 in magnitude, 1 - 2/(e^2|x| + 1)
+// above (|x| clamped to 10, where the result rounds to 1 already).
+func tanhf(x float32) float32 {
+	z := float32(math.Abs(float64(x)))
+	if z >= 0.625 {
+		z = min(z, 10)
+		r := 1 - 2/(expfCore(z+z)+1)
+		if x < 0 {
+			r = -r
+		}
+		return r
+	}
+	if x == 0 {
+		return x // keeps -0
+	}
+	s := x * x
+	p := float32(tanhP0*s) + tanhP1
+	p = float32(p*s) + tanhP2
+	p = float32(p*s) + tanhP3
+	p = float32(p*s) + tanhP4
+	return float32(float32(p*s)*x) + x
+}
+
+// tanhSlice sets dst[i] = tanhf(src[i]).
+func tanhSlice(dst, src []float32) {
+	dst = dst[:len(src)]
+	for i, v := range src {
+		dst[i] = tanhf(v)
+	}
+}
+
+// tanhf's polynomial (Cephes).
 const (
-	expK     = 92.33248261689366       // 64 / ln 2
-	expLn2Hi = 0.010833740234375       // ln2/64 rounded to 9 bits, so n*expLn2Hi is exact
-	expLn2Lo = -3.3155381515825866e-06 // ln2/64 - expLn2Hi
-	expMagic = 12582912.0              // 1.5 * 2**23: adding it rounds to an integer
+	tanhP0 = -5.70498872745e-3
+	tanhP1 = 2.06390887954e-2
+	tanhP2 = -5.37397155531e-2
+	tanhP3 = 1.33314422036e-1
+	tanhP4 = -3.33332819422e-1
 )
 
-// exp2Table[j] holds the bits of float32(2**(j/64)).
-var exp2Table = [64]uint32{
-	0x3f800000, 0x3f8164d2, 0x3f82cd87, 0x3f843a29, 0x3f85aac3, 0x3f871f62, 0x3f88980f, 0x3f8a14d5,
-	0x3f8b95c2, 0x3f8d1adf, 0x3f8ea43a, 0x3f9031dc, 0x3f91c3d3, 0x3f935a2b, 0x3f94f4f0, 0x3f96942d,
-	0x3f9837f0, 0x3f99e046, 0x3f9b8d3a, 0x3f9d3eda, 0x3f9ef532, 0x3fa0b051, 0x3fa27043, 0x3fa43516,
-	0x3fa5fed7, 0x3fa7cd94, 0x3fa9a15b, 0x3fab7a3a, 0x3fad583f, 0x3faf3b79, 0x3fb123f6, 0x3fb311c4,
-	0x3fb504f3, 0x3fb6fd92, 0x3fb8fbaf, 0x3fbaff5b, 0x3fbd08a4, 0x3fbf179a, 0x3fc12c4d, 0x3fc346cd,
-	0x3fc5672a, 0x3fc78d75, 0x3fc9b9be, 0x3fcbec15, 0x3fce248c, 0x3fd06334, 0x3fd2a81e, 0x3fd4f35b,
-	0x3fd744fd, 0x3fd99d16, 0x3fdbfbb8, 0x3fde60f5, 0x3fe0ccdf, 0x3fe33f89, 0x3fe5b907, 0x3fe8396a,
-	0x3feac0c7, 0x3fed4f30, 0x3fefe4ba, 0x3ff28177, 0x3ff5257d, 0x3ff7d0df, 0x3ffa83b3, 0x3ffd3e0c,
-}
+// expf's constants. expLn2Hi has 9 significant bits, so n*expLn2Hi is
+// exact for the n that occur.
+const (
+	expLog2e = 1.44269504088896341
+	expLn2Hi = 0.693359375
+	expLn2Lo = -2.12194440e-4
+	expMagic = 12582912.0 // 1.5 * 2**23: adding it rounds to an integer
+	expP0    = 1.9875691500e-4
+	expP1    = 1.3981999507e-3
+	expP2    = 8.3334519073e-3
+	expP3    = 4.1665795894e-2
+	expP4    = 1.6666665459e-1
+	expP5    = 5.0000001201e-1
+)
 
 // gelu is x * Φ(x), the exact (erf) GELU PyTorch uses by default.
 func gelu(x float64) float64 { return 0.5 * x * (1 + math.Erf(x/math.Sqrt2)) }

@@ -18,8 +18,8 @@ func (b cpuBackend) MatMul(a backend.Storage, la backend.Layout, bs backend.Stor
 	}
 	// A batch of products runs them in parallel, each on one goroutine,
 	// unless there are too few to keep every core busy and each is large
-	// enough for the GEMM to split itself.
-	inParallel := batch > 1 && (batch >= 2*runtime.GOMAXPROCS(0) || m*n*k < 1<<18)
+	// enough for the GEMM to run on several threads itself.
+	inParallel := batch > 1 && (batch >= 2*runtime.GOMAXPROCS(0) || m*n*k < 1<<21)
 	sg, dg := sgemm, dgemm
 	if inParallel {
 		sg, dg = sgemmSerial, dgemmSerial

@@ -151,6 +151,14 @@ func reduceKernel[T number](op backend.ReduceOp, dst, src []T, p backend.Reducti
 	}
 }
 
+// accRows4 adds (r0 + r1) + (r2 + r3), in T, to acc.
+func accRows4[T number](acc []float64, r0, r1, r2, r3 []T) {
+	r0, r1, r2, r3 = r0[:len(acc)], r1[:len(acc)], r2[:len(acc)], r3[:len(acc)]
+	for i := range acc {
+		acc[i] += float64((r0[i] + r1[i]) + (r2[i] + r3[i]))
+	}
+}
+
 // rowAccumulate reduces src rows of len(d) at base + each reduced offset
 // into d, using acc as float64 scratch for sums.
 func rowAccumulate[T number](op backend.ReduceOp, d []T, acc []float64, src []T, base int, rshape, rstr []int) {
@@ -167,9 +175,10 @@ func rowAccumulate[T number](op backend.ReduceOp, d []T, acc []float64, src []T,
 			r1 := src[base+offsetOf(r+1, rshape, rstr):][:n]
 			r2 := src[base+offsetOf(r+2, rshape, rstr):][:n]
 			r3 := src[base+offsetOf(r+3, rshape, rstr):][:n]
-			for i := range acc {
-				acc[i] += float64((r0[i] + r1[i]) + (r2[i] + r3[i]))
+			if a32, ok := any(r0).([]float32); ok && simdAccRows4F32(acc, a32, any(r1).([]float32), any(r2).([]float32), any(r3).([]float32)) {
+				continue
 			}
+			accRows4(acc, r0, r1, r2, r3)
 		}
 		for ; r < redN; r++ {
 			row := src[base+offsetOf(r, rshape, rstr):][:n]
@@ -284,30 +293,83 @@ func reduceContig[T number](op backend.ReduceOp, x []T) T {
 			s += v
 		}
 		return T(total + float64(s))
-	case backend.OpMax:
-		m := x[0]
-		for _, v := range x[1:] {
-			if v > m || v != v {
-				m = v
-				if v != v {
-					return v
-				}
+	case backend.OpMax, backend.OpMin:
+		if x32, ok := any(x).([]float32); ok {
+			if m, ok := simdExtremumF32(x32, op == backend.OpMin); ok {
+				return T(m)
 			}
 		}
-		return m
-	case backend.OpMin:
+		if _, isInt := any(x[:0]).([]int64); !isInt && len(x) >= extremumLanes {
+			return extremumLanesLoop(x, op == backend.OpMin)
+		}
+		// Sequentially: the first NaN, else the first extremum.
 		m := x[0]
 		for _, v := range x[1:] {
-			if v < m || v != v {
+			if v != v {
+				return v
+			}
+			if (op == backend.OpMax && v > m) || (op == backend.OpMin && v < m) {
 				m = v
-				if v != v {
-					return v
-				}
 			}
 		}
 		return m
 	}
 	panic("tensor: unknown reduce op")
+}
+
+// extremumLanes is the number of running maxima (or minima) that the
+// float Max and Min of a contiguous run keep, element i in lane i%8 (the C
+// loop vectorizes them); the lanes are folded pairwise at the end. Among
+// equal values (+0 and -0) the one kept may differ from a sequential scan.
+const extremumLanes = 8
+
+// extremumLanesLoop returns the maximum of x (the minimum when min is
+// set), or its first NaN; len(x) >= extremumLanes.
+func extremumLanesLoop[T number](x []T, min bool) T {
+	var m [extremumLanes]T
+	copy(m[:], x)
+	nan := false
+	better := func(v, cur T) bool {
+		if min {
+			return v < cur
+		}
+		return v > cur
+	}
+	i := extremumLanes
+	for ; i+extremumLanes <= len(x); i += extremumLanes {
+		for j := 0; j < extremumLanes; j++ {
+			v := x[i+j]
+			nan = nan || v != v
+			if better(v, m[j]) {
+				m[j] = v
+			}
+		}
+	}
+	for ; i < len(x); i++ {
+		v := x[i]
+		nan = nan || v != v
+		if better(v, m[0]) {
+			m[0] = v
+		}
+	}
+	for j := range m {
+		nan = nan || m[j] != m[j]
+	}
+	if nan {
+		for _, v := range x {
+			if v != v {
+				return v
+			}
+		}
+	}
+	for w := extremumLanes / 2; w >= 1; w /= 2 {
+		for j := 0; j < w; j++ {
+			if better(m[j+w], m[j]) {
+				m[j] = m[j+w]
+			}
+		}
+	}
+	return m[0]
 }
 
 func (cpuBackend) ArgReduce(op backend.ReduceOp, s backend.Storage, l backend.Layout, dim int) backend.Storage {

@@ -85,6 +85,26 @@ func TestSimdUnaryMatchesGo(t *testing.T) {
 			t.Fatalf("exp(%v) = %v, want %v (expf)", v, d[i], want)
 		}
 	}
+	// Arguments from -12 to 12 as well, where sigmoid and tanh change most.
+	for i := 0; i < 300; i++ {
+		x = append(x, float32(i-150)*0.08)
+	}
+	d = make([]float32, len(x))
+	for _, f := range []struct {
+		name string
+		simd func(d, x []float32) bool
+		want func(float32) float32
+	}{
+		{"sigmoid", simdSigmoidF32, func(v float32) float32 { return 1 / (1 + expf(-v)) }},
+		{"tanh", simdTanhF32, tanhf},
+	} {
+		f.simd(d, x)
+		for i, v := range x {
+			if want := f.want(v); !sameBits(d[i], want) {
+				t.Fatalf("%s(%v) = %v, want %v", f.name, v, d[i], want)
+			}
+		}
+	}
 	simdReluF32(d, x)
 	for i, v := range x {
 		want := v
@@ -283,5 +303,155 @@ func TestIndexSelectContiguous(t *testing.T) {
 	err := mustPanic(t, func() { x.IndexSelect(0, FromInt64s([]int64{4})) })
 	if _, ok := err.(*IndexError); !ok {
 		t.Errorf("out-of-range index: %T %v, want *IndexError", err, err)
+	}
+}
+
+func TestSimdIm2colMatchesGo(t *testing.T) {
+	windows := []struct{ shape, k, s, p, d [2]int }{
+		{[2]int{28, 28}, [2]int{5, 5}, [2]int{1, 1}, [2]int{0, 0}, [2]int{1, 1}},
+		{[2]int{7, 9}, [2]int{3, 2}, [2]int{2, 1}, [2]int{1, 2}, [2]int{1, 2}},
+		{[2]int{6, 5}, [2]int{2, 3}, [2]int{1, 3}, [2]int{2, 1}, [2]int{2, 1}},
+		{[2]int{4, 4}, [2]int{1, 1}, [2]int{1, 1}, [2]int{0, 0}, [2]int{1, 1}},
+	}
+	for i, w := range windows {
+		g := backend.NewWindow([]int{1, 3, w.shape[0], w.shape[1]}, w.k, w.s, w.p, w.d)
+		x := specialF32(uint64(10+i), g.C*g.H*g.W)
+		rows := g.KH * g.KW * g.OH * g.OW
+		cols, want := specialF32(uint64(20+i), g.C*rows), make([]float32, g.C*rows)
+		if !simdIm2colF32(cols, x, g) {
+			t.Skip("no vectorized loops in this build")
+		}
+		for c := 0; c < g.C; c++ {
+			im2colPlane(want[c*rows:(c+1)*rows], x[c*g.H*g.W:(c+1)*g.H*g.W], g)
+		}
+		for j := range want {
+			if !sameBits(cols[j], want[j]) {
+				t.Fatalf("window %d: im2col element %d = %v, want %v", i, j, cols[j], want[j])
+			}
+		}
+		got, wantX := specialF32(uint64(30+i), len(x)), make([]float32, len(x))
+		copy(wantX, got)
+		simdCol2imF32(got, cols, g)
+		for c := 0; c < g.C; c++ {
+			col2imPlane(wantX[c*g.H*g.W:(c+1)*g.H*g.W], cols[c*rows:(c+1)*rows], g)
+		}
+		for j := range wantX {
+			if !sameBits(got[j], wantX[j]) {
+				t.Fatalf("window %d: col2im element %d = %v, want %v", i, j, got[j], wantX[j])
+			}
+		}
+	}
+}
+
+func TestSimdReluGradMatchesGo(t *testing.T) {
+	g, y := specialF32(41, 1003), specialF32(42, 1003)
+	d, want := make([]float32, len(g)), make([]float32, len(g))
+	if !simdReluGradF32(d, g, y) {
+		t.Skip("no vectorized loops in this build")
+	}
+	reluGrad(want, g, y)
+	for i := range d {
+		if !sameBits(d[i], want[i]) {
+			t.Fatalf("element %d: y %v, g %v: %v, want %v", i, y[i], g[i], d[i], want[i])
+		}
+	}
+	simdReluGradF32(g, g, y) // in place
+	for i := range d {
+		if !sameBits(g[i], want[i]) {
+			t.Fatalf("in place, element %d: %v, want %v", i, g[i], want[i])
+		}
+	}
+}
+
+func TestSimdBatchNormMatchesGo(t *testing.T) {
+	x, g := specialF32(51, 203), specialF32(52, 203)
+	for i := range x { // finite values: the sums of specials are NaN either way
+		if x[i] != x[i] || math.IsInf(float64(x[i]), 0) || math.Abs(float64(x[i])) > 1e30 {
+			x[i] = 1.5
+		}
+		if g[i] != g[i] || math.IsInf(float64(g[i]), 0) || math.Abs(float64(g[i])) > 1e30 {
+			g[i] = -0.5
+		}
+	}
+	for _, n := range []int{203, 8, 5} {
+		s1, s2, ok := simdShiftedSumsF32(x[:n], 0.25)
+		if !ok {
+			t.Skip("no vectorized loops in this build")
+		}
+		if w1, w2 := shiftedSumsLoop(x[:n], 0.25); s1 != w1 || s2 != w2 {
+			t.Errorf("n=%d: shifted sums %v %v, want %v %v", n, s1, s2, w1, w2)
+		}
+		rows := make([]float64, 203/n)
+		simdRowSumsF32(rows, x, n)
+		for r := range rows {
+			if want, _ := shiftedSumsLoop(x[r*n:(r+1)*n], 0); rows[r] != want {
+				t.Errorf("n=%d: row %d sums to %v, want %v", n, r, rows[r], want)
+			}
+		}
+		sg, sgx, _ := simdGradSumsF32(g[:n], x[:n], 0.75)
+		if w1, w2 := gradSumsLoop(g[:n], x[:n], 0.75); sg != w1 || sgx != w2 {
+			t.Errorf("n=%d: grad sums %v %v, want %v %v", n, sg, sgx, w1, w2)
+		}
+	}
+	y, want := make([]float32, len(x)), make([]float32, len(x))
+	simdNormF32(y, x, 0.3, 1.7, -0.2)
+	normLoop(want, x, 0.3, 1.7, -0.2)
+	for i := range y {
+		if !sameBits(y[i], want[i]) {
+			t.Fatalf("norm element %d: %v, want %v", i, y[i], want[i])
+		}
+	}
+	simdNormGradF32(y, g, x, 0.3, 1.1, -0.7, 0.05)
+	normGradLoop(want, g, x, 0.3, 1.1, -0.7, 0.05)
+	for i := range y {
+		if !sameBits(y[i], want[i]) {
+			t.Fatalf("norm grad element %d: %v, want %v", i, y[i], want[i])
+		}
+	}
+	simdNormGradF32(g, g, x, 0.3, 1.1, -0.7, 0.05) // in place
+	for i := range g {
+		if !sameBits(g[i], want[i]) {
+			t.Fatalf("norm grad in place, element %d: %v, want %v", i, g[i], want[i])
+		}
+	}
+}
+
+func TestSimdExtremumMatchesGo(t *testing.T) {
+	x := specialF32(61, 1003)
+	finite := append([]float32(nil), x...)
+	for i, v := range finite {
+		if v != v {
+			finite[i] = -1
+		}
+	}
+	finite[500] = 9 // the maximum, away from lane 0
+	for _, xs := range [][]float32{x, finite, finite[:259], finite[3:300]} {
+		for _, min := range []bool{false, true} {
+			got, ok := simdExtremumF32(xs, min)
+			if !ok {
+				t.Skip("no vectorized loops in this build")
+			}
+			if want := extremumLanesLoop(xs, min); !sameBits(got, want) {
+				t.Fatalf("n=%d min=%v: %v, want %v", len(xs), min, got, want)
+			}
+		}
+	}
+}
+
+func TestSimdAccRowsMatchesGo(t *testing.T) {
+	const n = 333
+	r := [4][]float32{specialF32(71, n), specialF32(72, n), specialF32(73, n), specialF32(74, n)}
+	got, want := make([]float64, n), make([]float64, n)
+	for i := range got {
+		got[i], want[i] = float64(i)*0.1, float64(i)*0.1
+	}
+	if !simdAccRows4F32(got, r[0], r[1], r[2], r[3]) {
+		t.Skip("no vectorized loops in this build")
+	}
+	accRows4(want, r[0], r[1], r[2], r[3])
+	for i := range got {
+		if got[i] != want[i] && !(got[i] != got[i] && want[i] != want[i]) {
+			t.Fatalf("element %d: %v, want %v", i, got[i], want[i])
+		}
 	}
 }

@@ -26,8 +26,12 @@
 // Every op's backward is defined next to its forward; the engine in package
 // autograd sorts the graph, sums gradients of broadcast operands back to
 // their shapes and accumulates into leaves. Ops cost nothing extra when no
-// operand requires grad. The nn building blocks Conv2d, MaxPool2d,
-// AvgPool2d, CrossEntropy and Dropout are differentiable primitives here.
+// operand requires grad. The nn building blocks Linear, Conv2d,
+// BatchNorm, MaxPool2d, AvgPool2d, CrossEntropy and Dropout are
+// differentiable primitives here. Backends may compute Conv2d, BatchNorm
+// and ReLU's gradient in one pass (package backend's optional
+// interfaces); the CPU backend does, others get the same results composed
+// from their primitive ops.
 // CopyInto is the one in-place write (PyTorch's copy_), for setting
 // weights.
 //

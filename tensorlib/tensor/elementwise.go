@@ -231,6 +231,17 @@ func unary(op backend.UnaryOp, in *Tensor) *Tensor {
 	if !tracked(x) {
 		return out
 	}
+	if op == backend.OpReLU {
+		if ab, ok := x.backend.Backend.(backend.ActivationGrad); ok {
+			return recordOwned(out, "ReLU", func(g *Tensor, owned bool) []*Tensor {
+				if g.DType() != out.DType() {
+					return []*Tensor{unaryBackward(op, g, x, out)}
+				}
+				s := ab.ReLUBackward(g.storage, g.layout, out.storage, out.layout, owned)
+				return []*Tensor{newTensor(g.backend, s, g.Shape())}
+			}, x)
+		}
+	}
 	return record(out, op.String(), func(g *Tensor) []*Tensor { return []*Tensor{unaryBackward(op, g, x, out)} }, x)
 }
 

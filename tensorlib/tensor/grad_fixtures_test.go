@@ -108,6 +108,27 @@ var gradExprs = map[string]func(xs []*tensor.Tensor, y *tensor.Tensor) *tensor.T
 		h := tensor.Conv2d(xs[0], xs[1], xs[2], one2, one2, one2).ReLU().MaxPool2d([2]int{2, 2}, [2]int{}, zero2)
 		return tensor.CrossEntropy(h.Flatten(1).MatMul(xs[3]), y)
 	},
+	"linear": func(xs []*tensor.Tensor, _ *tensor.Tensor) *tensor.Tensor {
+		return tensor.Linear(xs[0], xs[1], xs[2])
+	},
+	"linear32": func(xs []*tensor.Tensor, y *tensor.Tensor) *tensor.Tensor {
+		return tensor.CrossEntropy(tensor.Linear(xs[0], xs[1], nil).ReLU(), y)
+	},
+}
+
+// altGradExprs computes some fixtures a second way, through the fused
+// ops that nn's layers use: each must match PyTorch as the plain
+// expression does.
+var altGradExprs = map[string]func(xs []*tensor.Tensor, y *tensor.Tensor) *tensor.Tensor{
+	"mlp": func(xs []*tensor.Tensor, y *tensor.Tensor) *tensor.Tensor {
+		h := tensor.Linear(xs[0], xs[1].T(), xs[2]).ReLU()
+		return tensor.CrossEntropy(tensor.Linear(h, xs[3].T(), xs[4]), y)
+	},
+	"linear": func(xs []*tensor.Tensor, _ *tensor.Tensor) *tensor.Tensor {
+		// A transposed input and a weight viewed through a transpose.
+		x := xs[0].Transpose(0, 1).Contiguous().Transpose(0, 1)
+		return tensor.Linear(x, xs[1].T().Contiguous().T(), xs[2])
+	},
 }
 
 func loadGradFixtures(t *testing.T) gradFixtures {
@@ -173,28 +194,43 @@ func gradFixturesOn(t *testing.T, f gradFixtures, dev tensor.Device) {
 			t.Errorf("no expression for fixture %q", c.Name)
 			continue
 		}
-		xs := make([]*tensor.Tensor, len(c.Inputs))
-		for i, in := range c.Inputs {
-			xs[i] = in.tensor().To(dev).SetRequiresGrad(true)
+		checkGradCase(t, c, c.Name, expr, dev)
+		if alt, ok := altGradExprs[c.Name]; ok {
+			checkGradCase(t, c, c.Name+" (fused)", alt, dev)
 		}
-		var y *tensor.Tensor
-		if c.Labels != nil {
-			y = tensor.FromInt64s(c.Labels).To(dev)
+	}
+	for name := range altGradExprs {
+		if _, ok := gradExprs[name]; !ok {
+			t.Errorf("alternative expression for %q, which is no fixture", name)
 		}
-		out := expr(xs, y)
-		tol := 1e-9
-		if c.Out.DType == "float32" {
-			tol = 2e-5
+	}
+}
+
+// checkGradCase computes fixture c with expr on dev and compares the
+// output and the gradients with PyTorch's.
+func checkGradCase(t *testing.T, c gradCase, name string, expr func(xs []*tensor.Tensor, y *tensor.Tensor) *tensor.Tensor, dev tensor.Device) {
+	t.Helper()
+	xs := make([]*tensor.Tensor, len(c.Inputs))
+	for i, in := range c.Inputs {
+		xs[i] = in.tensor().To(dev).SetRequiresGrad(true)
+	}
+	var y *tensor.Tensor
+	if c.Labels != nil {
+		y = tensor.FromInt64s(c.Labels).To(dev)
+	}
+	out := expr(xs, y)
+	tol := 1e-9
+	if c.Out.DType == "float32" {
+		tol = 2e-5
+	}
+	closeTo(t, name+" output", out, c.Out, tol)
+	out.Mul(c.R.tensor().To(dev)).Sum().Backward()
+	for i, g := range c.Grads {
+		if xs[i].Grad() == nil {
+			t.Errorf("%s: input %d has no gradient", name, i)
+			continue
 		}
-		closeTo(t, c.Name+" output", out, c.Out, tol)
-		out.Mul(c.R.tensor().To(dev)).Sum().Backward()
-		for i, g := range c.Grads {
-			if xs[i].Grad() == nil {
-				t.Errorf("%s: input %d has no gradient", c.Name, i)
-				continue
-			}
-			closeTo(t, c.Name+" grad "+string(rune('0'+i)), xs[i].Grad(), g, tol)
-		}
+		closeTo(t, name+" grad "+string(rune('0'+i)), xs[i].Grad(), g, tol)
 	}
 }
 

@@ -237,6 +237,9 @@ func matmulCases() []gcCase {
 		{"MatMul 2D@batch", func(xs ...*Tensor) *Tensor { return xs[0].MatMul(xs[1]) }, []*Tensor{r64(15, 2, 3), r64(16, 2, 3, 2)}},
 		{"MatMul broadcast batch", func(xs ...*Tensor) *Tensor { return xs[0].MatMul(xs[1]) }, []*Tensor{r64(17, 2, 1, 2, 3), r64(18, 3, 3, 2)}},
 		{"MatMul strided batch", func(xs ...*Tensor) *Tensor { return xs[0].Transpose(0, 1).MatMul(xs[1]) }, []*Tensor{r64(19, 2, 2, 3), r64(20, 3, 2)}},
+		{"Linear", func(xs ...*Tensor) *Tensor { return Linear(xs[0], xs[1], xs[2]) }, []*Tensor{r64(21, 2, 3, 4), r64(22, 2, 4), r64(23, 2)}},
+		{"Linear no bias T", func(xs ...*Tensor) *Tensor { return Linear(xs[0].T(), xs[1].T(), nil) }, []*Tensor{r64(24, 3, 2), r64(25, 3, 4)}},
+		{"Linear 1-D", func(xs ...*Tensor) *Tensor { return Linear(xs[0], xs[1], xs[2]) }, []*Tensor{r64(26, 3), r64(27, 2, 3), r64(28, 2)}},
 	}
 }
 

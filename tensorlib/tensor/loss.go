@@ -1,6 +1,10 @@
 package tensor
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
+)
 
 // CrossEntropy returns the mean cross-entropy loss of the logits [N, C]
 // (unnormalised scores) against the Int64 class labels [N], as
@@ -25,7 +29,9 @@ func CrossEntropy(logits, labels *Tensor) *Tensor {
 	}
 	n := logits.layout.Shape[0]
 	var lsm, out *Tensor
+	var lse backend.Storage
 	idx := labels.Unsqueeze(1)
+	lb, fused := logits.backend.Backend.(backend.Loss)
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -37,11 +43,23 @@ func CrossEntropy(logits, labels *Tensor) *Tensor {
 				panic(r)
 			}
 		}()
+		if fused {
+			var s backend.Storage
+			s, lse = lb.CrossEntropy(logits.storage, logits.layout, labels.storage, labels.layout)
+			out = newTensor(logits.backend, s, []int{})
+			return
+		}
 		lsm = logits.Detach().LogSoftmax(1)
 		out = lsm.Gather(1, idx).Mean().Neg()
 	}()
 	if !tracked(logits) {
 		return out
+	}
+	if fused {
+		return record(out, op, func(g *Tensor) []*Tensor {
+			s := lb.CrossEntropyBackward(g.storage, g.layout, logits.storage, logits.layout, labels.storage, labels.layout, lse)
+			return []*Tensor{newTensor(g.backend, s, logits.Shape())}
+		}, logits)
 	}
 	return record(out, op, func(g *Tensor) []*Tensor {
 		p := lsm.Exp() // softmax, fresh storage

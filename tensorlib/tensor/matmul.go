@@ -94,3 +94,66 @@ func boolInt(b bool) int {
 	}
 	return 0
 }
+
+// Linear returns x @ wᵀ + b, the affine map of nn.Linear: x is [..., in],
+// w is [out, in] and b is [out], or nil for none; the result is
+// [..., out]. Mixed float dtypes promote as in MatMul.
+//
+// It is one differentiable op rather than MatMul, T and Add: backward
+// computes w's gradient as gᵀ @ x, in w's own [out, in] layout (through
+// T it would come out transposed and be copied), and b's as the column
+// sums of g. It panics with a *ShapeError when the shapes do not fit.
+//
+//	h := tensor.Linear(x, w, b) // [128 784], [256 784], [256] → [128 256]
+func Linear(x, w, b *Tensor) *Tensor {
+	const op = "Linear"
+	operands := []*Tensor{x, w}
+	if b != nil {
+		operands = append(operands, b)
+	}
+	sameDevice(op, operands...)
+	if x.Dim() == 0 || w.Dim() != 2 || x.layout.Shape[x.Dim()-1] != w.layout.Shape[1] {
+		panic(shapeErr(op, "pass x [..., in] and w [out, in]", [][]int{x.Shape(), w.Shape()},
+			"input %v and weight %v do not fit", x.layout.Shape, w.layout.Shape))
+	}
+	in, out := w.layout.Shape[1], w.layout.Shape[0]
+	if b != nil && (b.Dim() != 1 || b.layout.Shape[0] != out) {
+		panic(shapeErr(op, fmt.Sprintf("the bias must be [%d], one per output", out), [][]int{w.Shape(), b.Shape()},
+			"bias of shape %v for weight %v", b.layout.Shape, w.layout.Shape))
+	}
+	// The forward ops run on detached operands, so they record nothing;
+	// the one node below stands for all of them.
+	x2 := x.Detach()
+	if x.Dim() != 2 {
+		x2 = x2.Reshape(-1, in)
+	}
+	y := x2.MatMul(w.Detach().T())
+	if b != nil {
+		y = y.Add(b.Detach())
+	}
+	shape := append(cloneInts(x.layout.Shape[:x.Dim()-1]), out)
+	if x.Dim() != 2 {
+		y = y.Reshape(shape...)
+	}
+	if !tracked(operands...) {
+		return y
+	}
+	w2 := w.Detach()
+	return record(y, op, func(g *Tensor) []*Tensor {
+		g2 := g
+		if g.Dim() != 2 {
+			g2 = g.Reshape(-1, out)
+		}
+		gs := make([]*Tensor, len(operands))
+		if needGrad(x) {
+			gs[0] = g2.MatMul(w2).Reshape(x.layout.Shape...)
+		}
+		if needGrad(w) {
+			gs[1] = g2.T().MatMul(x2) // [out, N] @ [N, in]: w's layout
+		}
+		if b != nil && needGrad(b) {
+			gs[2] = g2.Sum(0)
+		}
+		return gs
+	}, operands...)
+}

@@ -136,6 +136,6 @@ func setData(dst, src *Tensor) {
 	g := dst.Grad()
 	dst.storage, dst.layout, dst.backend = src.storage, src.layout, src.backend
 	if g != nil && g.Device() != dst.Device() {
-		dst.node.SetGrad((*gradValue)(g.To(dst.Device())))
+		dst.node.SetGrad(&gradValue{t: g.To(dst.Device())})
 	}
 }

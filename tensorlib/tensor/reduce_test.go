@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -95,6 +96,22 @@ func TestReduceLarge(t *testing.T) {
 	checkTol(t, "Sum(1)", x.Sum(1), []int{rows}, Float32, rowSum, 1e-4)
 	checkTol(t, "Sum(0)", x.Sum(0), []int{cols}, Float32, colSum, 1e-4)
 	checkT(t, "Max(0)", x.Max(0), []int{cols}, Float32, colMax)
+	rowMax, rowMin := make([]float64, rows), make([]float64, rows)
+	for i := range rowMax {
+		r := v[i*cols : (i+1)*cols]
+		rowMax[i], rowMin[i] = slices.Max(r), slices.Min(r)
+	}
+	checkT(t, "Max(1)", x.Max(1), []int{rows}, Float32, rowMax)
+	checkT(t, "Min(1)", x.Min(1), []int{rows}, Float32, rowMin)
+	checkT(t, "Max(1) float64", x.AsType(Float64).Max(1), []int{rows}, Float64, rowMax)
+	withNaN := x.Float32s()
+	withNaN[7*cols+411] = float32(math.NaN())
+	nanMax := FromFloat32s(withNaN, rows, cols).Max(1).Float64s()
+	for i, m := range nanMax {
+		if (i == 7) != math.IsNaN(m) {
+			t.Errorf("Max(1) row %d with a NaN in row 7: %v", i, m)
+		}
+	}
 	checkTol(t, "Sum()", x.Sum(), []int{}, Float32, f64{total}, 1e-4)
 	checkTol(t, "T Sum(0)", x.T().Sum(0), []int{rows}, Float32, rowSum, 1e-4)
 	checkTol(t, "T Sum(1)", x.T().Sum(1), []int{cols}, Float32, colSum, 1e-4)

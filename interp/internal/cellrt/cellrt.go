@@ -1,7 +1,7 @@
 // Package cellrt is the compiled half of the runtime that planned cells
 // call as _gt (the interpreted half is the planner's prelude, see
 // plan.Session.Prelude): the interrupt check and the recursion limit, the
-// cell's value, fmt for values of types declared in cells, the builtins
+// cell's value, the memory check of large makes, fmt for values of types declared in cells, the builtins
 // the interpreter lacks or gets wrong (print, println, clear), errors.Is
 // and errors.As for errors declared in cells, and the hooks that keep
 // os.Exit, log.Fatal and runtime.Goexit from ending the process.
@@ -106,6 +106,8 @@ func (rt *Runtime) Exports() map[string]map[string]reflect.Value {
 func (rt *Runtime) exports() map[string]map[string]reflect.Value {
 	return map[string]map[string]reflect.Value{Path + "/cell": {
 		"Stop":       reflect.ValueOf(rt.Stop),
+		"Check":      reflect.ValueOf(rt.Check),
+		"Recovered":  reflect.ValueOf(Recovered),
 		"Enter":      reflect.ValueOf(rt.Enter),
 		"Result":     reflect.ValueOf(rt.Result),
 		"Exit":       reflect.ValueOf(rt.Exit),
@@ -123,11 +125,20 @@ func (rt *Runtime) exports() map[string]map[string]reflect.Value {
 		"Clear":      reflect.ValueOf(Clear),
 		"CloneMap":   reflect.ValueOf(CloneMap),
 		"DecodeRune": reflect.ValueOf(utf8.DecodeRuneInString),
+		"Make":       reflect.ValueOf(Make),
 	}}
 }
 
 // Stop ends the cell: the interrupt flag was set.
 func (rt *Runtime) Stop() { panic(Interrupted{}) }
+
+// Check stops the cell when it is being interrupted: the loop check of
+// code that cannot read the prelude's _gtStop.
+func (rt *Runtime) Check() {
+	if rt.Interrupted != nil && rt.Interrupted() {
+		rt.Stop()
+	}
+}
 
 // Enter is called by a function whose call depth passed the limit (or
 // when the cell is interrupted, which sets the limit to -1).

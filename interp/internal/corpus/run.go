@@ -117,6 +117,18 @@ const maxOutput = 1 << 20
 
 // runChild runs one job.
 func runChild(ctx context.Context, exe string, job Job) (Result, error) {
+	return runIn(ctx, exe, job, func(dir string) ([]string, error) {
+		file := filepath.Join(dir, ".source.go")
+		if err := os.WriteFile(file, []byte(job.Src), 0o644); err != nil {
+			return nil, err
+		}
+		return []string{envMode + "=" + job.Mode, envFile + "=" + file}, nil
+	})
+}
+
+// runIn runs exe for job in a fresh working directory that is also its
+// TMPDIR, with the environment variables that prepare(dir) returns added.
+func runIn(ctx context.Context, exe string, job Job, prepare func(dir string) ([]string, error)) (Result, error) {
 	r := Result{Job: job}
 	if r.Timeout == 0 {
 		r.Timeout = 20 * time.Second
@@ -126,15 +138,15 @@ func runChild(ctx context.Context, exe string, job Job) (Result, error) {
 		return r, fmt.Errorf("corpus: %s: %w", job.Name, err)
 	}
 	defer os.RemoveAll(dir)
-	file := filepath.Join(dir, ".source.go")
-	if err := os.WriteFile(file, []byte(job.Src), 0o644); err != nil {
+	env, err := prepare(dir)
+	if err != nil {
 		return r, fmt.Errorf("corpus: %s: %w", job.Name, err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, r.Timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), envMode+"="+job.Mode, envFile+"="+file, "TMPDIR="+dir)
+	cmd.Env = append(append(os.Environ(), env...), "TMPDIR="+dir)
 	var stdout, stderr capped
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	// The child and what it starts form a process group, killed together.

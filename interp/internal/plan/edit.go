@@ -61,6 +61,14 @@ func (e *edits) add(x edit) {
 // render returns src[start:end] with the edits in the span applied.
 // Insertions at end belong to the span only when they are closings.
 func (e *edits) render(src string, start, end int) string {
+	return e.renderAt(src, start, end, nil)
+}
+
+// renderAt is render that writes, after each edit that text of the span
+// follows on the same line, the /*line*/ comment that at(offset) returns
+// for the offset of src where that text starts: the interpreter's columns
+// stay the cell's after an edit changed the length of the line.
+func (e *edits) renderAt(src string, start, end int, at func(off int) string) string {
 	var in []edit
 	for _, x := range e.list {
 		if x.pos < start || x.end > end || x.pos == end && !x.closing {
@@ -85,15 +93,18 @@ func (e *edits) render(src string, start, end int) string {
 		return a.seq < b.seq
 	})
 	var b strings.Builder
-	at := start
-	for _, x := range in {
-		if x.pos < at {
+	next := start
+	for i, x := range in {
+		if x.pos < next {
 			continue // inside a replaced span
 		}
-		b.WriteString(src[at:x.pos])
+		b.WriteString(src[next:x.pos])
 		b.WriteString(x.text)
-		at = x.end
+		next = x.end
+		if at != nil && next < end && src[next] != '\n' && (i+1 == len(in) || in[i+1].pos > next) {
+			b.WriteString(at(next))
+		}
 	}
-	b.WriteString(src[at:end])
+	b.WriteString(src[next:end])
 	return b.String()
 }

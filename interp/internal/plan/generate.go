@@ -312,7 +312,7 @@ func (g *gen) plan() (*Plan, error) {
 		declareStep = addStep(Step{Kind: StepDeclare, Src: declare})
 	}
 	if run != "" {
-		addStep(Step{Kind: StepBlock, Src: run})
+		addStep(Step{Kind: StepFile, Src: run})
 	}
 	g.p.Steps = steps
 	g.commitDecls(fileStep, declareStep)
@@ -444,8 +444,19 @@ func (g *gen) span(b *strings.Builder, start, end int) {
 		line, col := g.c.lineCol(co)
 		b.WriteString(g.s.lineDirective(g.c.n, line, col))
 	}
-	b.WriteString(g.ed.render(g.c.text, start, end))
+	b.WriteString(g.ed.renderAt(g.c.text, start, end, g.inlineLine))
 	b.WriteString("\n")
+}
+
+// inlineLine returns the /*line*/ comment that gives the text at offset
+// off of the check source its cell position, or "".
+func (g *gen) inlineLine(off int) string {
+	co := g.c.cellOffset(off)
+	if co < 0 {
+		return ""
+	}
+	line, col := g.c.lineCol(co)
+	return fmt.Sprintf("/*line %s:%d:%d*/", g.s.cfg.SourceName, genLine(g.c.n, line), col)
 }
 
 // declFile returns the file of the cell's declarations: its types (a
@@ -466,36 +477,46 @@ func (g *gen) declFile(inst instFile) (string, []string) {
 	methods.WriteString(inst.methods)
 	code.WriteString(inst.funcs)
 	var names []string
+	var own []ast.Decl // the cell's declarations, not instance code
+	for _, d := range c.file.Decls {
+		if _, ok := c.instDecls[d]; !ok {
+			own = append(own, d)
+		}
+	}
+	for _, d := range typesFirstUsed(own) {
+		if d.Tok == token.CONST {
+			g.piece(&types_, d)
+			for _, sp := range d.Specs {
+				for _, id := range sp.(*ast.ValueSpec).Names {
+					names = append(names, id.Name)
+				}
+			}
+			continue
+		}
+		keep := g.plainTypes(d)
+		if len(keep) == len(d.Specs) {
+			g.piece(&types_, d)
+		} else {
+			for _, ts := range keep {
+				types_.WriteString(g.lineOf(ts.Pos()))
+				types_.WriteString("type " + g.ed.render(c.text, g.off(ts.Pos()), g.off(ts.End())) + "\n")
+			}
+		}
+		for _, ts := range keep {
+			names = append(names, ts.Name.Name)
+			if v, ok := g.ynames[c.info.Defs[ts.Name]]; ok && !g.collided[c.info.Defs[ts.Name]] {
+				fmt.Fprintf(&types_, "type %s = %s\n", ts.Name.Name, v)
+			}
+		}
+	}
 	for _, d := range c.file.Decls {
 		if _, ok := c.instDecls[d]; ok {
 			continue
 		}
 		switch d := d.(type) {
 		case *ast.GenDecl:
-			switch d.Tok {
-			case token.IMPORT:
-			case token.TYPE:
-				keep := g.plainTypes(d)
-				if len(keep) == len(d.Specs) {
-					g.piece(&types_, d)
-				} else {
-					for _, ts := range keep {
-						types_.WriteString(g.lineOf(ts.Pos()))
-						types_.WriteString("type " + g.ed.render(c.text, g.off(ts.Pos()), g.off(ts.End())) + "\n")
-					}
-				}
-				for _, ts := range keep {
-					names = append(names, ts.Name.Name)
-					if v, ok := g.ynames[c.info.Defs[ts.Name]]; ok && !g.collided[c.info.Defs[ts.Name]] {
-						fmt.Fprintf(&types_, "type %s = %s\n", ts.Name.Name, v)
-					}
-				}
-			default:
-				w := &types_ // constants
-				if d.Tok == token.VAR {
-					w = &code // package-level initializers call functions
-				}
-				g.piece(w, d)
+			if d.Tok == token.VAR {
+				g.piece(&code, d) // package-level initializers call functions
 				for _, sp := range d.Specs {
 					for _, id := range sp.(*ast.ValueSpec).Names {
 						names = append(names, id.Name)
@@ -716,6 +737,72 @@ func (g *gen) commitInstances(step int) {
 	})
 }
 
+// typesFirstUsed returns the type and constant declarations of decls, each
+// after the declarations of the cell's types and constants it mentions,
+// else in source order (a cycle keeps its order): yaegi declares "type T1
+// T" before "type T struct{...}" in a way that loses T's fields where a
+// function type mentions T1 (func() T1).
+func typesFirstUsed(decls []ast.Decl) []*ast.GenDecl {
+	var list []*ast.GenDecl
+	declaredBy := map[string]int{}
+	for _, d := range decls {
+		if g, ok := d.(*ast.GenDecl); ok && (g.Tok == token.TYPE || g.Tok == token.CONST) {
+			for _, sp := range g.Specs {
+				switch sp := sp.(type) {
+				case *ast.TypeSpec:
+					declaredBy[sp.Name.Name] = len(list)
+				case *ast.ValueSpec:
+					for _, id := range sp.Names {
+						declaredBy[id.Name] = len(list)
+					}
+				}
+			}
+			list = append(list, g)
+		}
+	}
+	uses := make([]map[int]bool, len(list))
+	for i, g := range list {
+		uses[i] = map[int]bool{}
+		ast.Inspect(g, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if j, ok := declaredBy[id.Name]; ok && j != i {
+					uses[i][j] = true
+				}
+			}
+			return true
+		})
+	}
+	out := make([]*ast.GenDecl, 0, len(list))
+	done := make([]bool, len(list))
+	for len(out) < len(list) {
+		next := -1
+		for i := range list {
+			if done[i] {
+				continue
+			}
+			ready := true
+			for j := range uses[i] {
+				ready = ready && done[j]
+			}
+			if ready {
+				next = i
+				break
+			}
+		}
+		if next < 0 { // a cycle: the first left, in source order
+			for i := range list {
+				if !done[i] {
+					next = i
+					break
+				}
+			}
+		}
+		done[next] = true
+		out = append(out, list[next])
+	}
+	return out
+}
+
 // topVarOrder returns the names of the top-level variables in source
 // order.
 func (g *gen) topVarOrder() []string {
@@ -858,10 +945,13 @@ func (g *gen) lineOf(pos token.Pos) string {
 	return g.s.lineDirective(g.c.n, line, col)
 }
 
-// runBlock returns the block that runs the cell: one function literal,
-// called at once, whose frame goes away when the cell ends (the
-// interpreter keeps what top-level code computes for the session's life).
-// It gives the cell's functions' variables their declared functions (a
+// runBlock returns the file that runs the cell: one function, init, which
+// the interpreter runs once when the file runs. Its frame goes away when
+// the cell ends (the interpreter keeps what top-level code computes for
+// the session's life), and it adds nothing to the interpreter's global
+// frame, which yaegi copies whole each time a compilation adds to it and
+// each time top-level code makes a closure: a cell's fixed cost does not
+// grow with the session. It gives the cell's functions' variables their declared functions (a
 // function kept in a variable is one that later redefinitions reach; the
 // body is a declared function, as yaegi compiles function literals
 // differently), runs the init functions, the statements in order (their
@@ -880,15 +970,25 @@ func (g *gen) runBlock() string {
 		}
 	}
 	for _, st := range c.body.Body.List {
+		if co := c.cellOffset(g.off(st.Pos())); co >= 0 {
+			line, _ := c.lineCol(co)
+			fmt.Fprintf(&b, "%s = %d\n", lineName, line)
+		}
 		g.piece(&b, st)
 	}
 	if g.p.Main {
+		for _, fd := range c.funcs {
+			if g.ynames[c.info.Defs[fd.Name]] == "_gtmain" {
+				line, _ := c.lineCol(max(c.cellOffset(g.off(fd.Pos())), 0))
+				fmt.Fprintf(&b, "%s = %d\n", lineName, line)
+			}
+		}
 		b.WriteString("_gtmain()\n")
 	}
 	if b.Len() == 0 {
 		return ""
 	}
-	return "package main\nfunc _() {\nfunc() {\n" + b.String() + "}()\n}\n"
+	return "package main\nfunc init() {\n" + b.String() + "}\n"
 }
 
 // commitDecls records the cell's declarations in the plan and how Commit
@@ -915,7 +1015,11 @@ func (g *gen) commitDecls(fileStep, declareStep int) {
 		_, redef := s.entries[name]
 		g.p.Decls = append(g.p.Decls, Decl{Kind: DeclType, Name: name, Type: obj.Type(), Redefines: redef, Line: at(ts.Pos())})
 		yn, versioned := g.ynames[obj]
-		decl := "type " + src(ts)
+		doc := ts.Doc
+		if doc == nil && len(c.types) > 0 {
+			doc = typeDoc(c.file, ts)
+		}
+		decl := "type " + src(ts) + docText(doc)
 		g.commitAfter(step, func() {
 			if old, ok := s.entries[name]; ok {
 				if tn, ok := old.obj.(*types.TypeName); ok {
@@ -1085,6 +1189,17 @@ func (g *gen) commitObject(step int, name string, obj types.Object) {
 			s.yname[obj] = yn
 		}
 	})
+}
+
+// typeDoc returns the doc comment of the declaration of one type spec
+// ts (type T ..., not in parentheses), or nil.
+func typeDoc(f *ast.File, ts *ast.TypeSpec) *ast.CommentGroup {
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && len(g.Specs) == 1 && g.Specs[0] == ts {
+			return g.Doc
+		}
+	}
+	return nil
 }
 
 // docText returns "\n\n" and the text of a doc comment, or "".

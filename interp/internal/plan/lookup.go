@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -274,4 +275,42 @@ func (s *Session) CallAt(code string, cursor int) (*Call, bool) {
 		return nil, false
 	}
 	return &Call{Func: strings.TrimSpace(fun), Signature: sig, Arg: args}, true
+}
+
+// An ImportAt is an import of a cell, at its line and column.
+type ImportAt struct {
+	Path      string
+	Line, Col int
+}
+
+// CellImports returns the import paths a cell imports, with their
+// positions, from its syntax alone: the executor fetches the packages the
+// universe lacks (a module's) before Plan checks the cell. It returns nil
+// for a cell that does not parse; Plan reports why.
+func (s *Session) CellImports(src string) []ImportAt {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	c := &cell{s: s, n: -1, src: src}
+	if err := c.parse(); err != nil {
+		return nil
+	}
+	var out []ImportAt
+	for _, sp := range c.imports {
+		path, err := strconv.Unquote(sp.Path.Value)
+		if err != nil {
+			continue
+		}
+		p := c.fset.Position(sp.Path.Pos())
+		out = append(out, ImportAt{Path: path, Line: p.Line, Col: p.Column})
+	}
+	return out
+}
+
+// Syntax returns the syntax errors of a cell (an ErrorList), or nil when
+// it parses; it checks nothing else.
+func (s *Session) Syntax(src string) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	c := &cell{s: s, n: -1, src: src}
+	return c.parse()
 }

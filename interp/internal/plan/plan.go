@@ -47,9 +47,10 @@ const (
 	// universe has only as source (iter) has no step: every use of it
 	// is instantiated.
 	StepImport StepKind = iota
-	// StepFile is a Go file of declarations (types, methods, constants,
-	// variables): compile it and run it (which initializes nothing but
-	// zero values).
+	// StepFile is a Go file: compile it and run it. A file of
+	// declarations (types, methods, constants, variables) initializes its
+	// variables; the file that runs the cell's statements holds them in
+	// func init, which running the file calls.
 	StepFile
 	// StepBlock is a Go file holding one function, _: compile the body of
 	// _ as a top-level block (so that what it defines with := becomes a

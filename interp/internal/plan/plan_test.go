@@ -2,19 +2,27 @@ package plan
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"go/types"
+	"regexp"
 	"strings"
 	"testing"
 )
 
-// allSrc joins the sources of a plan's steps.
+// allSrc joins the sources of a plan's steps, without the /*line*/
+// comments that keep columns after edits (see TestColumns).
 func allSrc(p *Plan) string {
 	var b strings.Builder
 	for _, st := range p.Steps {
-		b.WriteString(st.Src + "\n")
+		b.WriteString(inlineLine.ReplaceAllString(st.Src, "") + "\n")
 	}
 	return b.String()
 }
+
+// inlineLine matches a /*line*/ comment.
+var inlineLine = regexp.MustCompile(`/\*line [^*]*\*/`)
 
 // checkSource checks that the generated source of p has each of has and
 // none of hasNot.
@@ -145,12 +153,12 @@ func TestPlans(t *testing.T) {
 			name:  "main runs once, after the declarations; the package clause goes",
 			cells: []string{"package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(helper())\n}\n\nfunc helper() string { return \"h\" }"},
 			decls: []string{"func main func()", "func helper func() string"},
-			has:   []string{"var _gtmain func()", "func _gtf1_main() {", "_gtmain = _gtf1_main", "func _gtf2_helper() string", "helper = _gtf2_helper", "_gtmain()\n}()"},
+			has:   []string{"var _gtmain func()", "func _gtf1_main() {", "_gtmain = _gtf1_main", "func _gtf2_helper() string", "helper = _gtf2_helper", "_gtmain()\n}"},
 		},
 		{
 			name:  "init runs before the statements",
 			cells: []string{"func init() { fmt.Println(\"init\") }\nfmt.Println(\"body\")"},
-			has:   []string{"func _gtf1_init() { fmt.Println(\"init\") }", "_gtf1_init()\n//line _.go:100010002:1\nfmt.Println(\"body\")"},
+			has:   []string{"func _gtf1_init() { fmt.Println(\"init\") }", "_gtf1_init()\n_gtLine = 2\n//line _.go:100010002:1\nfmt.Println(\"body\")"},
 		},
 		{
 			name:  "a function uses a variable the cell defines at the top",
@@ -209,5 +217,45 @@ func TestPlans(t *testing.T) {
 				t.Errorf("warnings %q, want %q", w, c.warn)
 			}
 		})
+	}
+}
+
+// TestColumns checks that the interpreter's positions are the cell's after
+// an edit changes the length of a line (a function renamed _gtfN_h, a
+// depth prologue inserted): go/parser, as yaegi uses it, reads the
+// generated source.
+func TestColumns(t *testing.T) {
+	s := newSession(t)
+	run(t, s, 1, "func g() int { return 1 }")
+	p := run(t, s, 2, "x := 0\nfunc h() int { return g() + x }")
+	fset := token.NewFileSet()
+	found := false
+	for _, st := range p.Steps {
+		if st.Kind != StepFile {
+			continue
+		}
+		f, err := parser.ParseFile(fset, "_.go", st.Src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fn, ok := f.Decls[0].(*ast.FuncDecl)
+		if !ok || fn.Name.Name == "init" {
+			continue // the file of the cell's statements
+		}
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && (id.Name == "g" || id.Name == "x") {
+				pos := fset.Position(id.Pos())
+				cell, line, _ := Position(pos.Line)
+				want := map[string]int{"g": 23, "x": 29}[id.Name]
+				if cell != 2 || line != 2 || pos.Column != want {
+					t.Errorf("%s at cell %d line %d column %d, want cell 2 line 2 column %d:\n%s", id.Name, cell, line, pos.Column, want, st.Src)
+				}
+				found = true
+			}
+			return true
+		})
+	}
+	if !found {
+		t.Fatalf("no use of g in\n%s", dump(p))
 	}
 }

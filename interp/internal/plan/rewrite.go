@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 )
@@ -70,6 +71,11 @@ func (g *gen) rewrite() {
 				g.walk(d, &fnCtx{})
 			}
 			g.initializer = false
+			if d.Tok == token.VAR {
+				for _, sp := range d.Specs {
+					g.multiValueVar(d, sp.(*ast.ValueSpec))
+				}
+			}
 		case *ast.FuncDecl:
 			_, inst := c.instDecls[d]
 			switch {
@@ -210,6 +216,43 @@ func (g *gen) instanceRefs() {
 		}
 		g.ed.replace(g.off(e.Pos()), g.off(e.End()), name)
 	}
+}
+
+// multiValueVar rewrites a package-level "var a, b T = f()", whose one
+// call gives several values, into variables without initializers and one
+// that assigns them:
+//
+//	var a T; var b T; var _gtmv3 = func() bool { a, b = f(); return true }()
+//
+// yaegi gives functions compiled with such a declaration invalid values
+// for a and b.
+func (g *gen) multiValueVar(d *ast.GenDecl, vs *ast.ValueSpec) {
+	if len(vs.Names) < 2 || len(vs.Values) != 1 {
+		return
+	}
+	var decls, lhs []string
+	for _, id := range vs.Names {
+		obj := g.c.info.Defs[id]
+		if obj == nil {
+			decls = append(decls, "_ struct{}")
+			lhs = append(lhs, "_")
+			continue
+		}
+		t, ok := g.typeSrc(obj.Type())
+		if !ok {
+			return
+		}
+		decls = append(decls, g.yname(obj)+" "+t)
+		lhs = append(lhs, g.yname(obj))
+	}
+	sep := "; "
+	if !d.Lparen.IsValid() {
+		sep = "; var "
+	}
+	v := vs.Values[0]
+	g.ed.replace(g.off(vs.Names[0].Pos()), g.off(v.Pos()),
+		strings.Join(decls, sep)+sep+g.s.fresh("_gtmv")+" = func() bool { "+strings.Join(lhs, ", ")+" = ")
+	g.ed.insertClosing(g.off(v.End()), "; return true }()")
 }
 
 // topLevel rewrites the statements of the cell's top level: definitions
@@ -388,7 +431,11 @@ func (g *gen) walkFunc(name string, ft *ast.FuncType, body *ast.BlockStmt) {
 	// prologue there would meet a yaegi bug (see DESIGN.md) that their
 	// pasted programs do not meet without it.
 	once := name == "main" || name == "init"
-	if !g.s.cfg.NoDepthCheck && !g.noDepth && !once && g.callsInterpreted(body) {
+	// A function literal in a package-level variable's initializer does
+	// not count its depth: yaegi refuses an initializer that refers to a
+	// variable of an earlier compilation ("variable definition loop"),
+	// even inside a literal.
+	if !g.s.cfg.NoDepthCheck && !g.noDepth && !once && !g.initializer && g.callsInterpreted(body) {
 		enter := fmt.Sprintf("%s++; if %s > %s { %s.Enter(%s) };", depthName, depthName, limitName, rtName, strconv.Quote(name))
 		if hasDefer(body) {
 			fc.reset = true
@@ -736,7 +783,8 @@ func (g *gen) minMaxInstance(fn string, t types.Type) (string, bool) {
 	return name, ok
 }
 
-// builtin rewrites min, max, clear, print and println.
+// builtin rewrites min, max, clear, new(expr), make, recover, print and
+// println.
 func (g *gen) builtin(call *ast.CallExpr, id *ast.Ident, name string) {
 	info := g.c.info
 	switch name {
@@ -786,11 +834,73 @@ func (g *gen) builtin(call *ast.CallExpr, id *ast.Ident, name string) {
 		if ts, ok := g.typeSrc(t); ok {
 			g.ed.replace(g.off(id.Pos()), g.off(id.End()), "func(_gtv "+ts+") *"+ts+" { return &_gtv }")
 		}
+	case "make":
+		g.makeSize(call)
+	case "recover":
+		// yaegi's own run-time errors carry its source position in their
+		// text; Go's do not.
+		g.ed.insert(g.off(call.Pos()), rtName+".Recovered(")
+		g.ed.insertClosing(g.off(call.End()), ")")
 	case "print":
 		g.ed.replace(g.off(id.Pos()), g.off(id.End()), rtName+".Print")
 	case "println":
 		g.ed.replace(g.off(id.Pos()), g.off(id.End()), rtName+".Println")
 	}
+}
+
+// sizes gives the sizes of types as the running Go lays them out.
+var sizes = types.SizesFor("gc", runtime.GOARCH)
+
+// sizeof returns the size of a value of t, or 0 when t's size depends on a
+// type parameter (go/types asserts it is not asked).
+func sizeof(t types.Type) (n int64) {
+	defer func() {
+		if recover() != nil {
+			n = 0
+		}
+	}()
+	return sizes.Sizeof(t)
+}
+
+// makeSize passes the argument of make that sizes its allocation (a
+// slice's capacity, else its length; a map's hint; a channel's buffer)
+// through _gt.Make, which panics with an error naming the size when it
+// cannot fit in memory: the Go runtime would end the process. Constant
+// sizes that are small are left alone.
+func (g *gen) makeSize(call *ast.CallExpr) {
+	if len(call.Args) < 2 {
+		return
+	}
+	tv := g.c.info.Types[call.Args[0]]
+	if !tv.IsType() {
+		return
+	}
+	var size int64
+	switch u := tv.Type.Underlying().(type) {
+	case *types.Slice:
+		size = sizeof(u.Elem())
+	case *types.Chan:
+		size = sizeof(u.Elem())
+	case *types.Map:
+		size = sizeof(u.Key()) + sizeof(u.Elem()) + 1
+	}
+	a := call.Args[len(call.Args)-1]
+	if size <= 0 {
+		return
+	}
+	if v := g.c.info.Types[a].Value; v != nil {
+		if n, ok := constant.Int64Val(constant.ToInt(v)); ok && n <= (64<<20)/size {
+			return
+		}
+	}
+	name := types.TypeString(tv.Type, func(p *types.Package) string {
+		if p.Path() == cellPath {
+			return ""
+		}
+		return p.Name()
+	})
+	g.ed.insert(g.off(a.Pos()), rtName+".Make(int64(")
+	g.ed.insertClosing(g.off(a.End()), fmt.Sprintf("), %d, %s)", size, strconv.Quote(name)))
 }
 
 // fmtArgs fixes the arguments of fmt's and log's printing functions whose
@@ -1282,6 +1392,12 @@ func asVar(obj types.Object) *types.Var {
 
 // loopCheck makes a loop body check the interrupt flag first.
 func (g *gen) loopCheck(body *ast.BlockStmt) {
+	if g.initializer {
+		// In a package-level variable's initializer (see walkFunc), the
+		// compiled check: slower, but it refers to no variable.
+		g.ed.insert(g.off(body.Lbrace)+1, " "+rtName+".Check();")
+		return
+	}
 	g.ed.insert(g.off(body.Lbrace)+1, fmt.Sprintf(" if %s != 0 { %s.Stop() };", stopName, rtName))
 }
 
@@ -1573,9 +1689,29 @@ func (g *gen) returnStmt(r *ast.ReturnStmt, fc *fnCtx) {
 			decls = append(decls, "var "+v+" "+g.text(f.Type)+";")
 		}
 	}
-	g.ed.replace(g.off(r.Pos()), g.off(r.Return)+len("return"),
-		"{ "+strings.Join(decls, " ")+" "+strings.Join(names, ", ")+" =")
-	g.ed.insertClosing(g.off(r.End()), fmt.Sprintf("; %s--; return %s }", depthName, strings.Join(names, ", ")))
+	closing := fmt.Sprintf("; %s--; return %s }", depthName, strings.Join(names, ", "))
+	if len(r.Results) == 1 || len(r.Results) != len(names) {
+		// One result, or one call of several results.
+		g.ed.replace(g.off(r.Pos()), g.off(r.Return)+len("return"),
+			"{ "+strings.Join(decls, " ")+" "+strings.Join(names, ", ")+" =")
+		g.ed.insertClosing(g.off(r.End()), closing)
+		return
+	}
+	// One assignment per result, in order: yaegi gets a parallel
+	// assignment of nil to an interface wrong (reflect: New(nil)), and the
+	// temporaries are not in the results, so the order of evaluation is
+	// the same.
+	g.ed.replace(g.off(r.Pos()), g.off(r.Return)+len("return"), "{ "+strings.Join(decls, " "))
+	for i, e := range r.Results {
+		g.ed.insert(g.off(e.Pos()), names[i]+" = ")
+		if i > 0 {
+			prev := g.off(r.Results[i-1].End())
+			if comma := strings.IndexByte(g.c.text[prev:g.off(e.Pos())], ','); comma >= 0 {
+				g.ed.replace(prev+comma, prev+comma+1, ";")
+			}
+		}
+	}
+	g.ed.insertClosing(g.off(r.End()), closing)
 }
 
 // resultNames returns the names of named results.

@@ -164,6 +164,7 @@ const (
 	stopName  = "_gtStop"  // int32, non-zero when the cell is interrupted
 	depthName = "_gtDepth" // int, the depth of interpreted calls
 	limitName = "_gtLimit" // int, the depth at which _gt.Enter is called
+	lineName  = "_gtLine"  // int, the cell line of the top-level statement running
 	minName   = "_gtMin"
 	maxName   = "_gtMax"
 )
@@ -176,6 +177,7 @@ func (s *Session) preludeSrc() string {
 
 var ` + stopName + ` int32
 var ` + depthName + `, ` + limitName + ` int
+var ` + lineName + ` int
 
 type _gtOrdered interface {
 	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string
@@ -213,6 +215,9 @@ func ` + maxName + `[_gtT _gtOrdered](x _gtT, ys ..._gtT) _gtT {
 //     passes _gtLimit. Set _gtLimit to the recursion limit, and to -1
 //     when interrupting, so that function calls stop too; set _gtDepth to
 //     0 before each cell.
+//   - _gtLine int: the cell line of the top-level statement running,
+//     set before each (the interpreter's tracebacks give the line where
+//     each function starts, not the line that panicked).
 //   - _gtMin and _gtMax, the min and max builtins yaegi lacks: cells
 //     call their instances (_gtMinꞏint, see mono), never these.
 func (s *Session) Prelude() *Plan { return s.prelude }
@@ -341,8 +346,9 @@ func (n keyNamer) unexported(obj *types.TypeName) (string, bool) {
 func hiddenName(name string) bool { return strings.HasPrefix(name, "_gt") }
 
 // Position converts a line number of generated code, as the interpreter
-// reports it, back to the cell and its line. ok is false for a line
-// that is not a cell's.
+// reports it, back to the cell and its line. The cell number is modulo
+// CellsWrap: compare it with n%CellsWrap. ok is false for a line that is
+// not a cell's.
 func Position(line int) (cell, cellLine int, ok bool) {
 	if line < firstLine {
 		return 0, 0, false
@@ -360,6 +366,10 @@ const (
 	firstLine = 100000000
 	cellsWrap = 90000
 )
+
+// CellsWrap is how many cells positions tell apart: the cell numbers
+// Position returns wrap around after it.
+const CellsWrap = cellsWrap
 
 // genLine returns the generated line number of line l of cell n.
 func genLine(n, l int) int { return firstLine + (n%cellsWrap)*lineBase + l }

@@ -147,7 +147,7 @@ func (u *Universe) fromSource(pkg *types.Package, src []string) error {
 // not give: importing iter does not read the runtime's source, importing
 // slices reads cmp's for cmp.Ordered.
 func (u *Universe) importForSource(path string, names map[string]bool) (*types.Package, error) {
-	if _, ok := u.tables[path]; !ok && (strings.Contains(path, "internal") || strings.Contains(path, "vendor")) {
+	if _, ok := u.table(path); !ok && (strings.Contains(path, "internal") || strings.Contains(path, "vendor")) {
 		pkg := u.pkg(path)
 		pkg.MarkComplete()
 		return pkg, nil

@@ -27,7 +27,10 @@ type Symbols = map[string]map[string]reflect.Value
 // first time they are imported; a named type keeps one identity however it
 // is reached. A Universe is safe for concurrent use.
 type Universe struct {
-	mu     sync.Mutex
+	mu sync.Mutex
+	// tmu guards tables and names, which Add changes while lookups read
+	// them.
+	tmu    sync.RWMutex
 	tables map[string]map[string]reflect.Value // import path → symbols
 	names  map[string]string                   // import path → package name
 	pkgs   map[string]*types.Package
@@ -73,6 +76,20 @@ func NewUniverse(tables ...Symbols) *Universe {
 
 		withBodies: map[string]*source{},
 	}
+	u.add(tables)
+	return u
+}
+
+// Add adds tables to the universe, as the interpreter is given them later
+// (a module's package loaded while the session runs). A package imported
+// before keeps the objects it had.
+func (u *Universe) Add(tables ...Symbols) {
+	u.tmu.Lock()
+	defer u.tmu.Unlock()
+	u.add(tables)
+}
+
+func (u *Universe) add(tables []Symbols) {
 	for _, t := range tables {
 		for key, syms := range t {
 			i := strings.LastIndex(key, "/")
@@ -91,7 +108,6 @@ func NewUniverse(tables ...Symbols) *Universe {
 			u.names[p] = name
 		}
 	}
-	return u
 }
 
 // Has reports whether the tables (or the sources) hold package path.
@@ -99,12 +115,20 @@ func (u *Universe) Has(path string) bool {
 	if path == "unsafe" {
 		return true
 	}
-	if _, ok := u.tables[path]; ok {
+	if _, ok := u.table(path); ok {
 		return true
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return u.sourceOf(path) != nil
+}
+
+// table returns the symbols of package path.
+func (u *Universe) table(path string) (map[string]reflect.Value, bool) {
+	u.tmu.RLock()
+	defer u.tmu.RUnlock()
+	t, ok := u.tables[path]
+	return t, ok
 }
 
 // sourceOf returns the source files of path, once per package.
@@ -122,6 +146,8 @@ func (u *Universe) sourceOf(path string) []string {
 
 // Paths returns the import paths of the tables' packages, sorted.
 func (u *Universe) Paths() []string {
+	u.tmu.RLock()
+	defer u.tmu.RUnlock()
 	var ps []string
 	for p := range u.tables {
 		ps = append(ps, p)
@@ -133,7 +159,10 @@ func (u *Universe) Paths() []string {
 // Name returns the package name of import path p as the tables give it,
 // or the last element of the path.
 func (u *Universe) Name(p string) string {
-	if n, ok := u.names[p]; ok {
+	u.tmu.RLock()
+	n, ok := u.names[p]
+	u.tmu.RUnlock()
+	if ok {
 		return n
 	}
 	return defaultName(p)
@@ -167,7 +196,7 @@ func (u *Universe) importLocked(p string, generics bool) (*types.Package, error)
 	if p == "unsafe" {
 		return types.Unsafe, nil
 	}
-	syms, ok := u.tables[p]
+	syms, ok := u.table(p)
 	var src []string
 	if !ok || generics {
 		src = u.sourceOf(p)

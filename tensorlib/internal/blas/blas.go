@@ -15,11 +15,12 @@ const (
 // impl holds the routines in use; choose fills it on first use.
 type impl struct {
 	name string
-	// split is set when the routines run on one thread and Sgemm and Dgemm
-	// split large products over goroutines themselves (see splitGemm).
-	split bool
-	sgemm func(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int)
-	dgemm func(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int)
+	// threads, when not nil, sets the number of threads the routines run
+	// on: Sgemm and Dgemm run large products on GOMAXPROCS threads and
+	// every other product on one (see threadedGemm).
+	threads func(n int)
+	sgemm   func(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int)
+	dgemm   func(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int)
 }
 
 var (
@@ -83,32 +84,35 @@ func Use(name string) error {
 // row, or a slice is too short for the matrix it holds.
 func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	im := active()
-	gemm("Sgemm", im.sgemm, im.split, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	gemm("Sgemm", im, im.sgemm, true, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
-// SgemmSerial is Sgemm computed on the calling goroutine (OpenBLAS) or
-// without further splitting (gonum, which may still use goroutines for
-// large products): for callers that already run several products in
-// parallel, such as a batched matrix multiply.
+// SgemmSerial is Sgemm computed on the calling thread (OpenBLAS) or as
+// gonum decides (it may still use goroutines for large products): for
+// callers that already run several products in parallel, such as a
+// batched matrix multiply.
 func SgemmSerial(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	gemm("Sgemm", active().sgemm, false, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	im := active()
+	gemm("Sgemm", im, im.sgemm, false, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Dgemm is Sgemm for float64 matrices.
 func Dgemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	im := active()
-	gemm("Dgemm", im.dgemm, im.split, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	gemm("Dgemm", im, im.dgemm, true, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // DgemmSerial is SgemmSerial for float64 matrices.
 func DgemmSerial(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	gemm("Dgemm", active().dgemm, false, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	im := active()
+	gemm("Dgemm", im, im.dgemm, false, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // gemm checks the arguments, handles the products that need no
-// multiplication, and runs impl, split over the cores when split is set and
-// the product is large enough.
-func gemm[T float32 | float64](op string, impl gemmFn[T], split, transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+// multiplication, and runs fn: on the library's threads when parallel is
+// set and the product is large enough, else on the calling thread (gonum
+// decides for itself).
+func gemm[T float32 | float64](op string, im *impl, fn gemmFn[T], parallel, transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
 	checkGemm(op, transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc)
 	if m == 0 || n == 0 {
 		return
@@ -117,10 +121,14 @@ func gemm[T float32 | float64](op string, impl gemmFn[T], split, transA, transB 
 		scale(m, n, beta, c, ldc)
 		return
 	}
-	if split && splitGemm(impl, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) {
-		return
+	switch {
+	case im.threads == nil:
+		fn(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	case parallel:
+		threadedGemm(im, fn, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	default:
+		serialGemm(fn, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 	}
-	impl(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // checkGemm panics unless the arguments describe matrices that fit in their

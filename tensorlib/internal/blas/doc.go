@@ -8,13 +8,16 @@
 // and without the library (Debian: apt-get install libopenblas0-pthread).
 // A build with CGO_ENABLED=0 always uses gonum.
 //
-// OpenBLAS runs single-threaded and Sgemm and Dgemm split large products
-// into bands of rows or columns over GOMAXPROCS goroutines (OpenBLAS's
-// own threads spin for a while after each call and take cores from the
-// Go code between products); SgemmSerial and DgemmSerial never split,
-// for callers that run products in parallel themselves. Setting
-// OPENBLAS_NUM_THREADS (or GOTO_NUM_THREADS, OMP_NUM_THREADS) hands
-// threading back to OpenBLAS.
+// Sgemm and Dgemm run products of at least 2^21 multiply-adds on
+// GOMAXPROCS of OpenBLAS's threads, which share the packed operands, and
+// smaller ones on the calling thread; SgemmSerial and DgemmSerial always
+// run on the calling thread, for callers that run products in parallel
+// themselves. OpenBLAS's idle threads spin before they sleep, taking cores
+// from the Go code that runs between two products: the package sets
+// OPENBLAS_THREAD_TIMEOUT (unless set) so that they spin for about 0.4 ms
+// rather than a tenth of a second. Setting OPENBLAS_NUM_THREADS (or
+// GOTO_NUM_THREADS, OMP_NUM_THREADS) hands the thread count to OpenBLAS
+// for every product.
 //
 // The environment variable GOTENSOR_BLAS=gonum forces the gonum
 // implementation; Use switches implementations at run time.

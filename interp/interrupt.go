@@ -1,0 +1,111 @@
+package interp
+
+import (
+	"errors"
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gotensor/gotensor/interp/internal/cellrt"
+	"github.com/gotensor/gotensor/tensorlib/backend"
+)
+
+// interrupter is a session's interrupt state: how a running cell is asked
+// to stop, in each place it may be running.
+//
+//   - Interpreted loops test the prelude's _gtStop, and function bodies
+//     compare their depth with _gtLimit (set to -1, every call calls
+//     _gt.Enter, which stops the cell): the cell unwinds with a panic, so
+//     closures defined before keep working (DESIGN.md: yaegi's own
+//     cancellation corrupts them).
+//   - Compiled tensor code polls the hook installed with
+//     backend.SetInterruptHook (the session's Interrupted).
+//   - time.Sleep in a cell wakes up (see sleep).
+type interrupter struct {
+	stop  *int32 // the prelude's _gtStop
+	limit *int   // the prelude's _gtLimit
+	depth *int   // the prelude's _gtDepth
+	line  *int   // the prelude's _gtLine: the cell line of the top-level statement running
+	max   int    // the recursion limit (Options.MaxDepth)
+
+	on atomic.Bool
+	mu sync.Mutex
+	c  chan struct{} // closed when the cell is interrupted; see sleep
+}
+
+// bind points the interrupter at a fresh interpreter's prelude variables.
+func (in *interrupter) bind(stop *int32, depth, limit, line *int) {
+	in.stop, in.depth, in.limit, in.line = stop, depth, limit, line
+	in.reset()
+}
+
+// interrupt asks the running cell to stop.
+func (in *interrupter) interrupt() {
+	atomic.StoreInt32(in.stop, 1)
+	*in.limit = -1 // read by interpreted code without synchronization, as yaegi reads any global
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if !in.on.Swap(true) {
+		close(in.c)
+	}
+}
+
+// reset clears an interrupt request and readies the counters for a cell.
+func (in *interrupter) reset() {
+	atomic.StoreInt32(in.stop, 0)
+	*in.limit = in.max
+	*in.depth = 0
+	*in.line = 0
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.on.Store(false)
+	in.c = make(chan struct{})
+}
+
+// interrupted reports whether the running cell was asked to stop.
+func (in *interrupter) interrupted() bool { return in.on.Load() }
+
+// done returns the channel closed when the cell is interrupted.
+func (in *interrupter) done() <-chan struct{} {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.c
+}
+
+// sleep is time.Sleep for cells: it ends the cell when the cell is
+// interrupted, so that time.Sleep(time.Hour) stops at once.
+func (in *interrupter) sleep(d time.Duration) {
+	c := in.done()
+	if in.interrupted() {
+		panic(cellrt.Interrupted{})
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-c:
+		panic(cellrt.Interrupted{})
+	}
+}
+
+// isInterrupt reports whether a recovered panic value ends an interrupted
+// cell: the runtime's signal, or the tensor library's
+// backend.ErrInterrupted (yaegi may hand either over as a reflect.Value).
+func isInterrupt(r any) bool {
+	if v, ok := r.(reflect.Value); ok && v.IsValid() && v.CanInterface() {
+		r = v.Interface()
+	}
+	switch r := r.(type) {
+	case cellrt.Interrupted:
+		return true
+	case error:
+		return errors.Is(r, backend.ErrInterrupted)
+	}
+	return false
+}
+
+// interruptedError is the error of an interrupted cell.
+func interruptedError() *Error {
+	return &Error{Name: "Interrupted", Value: "the cell was interrupted", Traceback: []string{"Interrupted: the cell was interrupted"}}
+}

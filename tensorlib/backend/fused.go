@@ -1,0 +1,73 @@
+package backend
+
+// The interfaces in this file are optional: a Backend may implement any of
+// them to compute a layer of training in one pass over its data instead of
+// the several primitive calls it takes otherwise. Package tensor uses one
+// when the tensor's backend implements it and composes the same result from
+// the Backend methods when it does not (the CUDA backend implements none of
+// them today). They follow Backend's conventions: inputs may be any view,
+// results are new contiguous storages, and every float operand has one
+// dtype, Float32 or Float64.
+
+// Conv computes 2-D convolutions directly. The CPU backend unfolds one
+// sample at a time into a buffer that stays in cache and multiplies it
+// there, where Im2Col and MatMul would write and read the columns of the
+// whole batch.
+type Conv interface {
+	// Conv2d returns the cross-correlation of x under xl, [N, C, H, W],
+	// with the filters w under wl, [F, C, KH, KW], plus the bias b under
+	// bl, [F] (b is nil for none): [N, F, OH, OW], with the output size of
+	// Window.
+	Conv2d(x Storage, xl Layout, w Storage, wl Layout, b Storage, bl Layout, stride, padding, dilation [2]int) Storage
+	// Conv2dBackward returns the gradients of Conv2d's x, w and b, given
+	// the gradient g under gl of its result; it computes only those that
+	// need says (x, w, b) and returns nil for the others.
+	Conv2dBackward(g Storage, gl Layout, x Storage, xl Layout, w Storage, wl Layout, stride, padding, dilation [2]int, need [3]bool) (gx, gw, gb Storage)
+}
+
+// BatchNorm normalises per channel in one pass over the data for the
+// statistics and one for the result, where the composed form takes a dozen
+// elementwise ops and reductions, forward and backward.
+type BatchNorm interface {
+	// BatchNorm normalises x under xl, [N, C, ...], per channel (dim 1):
+	// y = (x - mean_c) / sqrt(var_c + eps) * w_c + b_c. With mean and
+	// variance nil it uses the batch statistics (the mean and the biased
+	// variance over every dim but 1) and returns them, [C]; otherwise it
+	// uses the given ones under their layouts ([C]) and returns nil for
+	// the statistics. w and b, [C], may be nil for 1 and 0.
+	BatchNorm(x Storage, xl Layout, mean Storage, ml Layout, variance Storage, vl Layout, w Storage, wl Layout, b Storage, bl Layout, eps float64) (y, batchMean, batchVar Storage)
+	// BatchNormBackward returns the gradients of x, w and b for the
+	// gradient g under gl of BatchNorm's result with the batch statistics
+	// mean and variance that it returned; the gradient of x includes the
+	// terms through the statistics. It computes only those that need says
+	// (x, w, b), returning nil for the others. With overwrite set nothing
+	// else holds g's storage, and the backend may write x's gradient over
+	// it and return it.
+	BatchNormBackward(g Storage, gl Layout, x Storage, xl Layout, mean, variance Storage, w Storage, wl Layout, eps float64, need [3]bool, overwrite bool) (gx, gw, gb Storage)
+}
+
+// ActivationGrad computes the gradients of activations in one pass, where
+// the composed form makes a Bool mask, a zero and a Where.
+type ActivationGrad interface {
+	// ReLUBackward returns g where y > 0 and 0 elsewhere, for the result
+	// y of ReLU; g and y have one shape. With overwrite set nothing else
+	// holds g's storage, and the backend may write the result over it and
+	// return it.
+	ReLUBackward(g Storage, gl Layout, y Storage, yl Layout, overwrite bool) Storage
+}
+
+// Loss computes the softmax cross-entropy of classification in one pass
+// over the logits, forward and backward, where the composed form takes a
+// dozen small ops.
+type Loss interface {
+	// CrossEntropy returns the mean over rows of logsumexp(row) -
+	// row[label] of the logits under ll, [N, C], with the Int64 labels
+	// under lbl, [N]: loss holds that one element, lse the rows'
+	// logsumexp, [N], for CrossEntropyBackward. A label outside [0, C)
+	// panics with a *tensor.IndexError.
+	CrossEntropy(logits Storage, ll Layout, labels Storage, lbl Layout) (loss, lse Storage)
+	// CrossEntropyBackward returns the gradient of the logits, [N, C],
+	// for the gradient g (one element, under gl) of CrossEntropy's loss:
+	// (softmax(row) - onehot(label)) * g / N.
+	CrossEntropyBackward(g Storage, gl Layout, logits Storage, ll Layout, labels Storage, lbl Layout, lse Storage) Storage
+}

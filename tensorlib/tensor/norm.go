@@ -1,0 +1,159 @@
+package tensor
+
+import (
+	"fmt"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
+)
+
+// BatchNorm normalises x, [N, C, ...], per channel (dim 1), as
+// torch.nn.functional.batch_norm does:
+//
+//	y = (x - mean_c) / sqrt(var_c + eps) * weight_c + bias_c
+//
+// In training mode mean and var are the batch's (the biased variance over
+// every dim but 1), gradients flow through them, and runningMean and
+// runningVar, [C], move toward them in place when they are not nil:
+// running = (1 - momentum) * running + momentum * batch, with the
+// unbiased variance for runningVar. Otherwise it normalises with the
+// running statistics, which must then be given. weight and bias, [C], may
+// be nil for 1 and 0. It panics with a *ShapeError when the shapes do not
+// fit, or in training mode when a channel has a single value.
+//
+//	y := tensor.BatchNorm(x, rm, rv, w, b, true, 0.1, 1e-5) // nn.BatchNorm2d's forward
+func BatchNorm(x, runningMean, runningVar, weight, bias *Tensor, training bool, momentum, eps float64) *Tensor {
+	const op = "BatchNorm"
+	needFloat(op, x)
+	if x.Dim() < 2 {
+		panic(shapeErr(op, "pass a batch [N, C, ...]", [][]int{x.Shape()}, "input of shape %v has no channel dim", x.layout.Shape))
+	}
+	c := x.layout.Shape[1]
+	operands := []*Tensor{x}
+	for _, t := range []*Tensor{runningMean, runningVar, weight, bias} {
+		if t == nil {
+			continue
+		}
+		operands = append(operands, t)
+		if t.Dim() != 1 || t.layout.Shape[0] != c {
+			panic(shapeErr(op, fmt.Sprintf("statistics, weight and bias are [%d], one per channel", c), [][]int{x.Shape(), t.Shape()},
+				"an operand of shape %v for an input with %d channels", t.layout.Shape, c))
+		}
+	}
+	sameDevice(op, operands...)
+	if !training && (runningMean == nil || runningVar == nil) {
+		panic(valueErr(op, "pass the running statistics, or normalise with the batch's (training mode)",
+			"evaluation mode needs the running mean and variance"))
+	}
+	m := x.Numel() / max(c, 1)
+	if training && m <= 1 {
+		panic(shapeErr(op, "use a larger batch", [][]int{x.Shape()},
+			"input %v: expected more than 1 value per channel when training", x.layout.Shape))
+	}
+	dt := x.DType()
+	w, b := asTypeOrNil(weight, dt), asTypeOrNil(bias, dt)
+	nb, fused := x.backend.Backend.(backend.BatchNorm)
+	if fused && !(!training && tracked(x, w, b)) {
+		return batchNorm(nb, x, runningMean, runningVar, w, b, training, momentum, eps, m)
+	}
+	// The composition of primitives, for backends without backend.BatchNorm
+	// and for gradients in evaluation mode.
+	dims := []int{0}
+	cshape := []int{c}
+	for d := 2; d < x.Dim(); d++ {
+		dims = append(dims, d)
+		cshape = append(cshape, 1)
+	}
+	var y *Tensor
+	if training {
+		mean := x.MeanKeep(dims...)
+		xc := x.Sub(mean)
+		v := xc.Square().MeanKeep(dims...)
+		y = xc.Div(v.AddScalar(eps).Sqrt())
+		updateRunning(runningMean, runningVar, mean.Reshape(c), v.Reshape(c), momentum, m)
+	} else {
+		mean := runningMean.AsType(dt).Reshape(cshape...)
+		std := runningVar.AsType(dt).AddScalar(eps).Sqrt().Reshape(cshape...)
+		y = x.Sub(mean).Div(std)
+	}
+	if w != nil {
+		y = y.Mul(w.Reshape(cshape...))
+	}
+	if b != nil {
+		y = y.Add(b.Reshape(cshape...))
+	}
+	return y
+}
+
+// batchNorm is BatchNorm on a backend that computes it directly.
+func batchNorm(nb backend.BatchNorm, x, runningMean, runningVar, w, b *Tensor, training bool, momentum, eps float64, m int) *Tensor {
+	c := x.layout.Shape[1]
+	var ms, vs backend.Storage
+	var ml, vl backend.Layout
+	if !training {
+		rm, rv := runningMean.AsType(x.DType()), runningVar.AsType(x.DType())
+		ms, ml, vs, vl = rm.storage, rm.layout, rv.storage, rv.layout
+	}
+	ws, wl := storageOf(w)
+	bs, bl := storageOf(b)
+	ys, bm, bv := nb.BatchNorm(x.storage, x.layout, ms, ml, vs, vl, ws, wl, bs, bl, eps)
+	y := newTensor(x.backend, ys, x.Shape())
+	if !training {
+		return y
+	}
+	mean, variance := newTensor(x.backend, bm, []int{c}), newTensor(x.backend, bv, []int{c})
+	updateRunning(runningMean, runningVar, mean, variance, momentum, m)
+	inputs := []*Tensor{x}
+	if w != nil {
+		inputs = append(inputs, w)
+	}
+	if b != nil {
+		inputs = append(inputs, b)
+	}
+	if !tracked(inputs...) {
+		return y
+	}
+	return recordOwned(y, "BatchNorm", func(g *Tensor, owned bool) []*Tensor {
+		need := [3]bool{needGrad(x), w != nil && needGrad(w), b != nil && needGrad(b)}
+		gx, gw, gb := nb.BatchNormBackward(g.storage, g.layout, x.storage, x.layout, bm, bv, ws, wl, eps, need, owned)
+		grads := []backend.Storage{gx}
+		if w != nil {
+			grads = append(grads, gw)
+		}
+		if b != nil {
+			grads = append(grads, gb)
+		}
+		return gradTensors(g, inputs, grads...)
+	}, inputs...)
+}
+
+// updateRunning moves the running statistics toward the batch's mean and
+// biased variance of m values per channel, in place; nil ones stay nil.
+// Every operand is detached, so nothing is recorded.
+func updateRunning(runningMean, runningVar, mean, variance *Tensor, momentum float64, m int) {
+	if runningMean != nil {
+		bm := mean.Detach().AsType(runningMean.DType())
+		rm := runningMean.Detach()
+		CopyInto(runningMean, rm.MulScalar(1-momentum).Add(bm.MulScalar(momentum)))
+	}
+	if runningVar != nil {
+		bv := variance.Detach().MulScalar(float64(m) / float64(m-1)).AsType(runningVar.DType())
+		rv := runningVar.Detach()
+		CopyInto(runningVar, rv.MulScalar(1-momentum).Add(bv.MulScalar(momentum)))
+	}
+}
+
+// asTypeOrNil returns x as dt, or nil for a nil x.
+func asTypeOrNil(x *Tensor, dt DType) *Tensor {
+	if x == nil {
+		return nil
+	}
+	return x.AsType(dt)
+}
+
+// storageOf returns x's storage and layout, or nil and the zero layout.
+func storageOf(x *Tensor) (backend.Storage, backend.Layout) {
+	if x == nil {
+		return nil, backend.Layout{}
+	}
+	return x.storage, x.layout
+}
