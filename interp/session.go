@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -170,7 +169,7 @@ func New(opts Options) (*Session, error) {
 		OnRecursion: func(err *cellrt.RecursionError) { s.running().recursion(err) },
 	}
 	s.u = plan.NewUniverse(s.tables()...)
-	s.u.Source = yaegiSource
+	s.u.Source, s.u.SourceNote = plan.StdSource(goroot(), generic.Sources[:])
 	var err error
 	s.plan, err = plan.New(plan.Config{
 		Universe:   s.u,
@@ -214,16 +213,14 @@ func (s *Session) tables() []plan.Symbols {
 	return t
 }
 
-// yaegiSource is the universe's Source: the generic packages yaegi runs
-// from its own source (cmp, maps, slices), typed from that same source.
-func yaegiSource(path string) []string {
-	for _, src := range generic.Sources {
-		i := strings.Index(src, "package ")
-		if i >= 0 && strings.HasPrefix(src[i:], "package "+path+"\n") {
-			return []string{src}
-		}
+// goroot returns the Go toolchain's root whose standard-library source
+// gives cells its generic code (slices.Sort, maps.Keys, iter.Seq): $GOROOT
+// when set, else the root of the Go that built the kernel.
+func goroot() string {
+	if r := os.Getenv("GOROOT"); r != "" {
+		return r
 	}
-	return nil
+	return runtime.GOROOT() //nolint:staticcheck // the root the stdlib tables were generated from
 }
 
 // start makes a fresh interpreter, runs the planner's prelude in it and

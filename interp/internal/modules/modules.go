@@ -468,5 +468,5 @@ func isStd(p string) bool {
 func stdError(p string) error {
 	return &Error{Kind: Std, Query: p,
 		Reason: "not a standard library package cells can use, and not a module path (module paths start with a domain name, as github.com/google/uuid does)",
-		Fix:    "check the spelling; the interpreter's standard library is Go 1.22's (yaegi v0.16.1), so newer packages such as iter and unique are missing"}
+		Fix:    "check the spelling; cells have the standard library of the Go that built the kernel, except the packages an interpreter cannot load (plugin, which needs cgo; the toolchain's internal packages)"}
 }

@@ -2,7 +2,9 @@ package plan
 
 import (
 	"fmt"
+	"go/ast"
 	"go/constant"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"path"
@@ -40,6 +42,7 @@ type Universe struct {
 	// one is found to refer to itself.
 	building map[reflect.Type]bool
 	sources  map[string][]string
+	whole    map[string]bool // packages without tables whose source is all generic (wholeSource)
 	generics map[string]bool // packages whose source generics are in
 	// withBodies holds the packages' sources checked with their bodies
 	// (see bodies).
@@ -72,6 +75,7 @@ func NewUniverse(tables ...Symbols) *Universe {
 
 		building: map[reflect.Type]bool{},
 		sources:  map[string][]string{},
+		whole:    map[string]bool{},
 		generics: map[string]bool{},
 
 		withBodies: map[string]*source{},
@@ -120,7 +124,28 @@ func (u *Universe) Has(path string) bool {
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	return u.sourceOf(path) != nil
+	return u.wholeSource(path) != nil
+}
+
+// wholeSource returns the source of a package the tables do not hold,
+// when a package can be built from it: when its exported code is all
+// generic (slices, maps, cmp, iter), since the interpreter runs the
+// instances of generic code (see mono) but cannot import a package's
+// other code from source (plugin.Open). u.mu is held.
+func (u *Universe) wholeSource(path string) []string {
+	src := u.sourceOf(path)
+	if src == nil {
+		return nil
+	}
+	ok, seen := u.whole[path]
+	if !seen {
+		ok = onlyGeneric(src)
+		u.whole[path] = ok
+	}
+	if !ok {
+		return nil
+	}
+	return src
 }
 
 // table returns the symbols of package path.
@@ -198,7 +223,10 @@ func (u *Universe) importLocked(p string, generics bool) (*types.Package, error)
 	}
 	syms, ok := u.table(p)
 	var src []string
-	if !ok || generics {
+	switch {
+	case !ok:
+		src = u.wholeSource(p)
+	case generics:
 		src = u.sourceOf(p)
 	}
 	if !ok && src == nil {
@@ -541,4 +569,48 @@ func (u *Universe) interfaceOf(t reflect.Type) *types.Interface {
 		methods[i] = types.NewFunc(token.NoPos, pkg, m.Name, u.signature(nil, m.Type, 0))
 	}
 	return types.NewInterfaceType(methods, nil).Complete()
+}
+
+// onlyGeneric reports whether the exported functions and types of a
+// package's source are all generic (type parameters, or constraint
+// interfaces), with no exported variables: a package such as slices,
+// maps, cmp or iter, whose every use becomes instance code. A package
+// with other exported code (plugin.Open) needs compiled symbols.
+func onlyGeneric(src []string) bool {
+	fset := token.NewFileSet()
+	for _, text := range src {
+		f, err := parser.ParseFile(fset, "", text, parser.SkipObjectResolution)
+		if err != nil {
+			return false
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil && d.Name.IsExported() && d.Type.TypeParams == nil {
+					return false
+				}
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					switch sp := sp.(type) {
+					case *ast.TypeSpec:
+						if !sp.Name.IsExported() || sp.TypeParams != nil {
+							continue
+						}
+						if _, isIface := sp.Type.(*ast.InterfaceType); !isIface {
+							return false
+						}
+					case *ast.ValueSpec:
+						if d.Tok == token.VAR {
+							for _, n := range sp.Names {
+								if n.IsExported() {
+									return false
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return true
 }
