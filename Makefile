@@ -1,7 +1,7 @@
 # Targets wrap the scripts in scripts/, which work without make too.
 #
 #	make setup          Debian packages, Go toolchain and modules (scripts/setup.sh)
-#	make build          bin/gotensor
+#	make build          bin/gotensor, with the standard library's generic source embedded
 #	make install        build, then install the kernelspec (INSTALL_FLAGS=--user)
 #	make test           every test: Go, kernelspec, Python (scripts/test.sh)
 #	make bench          every benchmark in bench/
@@ -16,7 +16,11 @@ INSTALL_FLAGS ?= --user
 setup:
 	scripts/setup.sh
 
+# The kernel embeds the Go source of the standard library's generic
+# packages (slices, maps, iter ...), generated from the toolchain, not
+# committed: see interp/internal/stdsrc.
 build:
+	$(GO) generate ./interp/internal/stdsrc
 	$(GO) build -o bin/gotensor ./cmd/gotensor
 
 install: build

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	yaegi "github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib/generic"
 	"github.com/traefik/yaegi/stdlib/unsafe"
 
 	"github.com/gotensor/gotensor/display"
@@ -169,7 +168,7 @@ func New(opts Options) (*Session, error) {
 		OnRecursion: func(err *cellrt.RecursionError) { s.running().recursion(err) },
 	}
 	s.u = plan.NewUniverse(s.tables()...)
-	s.u.Source, s.u.SourceNote = plan.StdSource(goroot(), generic.Sources[:])
+	s.u.Source, s.u.SourceNote, _ = stdSource(goroot())
 	var err error
 	s.plan, err = plan.New(plan.Config{
 		Universe:   s.u,
@@ -214,8 +213,9 @@ func (s *Session) tables() []plan.Symbols {
 }
 
 // goroot returns the Go toolchain's root whose standard-library source
-// gives cells its generic code (slices.Sort, maps.Keys, iter.Seq): $GOROOT
-// when set, else the root of the Go that built the kernel.
+// gives cells its generic code (slices.Sort, maps.Keys, iter.Seq) when the
+// kernel carries no copy of its own (see stdSource): $GOROOT when set, else
+// the root of the Go that built the kernel.
 func goroot() string {
 	if r := os.Getenv("GOROOT"); r != "" {
 		return r

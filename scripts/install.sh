@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# install.sh sets the machine up (setup.sh), builds bin/gotensor and installs
-# the "Go (gotensor)" kernel for Jupyter. Arguments go to `gotensor install`
-# (default --user; also --sys-prefix, --prefix DIR, --name N,
-# --display-name S, --cuda, --cpu). Then start Jupyter: jupyter notebook
+# install.sh sets the machine up (setup.sh), builds bin/gotensor as make
+# build does and installs the "Go (gotensor)" kernel for Jupyter. Arguments
+# go to `gotensor install` (default --user; also --sys-prefix, --prefix DIR,
+# --name N, --display-name S, --cuda, --cpu). Then start Jupyter: jupyter notebook
 #
 # On a machine with an NVIDIA GPU (nvidia-smi -L lists one, or
 # /dev/nvidiactl exists) and the CUDA toolkit (cuda.h and cublas_v2.h in
@@ -16,6 +16,9 @@ say() { printf 'install: %s\n' "$*" >&2; }
 
 scripts/setup.sh
 export PATH="$PATH:/usr/local/go/bin"
+# The kernel carries the standard library's generic source (slices, maps,
+# iter ...), so that it runs them where no Go is installed.
+go generate ./interp/internal/stdsrc
 go build -o bin/gotensor ./cmd/gotensor
 
 gpu_present() {

@@ -59,6 +59,9 @@ step "generated symbols" generated_current interp/internal/symbols
 # The standard library's tables (interp/internal/stdlib) are those of the Go
 # that builds the kernel: a new Go release changes them.
 step "generated stdlib" generated_current interp/internal/stdlib
+# The kernel embeds the standard library's generic source (git-ignored,
+# generated from the toolchain): the Go tests check it, the build embeds it.
+step "generate stdsrc" go generate ./interp/internal/stdsrc
 # The MNIST training tests (tensorlib/nn) and the notebooks need the data.
 step "fetch MNIST" go run ./cmd/gotensor data mnist
 # setup.sh installs OpenBLAS, so its path must be tested too, not skipped.

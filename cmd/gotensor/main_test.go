@@ -71,9 +71,16 @@ func TestHelp(t *testing.T) {
 
 func TestVersion(t *testing.T) {
 	code, stdout, _ := runCmd(t, "version")
-	want := "gotensor " + Version() + " " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH + "\n"
-	if code != 0 || stdout != want {
-		t.Errorf("version = %d, %q; want 0, %q", code, stdout, want)
+	first, second, _ := strings.Cut(stdout, "\n")
+	want := "gotensor " + Version() + " " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH
+	if code != 0 || first != want {
+		t.Errorf("version = %d, %q; want 0, %q first", code, stdout, want)
+	}
+	// Where generic code comes from: the embedded copy, $GOROOT or none.
+	from, ok := strings.CutPrefix(second, "standard library's generic source: ")
+	if !ok || !strings.HasSuffix(from, "\n") || !(strings.HasPrefix(from, "embedded in the kernel ("+runtime.Version()+",") ||
+		strings.HasPrefix(from, "the Go toolchain's source under /") || strings.HasPrefix(from, "none: ")) {
+		t.Errorf("version's second line = %q", second)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
+
+	"github.com/gotensor/gotensor/interp"
 )
 
 // version is set at link time with -ldflags "-X main.version=v1.2.3"; when
@@ -38,5 +40,6 @@ func runVersion(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, " %s", f)
 	}
 	fmt.Fprintln(stdout)
+	fmt.Fprintf(stdout, "standard library's generic source: %s\n", interp.GenericSource())
 	return 0
 }

@@ -7,7 +7,10 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"io"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -18,30 +21,45 @@ import (
 // of a standard-library package under goroot (the Go toolchain's source
 // tree) that build for this platform, or nil when there are none.
 func GOROOTSource(goroot string) func(path string) []string {
+	return FSSource(os.DirFS(filepath.Join(goroot, "src")))
+}
+
+// FSSource returns a Universe.Source that reads the non-test Go files of a
+// standard-library package that build for this platform from fsys, a
+// tree rooted like $GOROOT/src (slices/sort.go), or nil when there are
+// none: the toolchain's tree, or the copy the kernel embeds.
+func FSSource(fsys fs.FS) func(path string) []string {
 	ctx := build.Default
-	ctx.GOROOT = goroot
-	return func(path string) []string {
-		dir := filepath.Join(goroot, "src", filepath.FromSlash(path))
-		entries, err := os.ReadDir(dir)
+	ctx.JoinPath = path.Join
+	ctx.OpenFile = func(name string) (io.ReadCloser, error) { return fsys.Open(name) }
+	return func(pkg string) []string {
+		entries, err := fs.ReadDir(fsys, pkg)
 		if err != nil {
 			return nil
 		}
 		var files []string
 		for _, e := range entries {
 			name := e.Name()
-			if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
 				continue
 			}
-			if ok, err := ctx.MatchFile(dir, name); err != nil || !ok {
+			if ok, err := ctx.MatchFile(pkg, name); err != nil || !ok {
 				continue
 			}
-			b, err := os.ReadFile(filepath.Join(dir, name))
+			b, err := fs.ReadFile(fsys, path.Join(pkg, name))
 			if err == nil {
 				files = append(files, string(b))
 			}
 		}
 		return files
 	}
+}
+
+// HasStd reports whether fsys, a tree rooted like $GOROOT/src, holds the
+// standard library's generic source (slices/sort.go).
+func HasStd(fsys fs.FS) bool {
+	_, err := fs.Stat(fsys, "slices/sort.go")
+	return err == nil
 }
 
 // StdSource returns the Universe.Source for the generic code of the
@@ -51,12 +69,11 @@ func GOROOTSource(goroot string) func(path string) []string {
 // whole packages (yaegi's embedded copies of cmp, maps and slices:
 // github.com/traefik/yaegi/stdlib/generic's Sources). The note says what
 // the fallback lacks, for Universe.SourceNote; it is "" for the
-// toolchain's source.
+// toolchain's source. (A kernel built with its own copy of the source
+// uses that first: see package interp/internal/stdsrc.)
 func StdSource(goroot string, fallback []string) (source func(path string) []string, note string) {
-	if goroot != "" {
-		if _, err := os.Stat(filepath.Join(goroot, "src", "slices", "sort.go")); err == nil {
-			return GOROOTSource(goroot), ""
-		}
+	if goroot != "" && HasStd(os.DirFS(filepath.Join(goroot, "src"))) {
+		return GOROOTSource(goroot), ""
 	}
 	byPath := map[string][]string{}
 	for _, src := range fallback {
@@ -69,9 +86,9 @@ func StdSource(goroot string, fallback []string) (source func(path string) []str
 	if goroot != "" {
 		where = "the Go toolchain's source is not under " + goroot
 	}
-	note = where + ", so generic code comes from the interpreter's Go 1.22 copies of cmp, maps and slices " +
+	note = where + " and the kernel carries no copy of it, so generic code comes from the interpreter's Go 1.22 copies of cmp, maps and slices " +
 		"(slices without Sort, SortFunc, Min, Max, BinarySearch, Sorted, Collect; no maps.Keys, no iter, errors.AsType, atomic.Pointer): " +
-		"install Go and set GOROOT to it"
+		"rebuild the kernel with make build, which embeds that source, or install Go and set GOROOT to it"
 	return func(path string) []string { return byPath[path] }, note
 }
 

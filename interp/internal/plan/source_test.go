@@ -3,8 +3,10 @@ package plan
 import (
 	"errors"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/traefik/yaegi/stdlib"
 	"github.com/traefik/yaegi/stdlib/generic"
@@ -95,5 +97,35 @@ func TestStdSourceFallback(t *testing.T) {
 	}
 	if _, err := s.Plan(2, "import \"no/such\""); err == nil || strings.Contains(err.Error(), "toolchain") {
 		t.Errorf("a package that does not exist: %v", err)
+	}
+}
+
+// TestFSSource checks that a source tree other than $GOROOT (the copy the
+// kernel embeds) gives a package's files as the go command builds them
+// for this platform: no tests, no other platform's files, none behind a
+// build constraint that is false here.
+func TestFSSource(t *testing.T) {
+	other := "windows"
+	if runtime.GOOS == "windows" {
+		other = "linux"
+	}
+	fsys := fstest.MapFS{
+		"p/a.go":                      {Data: []byte("package p\n\nfunc A[T any](x T) T { return x }\n")},
+		"p/a_test.go":                 {Data: []byte("package p\n")},
+		"p/b_" + other + ".go":        {Data: []byte("package p\n\nvar B = 1\n")},
+		"p/c.go":                      {Data: []byte("//go:build ignore\n\npackage p\n")},
+		"p/d_" + runtime.GOOS + ".go": {Data: []byte("package p\n\nvar D = 1\n")},
+		"p/sub/e.go":                  {Data: []byte("package sub\n")},
+	}
+	got := FSSource(fsys)("p")
+	want := []string{string(fsys["p/a.go"].Data), string(fsys["p/d_"+runtime.GOOS+".go"].Data)}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := FSSource(fsys)("q"); got != nil {
+		t.Errorf("a package that is not there: %q", got)
+	}
+	if HasStd(fsys) {
+		t.Error("HasStd of a tree without slices")
 	}
 }
