@@ -307,7 +307,7 @@ func (s *Session) doc(key string) string {
 // open or a line ends in an operator, "invalid" when it cannot parse,
 // "complete" otherwise.
 func (s *Session) IsComplete(code string) Completeness {
-	if strings.TrimSpace(code) == "" || isMagic(code) {
+	if strings.TrimSpace(code) == "" || isMagic(code) || helpName(code) != "" {
 		return Completeness{Status: "complete"}
 	}
 	fset := token.NewFileSet()

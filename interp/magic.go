@@ -32,6 +32,7 @@ const magicHelp = `Magics (at the start of a line):
   %cd [DIR]         change the working directory (home when DIR is empty)
 ` + goHelp + `  %help             show this help
   !CMD              run CMD in the shell and stream its output
+A cell ?NAME or NAME? (?fmt.Println, x?) shows NAME's documentation in the pager.
 `
 
 // isMagic reports whether code starts with a magic or shell line.

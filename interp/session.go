@@ -369,6 +369,9 @@ func (s *Session) Execute(ctx context.Context, code string, out Output) (*displa
 		s.abandoned = nil
 	}
 	s.intr.reset()
+	if name := helpName(code); name != "" {
+		return nil, s.help(name, out)
+	}
 	if hasMagic(code) {
 		return s.runMagics(ctx, code)
 	}

@@ -81,7 +81,7 @@ func (k *kernel) execute(r *request) {
 		"status":           "ok",
 		"execution_count":  n,
 		"user_expressions": map[string]any{},
-		"payload":          []any{},
+		"payload":          out.payload(),
 	})
 }
 

@@ -20,6 +20,7 @@ import (
 //	display ID     display "shown", then update it to "updated" (ID may be -)
 //	clear          clear_output with wait
 //	input PROMPT   the cell's value is the line read from the front end
+//	page TEXT      the pager shows TEXT
 type fakeInterp struct{}
 
 func (fakeInterp) Execute(ctx context.Context, code string, out Output) (*Bundle, error) {
@@ -60,6 +61,8 @@ func (fakeInterp) Execute(ctx context.Context, code string, out Output) (*Bundle
 			out.Display(text("updated"), id, true)
 		case "clear":
 			out.ClearOutput(true)
+		case "page":
+			out.Page(text(arg))
 		case "input":
 			v, err := out.Input(arg, false)
 			if err != nil {

@@ -37,6 +37,11 @@ type Output interface {
 	// returns an error when the front end cannot answer (allow_stdin false)
 	// or the cell is interrupted.
 	Input(prompt string, password bool) (string, error)
+	// Page shows b in the front end's pager, as IPython's ?name does: the
+	// execute_reply carries it as a "page" payload, which JupyterLab and
+	// Notebook show beside the notebook. A later Page of the same cell
+	// replaces an earlier one.
+	Page(b Bundle)
 }
 
 // Bundle is a value's representations keyed by MIME type ("text/plain",

@@ -53,6 +53,21 @@ func TestKernelInfo(t *testing.T) {
 	}
 }
 
+// TestPagePayload checks that what a cell pages comes back in its
+// execute_reply as the messaging specification's "page" payload, and that a
+// cell that pages nothing has an empty payload.
+func TestPagePayload(t *testing.T) {
+	c := startKernel(t, fakeInterp{})
+	reply, _ := c.execute("page first\npage func Println(a ...any)", nil)
+	want := []any{map[string]any{"source": "page", "data": map[string]any{"text/plain": "func Println(a ...any)"}, "start": 0.0}}
+	if reply["status"] != "ok" || !reflect.DeepEqual(reply["payload"], want) {
+		t.Errorf("reply = %v, want payload %v", reply, want)
+	}
+	if reply, _ := c.execute("print x", nil); !reflect.DeepEqual(reply["payload"], []any{}) {
+		t.Errorf("a cell that pages nothing: payload %v", reply["payload"])
+	}
+}
+
 func TestIPCTransport(t *testing.T) {
 	c := startKernelOn(t, fakeInterp{}, "ipc")
 	if r, _ := c.execute("print over ipc\nvalue 1", nil); r["status"] != "ok" {

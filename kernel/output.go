@@ -3,6 +3,7 @@ package kernel
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 
 	"github.com/gotensor/gotensor/protocol"
 )
@@ -16,6 +17,7 @@ type cellOutput struct {
 	ctx        context.Context // the cell's; cancelled by interrupts
 	silent     bool            // publish nothing
 	allowStdin bool
+	page       atomic.Pointer[Bundle] // what Page was given last, for the reply's payload
 }
 
 var _ Output = (*cellOutput)(nil)
@@ -101,4 +103,22 @@ func (k *kernel) stdinMessage(m *protocol.Message) {
 	default:
 		k.log.Warn("kernel: input_reply without a pending input_request, ignored")
 	}
+}
+
+// Page keeps b for the execute_reply's "page" payload.
+func (o *cellOutput) Page(b Bundle) {
+	if o.silent {
+		return
+	}
+	o.page.Store(&b)
+}
+
+// payload returns the execute_reply's payload: the page Page was given,
+// if any.
+func (o *cellOutput) payload() []any {
+	b := o.page.Load()
+	if b == nil {
+		return []any{}
+	}
+	return []any{map[string]any{"source": "page", "data": orEmpty(b.Data), "start": 0}}
 }

@@ -1,7 +1,8 @@
 """The gotensor kernel against jupyter_kernel_test's conformance suite.
 
-Every message the suite receives is validated against the Jupyter message
-schemas. Run with scripts/test.sh, which installs the kernelspec first.
+Every sample the suite asks for is filled in, so no test of it skips, and
+every message it receives is validated against the Jupyter message schemas.
+Run with scripts/test.sh, which installs the kernelspec first.
 """
 
 import unittest
@@ -57,7 +58,10 @@ class GotensorKernelTests(jupyter_kernel_test.KernelTests):
         {"code": 'len("héllo")', "result": "6"},
     ]
     code_history_pattern = "1?1"  # a glob, as in IPython: matches only "1+1"
-    supported_history_operations = ("tail", "search")
+    supported_history_operations = ("tail", "range", "search")
+
+    # ?NAME pages NAME's documentation, as in IPython: a "page" payload.
+    code_page_something = "?fmt.Println"
 
     code_display_data = [
         {"code": 'display.HTML("<b>gotensor</b>")', "mime": "text/html"},

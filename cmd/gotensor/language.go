@@ -54,7 +54,10 @@ func toKernel(b display.Bundle) kernel.Bundle {
 // cellOutput hands what a cell produces to the kernel.
 type cellOutput struct{ out kernel.Output }
 
-var _ interp.Output = cellOutput{}
+var (
+	_ interp.Output = cellOutput{}
+	_ interp.Pager  = cellOutput{}
+)
 
 func (c cellOutput) Stream(name, text string) { c.out.Stream(name, text) }
 
@@ -67,3 +70,6 @@ func (c cellOutput) ClearOutput(wait bool) { c.out.ClearOutput(wait) }
 func (c cellOutput) Input(prompt string, password bool) (string, error) {
 	return c.out.Input(prompt, password)
 }
+
+// Page shows b in the front end's pager (?name).
+func (c cellOutput) Page(b display.Bundle) { c.out.Page(toKernel(b)) }
