@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gotensor/gotensor/internal/testenv"
 	"github.com/gotensor/gotensor/tensorlib/data"
 	"github.com/gotensor/gotensor/tensorlib/nn"
 	"github.com/gotensor/gotensor/tensorlib/optim"
@@ -61,7 +62,7 @@ func TestMLPTraining(t *testing.T) {
 func TestMNISTMLP(t *testing.T) {
 	train, _, err := data.LoadMNIST("")
 	if err != nil {
-		t.Skipf("no MNIST: %v", err)
+		testenv.Missing(t, "no MNIST (go run ./cmd/gotensor data mnist): %v", err)
 	}
 	const batch, steps = 32, 5
 	run := func(dev tensor.Device) []float64 {

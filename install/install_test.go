@@ -12,6 +12,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gotensor/gotensor/internal/testenv"
 )
 
 // fakeBinary writes an executable file standing in for the gotensor binary.
@@ -235,10 +237,10 @@ func TestLogoPNG(t *testing.T) {
 func TestJupyterListsKernelspec(t *testing.T) {
 	jupyter := "/usr/bin/jupyter"
 	if _, err := os.Stat(jupyter); err != nil {
-		t.Skip("no /usr/bin/jupyter (scripts/setup.sh installs it)")
+		testenv.Missing(t, "no /usr/bin/jupyter (scripts/setup.sh installs it)")
 	}
 	if err := exec.Command(jupyter, "kernelspec", "--help").Run(); err != nil {
-		t.Skip("jupyter kernelspec unavailable (Debian package jupyter-client; scripts/setup.sh installs it)")
+		testenv.Missing(t, "jupyter kernelspec unavailable (Debian package jupyter-client; scripts/setup.sh installs it)")
 	}
 	data := t.TempDir()
 	t.Setenv("JUPYTER_DATA_DIR", data)

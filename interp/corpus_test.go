@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gotensor/gotensor/display"
+	"github.com/gotensor/gotensor/internal/testenv"
 	"github.com/gotensor/gotensor/interp"
 	"github.com/gotensor/gotensor/interp/internal/corpus"
 )
@@ -71,7 +72,7 @@ func TestYaegiCorpus(t *testing.T) {
 	}
 	dir, err := corpus.ModuleDir("github.com/traefik/yaegi")
 	if err != nil {
-		t.Skipf("yaegi's source is not available: %v", err)
+		testenv.Missing(t, "yaegi's source is not available (go mod download github.com/traefik/yaegi): %v", err)
 	}
 	progs, err := corpus.YaegiPrograms(dir)
 	if err != nil {
@@ -360,7 +361,7 @@ func TestGoByExample(t *testing.T) {
 		t.Skipf("set $%s to a checkout of github.com/mmcgrana/gobyexample to run its programs (the Go module proxy does not serve it)", goByExampleEnv)
 	}
 	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("the go command computes the expected output, and there is none on PATH")
+		testenv.Missing(t, "the go command computes the expected output, and there is none on PATH")
 	}
 	progs, err := corpus.GoByExamplePrograms(root)
 	if err != nil {

@@ -1,11 +1,11 @@
 package interp
 
 import (
-	"os"
 	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/gotensor/gotensor/internal/testenv"
 	"github.com/gotensor/gotensor/interp/internal/stdsrc"
 )
 
@@ -16,11 +16,7 @@ import (
 // are what go run prints for the same code.
 func TestWithoutGo(t *testing.T) {
 	if fsys, _ := stdsrc.FS(); fsys == nil {
-		msg := "the kernel embeds no standard-library source: go generate ./interp/internal/stdsrc"
-		if os.Getenv("GOTENSOR_REQUIRE_TOOLS") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		testenv.Missing(t, "the kernel embeds no standard-library source: go generate ./interp/internal/stdsrc")
 	}
 	t.Setenv("GOROOT", t.TempDir())
 	t.Setenv("PATH", t.TempDir())

@@ -30,6 +30,7 @@ declare -A may=(
 	[protocol]=""
 	[kernel]="protocol"
 	[install]=""
+	[internal/testenv]=""
 	[interp]="autograd tensorlib kernels cuda display"
 	[nbrun]="autograd tensorlib kernels cuda display interp"
 	[cmd]="autograd tensorlib kernels cuda display interp protocol kernel install nbrun"

@@ -7,25 +7,52 @@
 # current (check-ptx.sh), vets and builds the -tags cuda binary
 # (bin/gotensor-cuda) and compiles, without running, its CUDA tests: there is
 # no GPU here, and gorgonia.org/cu's init exits a process that finds none.
-# It runs every step, prints a summary and exits non-zero when any step
-# failed.
+# It runs every step whose inputs are there (the build needs the generated
+# source, the kernelspec the build, the Python tests the kernelspec: a step
+# whose input failed is reported NOT RUN, never run against an older
+# binary), prints a summary and exits non-zero when any step failed.
+#
+# GOTENSOR_REQUIRE_TOOLS=1 (the default here; set it to 0 to allow skips)
+# turns every test that would skip for a missing tool or data set (PyTorch,
+# NumPy, npm, chromium, OpenBLAS, MNIST, Jupyter) into a failure: setup.sh
+# has installed them all. pytest runs with -rs, so the log gives the reason
+# of every skip that is left.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 scripts/setup.sh
 export PATH="$PATH:/usr/local/go/bin"
 
-failed=()
+export GOTENSOR_REQUIRE_TOOLS="${GOTENSOR_REQUIRE_TOOLS:-1}"
+
+passed=() failed=() notrun=()
+# step NAME CMD... runs CMD and records whether it passed.
 step() {
 	local name="$1"
 	shift
 	printf '\n== %s\n' "$name"
 	if "$@"; then
 		printf -- '-- %s: ok\n' "$name"
+		passed+=("$name")
 	else
 		printf -- '-- %s: FAILED\n' "$name"
 		failed+=("$name")
 	fi
+}
+
+# step_after NEED NAME CMD... runs step NAME when step NEED passed, and
+# otherwise records NAME as not run.
+step_after() {
+	local need="$1" p
+	shift
+	for p in "${passed[@]}"; do
+		if [[ "$p" == "$need" ]]; then
+			step "$@"
+			return
+		fi
+	done
+	printf '\n== %s\n-- %s: NOT RUN (it needs "%s", which failed or did not run)\n' "$1" "$1" "$need"
+	notrun+=("$1")
 }
 
 gofmt_check() {
@@ -64,22 +91,25 @@ step "generated stdlib" generated_current interp/internal/stdlib
 step "generate stdsrc" go generate ./interp/internal/stdsrc
 # The MNIST training tests (tensorlib/nn) and the notebooks need the data.
 step "fetch MNIST" go run ./cmd/gotensor data mnist
-# setup.sh installs OpenBLAS, so its path must be tested too, not skipped.
-export GOTENSOR_REQUIRE_OPENBLAS=1
 step "go test" go test -count=1 ./...
 
-if step "build" go build -o bin/gotensor ./cmd/gotensor && [[ -x bin/gotensor ]]; then
-	tmp="$(mktemp -d)"
-	trap 'rm -rf "$tmp"' EXIT
-	# Jupyter looks here first for kernelspecs and writes connection files here.
-	export JUPYTER_DATA_DIR="$tmp/data" JUPYTER_RUNTIME_DIR="$tmp/runtime"
-	unset JUPYTER_PATH
-	export GOTENSOR_KERNEL_NAME=gotensor-test
-	export PYDEVD_DISABLE_FILE_VALIDATION=1 PYTHONDONTWRITEBYTECODE=1
-	if step "kernelspec install" bin/gotensor install --user --name "$GOTENSOR_KERNEL_NAME"; then
-		step "python tests" /usr/bin/python3 -m pytest -q tests/
-	fi
-fi
+# build_kernel builds bin/gotensor afresh: an older binary left by a failed
+# build must not be what the Python tests run.
+build_kernel() {
+	rm -f bin/gotensor
+	go build -o bin/gotensor ./cmd/gotensor && [[ -x bin/gotensor ]]
+}
+step_after "generate stdsrc" "build" build_kernel
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+# Jupyter looks here first for kernelspecs and writes connection files here.
+export JUPYTER_DATA_DIR="$tmp/data" JUPYTER_RUNTIME_DIR="$tmp/runtime"
+unset JUPYTER_PATH
+export GOTENSOR_KERNEL_NAME=gotensor-test
+export PYDEVD_DISABLE_FILE_VALIDATION=1 PYTHONDONTWRITEBYTECODE=1
+step_after "build" "kernelspec install" bin/gotensor install --user --name "$GOTENSOR_KERNEL_NAME"
+step_after "kernelspec install" "python tests" /usr/bin/python3 -m pytest -q -rs tests/
 
 # cuda_build runs the CUDA checks in order, stopping at the first failure.
 cuda_build() {
@@ -100,6 +130,9 @@ step "cuda build" cuda_build
 echo
 if ((${#failed[@]})); then
 	printf 'FAILED: %s\n' "${failed[@]}"
+	if ((${#notrun[@]})); then
+		printf 'NOT RUN: %s\n' "${notrun[@]}"
+	fi
 	exit 1
 fi
 echo "all tests passed"

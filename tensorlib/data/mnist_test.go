@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gotensor/gotensor/internal/testenv"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
@@ -246,7 +247,7 @@ func TestLoadRealMNIST(t *testing.T) {
 	start := time.Now()
 	train, test, err := LoadMNIST("")
 	if err != nil {
-		t.Skipf("MNIST not present (%v)", err)
+		testenv.Missing(t, "MNIST not present (%v); fetch it with `go run ./cmd/gotensor data mnist`", err)
 	}
 	t.Logf("LoadMNIST: %v", time.Since(start))
 	checkReal(t, "train", train, mnistTrainCounts)
@@ -257,7 +258,7 @@ func TestLoadRealFashionMNIST(t *testing.T) {
 	start := time.Now()
 	train, test, err := LoadFashionMNIST("")
 	if err != nil {
-		t.Skipf("Fashion-MNIST not present (%v)", err)
+		testenv.Missing(t, "Fashion-MNIST not present (%v); scripts/setup.sh installs dataset-fashion-mnist", err)
 	}
 	t.Logf("LoadFashionMNIST: %v", time.Since(start))
 	even := func(n int) []int {

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gotensor/gotensor/internal/testenv"
 	"github.com/gotensor/gotensor/tensorlib/data"
 	"github.com/gotensor/gotensor/tensorlib/nn"
 	"github.com/gotensor/gotensor/tensorlib/optim"
@@ -19,7 +20,7 @@ func loadMNISTOrSkip(t *testing.T) (train, test *data.Dataset) {
 	}
 	train, test, err := data.LoadMNIST("")
 	if err != nil {
-		t.Skipf("MNIST is not available (%v); fetch it with `go run ./cmd/gotensor data mnist` (or set $GOTENSOR_DATA)", err)
+		testenv.Missing(t, "MNIST is not available (%v); fetch it with `go run ./cmd/gotensor data mnist` (or set $GOTENSOR_DATA)", err)
 	}
 	return train, test
 }

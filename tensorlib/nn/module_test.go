@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gotensor/gotensor/internal/testenv"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 	"github.com/gotensor/gotensor/tensorlib/tensorio"
 )
@@ -260,7 +261,7 @@ func TestSaveLoadPyTorch(t *testing.T) {
 		t.Skip("runs PyTorch")
 	}
 	if err := exec.Command("/usr/bin/python3", "-c", "import torch, numpy").Run(); err != nil {
-		t.Skipf("Debian's python3-torch is not available: %v", err)
+		testenv.Missing(t, "Debian's python3-torch is not available (scripts/setup.sh installs it): %v", err)
 	}
 	dir := t.TempDir()
 	tensor.ManualSeed(4)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gotensor/gotensor/internal/testenv"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
@@ -228,7 +229,7 @@ func python(t *testing.T) string {
 	t.Helper()
 	const py = "/usr/bin/python3"
 	if err := exec.Command(py, "-c", "import numpy").Run(); err != nil {
-		t.Skipf("%s with numpy is not available: %v", py, err)
+		testenv.Missing(t, "%s with numpy is not available (scripts/setup.sh installs python3-numpy): %v", py, err)
 	}
 	return py
 }

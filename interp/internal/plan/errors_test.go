@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gotensor/gotensor/internal/testenv"
 )
 
 // TestCompileErrors checks that a cell that does not compile gives Go's
@@ -52,7 +54,7 @@ func TestErrorsLikeTheCompiler(t *testing.T) {
 	}
 	gobin, err := exec.LookPath("go")
 	if err != nil {
-		t.Skip("no go command")
+		testenv.Missing(t, "no go command")
 	}
 	cases := []struct{ cell, program string }{
 		{"x := 1\nvar s string = x",

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gotensor/gotensor/internal/testenv"
 	"github.com/gotensor/gotensor/interp/internal/plan"
 	"github.com/gotensor/gotensor/interp/internal/stdsrc"
 )
@@ -18,11 +19,7 @@ func embedded(t *testing.T) (fs.FS, string) {
 	t.Helper()
 	fsys, version := stdsrc.FS()
 	if fsys == nil {
-		msg := "the standard library's source was not generated: go generate ./interp/internal/stdsrc"
-		if os.Getenv("GOTENSOR_REQUIRE_TOOLS") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		testenv.Missing(t, "the standard library's source was not generated: go generate ./interp/internal/stdsrc")
 	}
 	return fsys, version
 }

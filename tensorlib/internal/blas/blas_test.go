@@ -4,20 +4,21 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/gotensor/gotensor/internal/testenv"
 )
 
 // impls returns the implementations this machine can run. OpenBLAS is
-// skipped (or fails the test when GOTENSOR_REQUIRE_OPENBLAS=1) when it cannot
-// be loaded.
+// skipped (or fails the test when GOTENSOR_REQUIRE_TOOLS=1, see
+// internal/testenv) when it cannot be loaded.
 func impls(t testing.TB) []*impl {
 	active()
 	out := []*impl{&gonumImpl}
 	if err := loadOpenBLAS(); err != nil {
-		if os.Getenv("GOTENSOR_REQUIRE_OPENBLAS") == "1" {
-			t.Fatalf("OpenBLAS required: %v", err)
+		if testenv.Required() {
+			t.Fatalf("OpenBLAS required (scripts/setup.sh installs libopenblas0-pthread): %v", err)
 		}
 		t.Logf("testing gonum only: %v", err)
 		return out

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/gotensor/gotensor/internal/testenv"
 )
 
 // TestThreadedGemm checks products large enough for the library's threads,
@@ -13,8 +15,11 @@ import (
 // against the naive product, while other goroutines multiply on one
 // thread.
 func TestThreadedGemm(t *testing.T) {
-	if loadOpenBLAS() != nil || openblasImpl.threads == nil {
-		t.Skip("OpenBLAS is missing or runs on the threads OPENBLAS_NUM_THREADS sets")
+	if err := loadOpenBLAS(); err != nil {
+		testenv.Missing(t, "OpenBLAS is missing (scripts/setup.sh installs libopenblas0-pthread): %v", err)
+	}
+	if openblasImpl.threads == nil {
+		t.Skip("OpenBLAS runs on the threads OPENBLAS_NUM_THREADS sets")
 	}
 	using(t, openblasImpl)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))

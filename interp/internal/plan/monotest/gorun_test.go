@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gotensor/gotensor/internal/testenv"
 )
 
 // goProgram returns the Go program a notebook's cells stand for: the
@@ -69,7 +71,7 @@ func TestWantIsGoRun(t *testing.T) {
 	}
 	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
 	if _, err := os.Stat(goCmd); err != nil {
-		t.Skip("no Go toolchain")
+		testenv.Missing(t, "no Go toolchain at %s", goCmd)
 	}
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module monotest.example\n\ngo 1.26\n"), 0o644); err != nil {
