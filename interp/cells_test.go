@@ -8,7 +8,8 @@ import (
 )
 
 // TestMixedCell checks that imports, declarations and statements mix in any
-// order in one cell (DESIGN.md: a single Eval of such source fails).
+// order in one cell (docs/design.md: a single yaegi Eval of such source
+// fails).
 func TestMixedCell(t *testing.T) {
 	s := newSession(t)
 	res, out := mustRun(t, s, `
@@ -107,7 +108,8 @@ func TestErrors(t *testing.T) {
 }
 
 // TestGoroutinePanic checks that a panic in a goroutine started by a cell is
-// reported and does not kill the process (DESIGN.md trap).
+// reported and does not kill the process (docs/design.md: in yaegi it
+// does).
 func TestGoroutinePanic(t *testing.T) {
 	s := newSession(t)
 	var r recorder
@@ -134,7 +136,7 @@ time.Sleep(50 * time.Millisecond)
 }
 
 // TestRedefinition checks the notebook way of redefining functions and types
-// (DESIGN.md traps: yaegi keeps the old struct; callers compiled before a
+// (docs/design.md: yaegi keeps the old struct; callers compiled before a
 // redefinition keep calling the old function).
 func TestRedefinition(t *testing.T) {
 	s := newSession(t)
@@ -181,7 +183,7 @@ func TestRedefinition(t *testing.T) {
 	}
 }
 
-// TestNewSyntax checks Go 1.21/1.22 syntax yaegi lacks (DESIGN.md trap:
+// TestNewSyntax checks Go 1.21/1.22 syntax yaegi lacks (docs/design.md:
 // for i := range 3 panics inside yaegi's compiler).
 func TestNewSyntax(t *testing.T) {
 	s := newSession(t)

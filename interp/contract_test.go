@@ -5,9 +5,10 @@ import (
 	"testing"
 )
 
-// contractCells use every name DESIGN.md lists under "The core names" (the
-// contract that tests outside the project rely on), as a notebook user
-// types them: each must compile and run in a session without imports.
+// contractCells use every name docs/design.md lists under "The names
+// notebooks rely on" (the contract that tests outside the project rely
+// on), as a notebook user types them: each must compile and run in a
+// session without imports.
 var contractCells = []string{
 	`tensor.ManualSeed(1)
 a := tensor.Zeros(2, 3); b := tensor.Ones(2, 3); c := tensor.Full(2.5, 2, 3); d := tensor.Arange(0, 6, 1); e := tensor.Eye(3)

@@ -17,8 +17,8 @@ import (
 //   - Interpreted loops test the prelude's _gtStop, and function bodies
 //     compare their depth with _gtLimit (set to -1, every call calls
 //     _gt.Enter, which stops the cell): the cell unwinds with a panic, so
-//     closures defined before keep working (DESIGN.md: yaegi's own
-//     cancellation corrupts them).
+//     closures defined before keep working (docs/design.md: yaegi's
+//     own cancellation corrupts them).
 //   - Compiled tensor code polls the hook installed with
 //     backend.SetInterruptHook (the session's Interrupted).
 //   - time.Sleep in a cell wakes up (see sleep).

@@ -15,8 +15,8 @@ import (
 
 // TestInterrupt checks that cancelling Execute stops interpreted loops and
 // recursion within a second and that everything defined before keeps working
-// (DESIGN.md trap: after EvalWithContext is cancelled, earlier closures
-// return zero values).
+// (docs/design.md: after yaegi's EvalWithContext is cancelled, earlier
+// closures return zero values).
 func TestInterrupt(t *testing.T) {
 	s := newSession(t)
 	mustRun(t, s, "f := func(x int) int { return x * 10 }\nfunc g(x int) int { return x + 1 }\ntotal := 0")

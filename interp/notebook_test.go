@@ -12,7 +12,7 @@ import (
 
 // TestRichCellTypes checks that a last value whose type a cell declares is
 // displayed through its HTML, Markdown, SVG, PNG and String methods, which
-// compiled code cannot see (DESIGN.md, STYLE.md point 15).
+// compiled code cannot see (docs/design.md).
 func TestRichCellTypes(t *testing.T) {
 	s := newSession(t)
 	mustRun(t, s, `
@@ -154,7 +154,7 @@ func TestRedefinitionReaches(t *testing.T) {
 
 // TestRangeAndMinMax checks "range n" over integers that only the types
 // tell (fields, call results), and min and max in definitions and on named
-// types (DESIGN.md trap: yaegi lacks both).
+// types (docs/design.md: yaegi lacks both).
 func TestRangeAndMinMax(t *testing.T) {
 	s := newSession(t)
 	mustRun(t, s, "type cfg struct{ N int }\nc := cfg{3}\nfunc n3() int { return 3 }")

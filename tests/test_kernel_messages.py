@@ -316,7 +316,8 @@ def interrupt_loop(kc, interrupt, fn):
     assert reply["content"]["status"] == "error"
     assert len(of_type(iopub_for(kc, msg_id), "error")) == 1
 
-    # Closures defined before the interrupt still work (see DESIGN.md).
+    # Closures defined before the interrupt still work (docs/design.md: yaegi's
+    # own cancellation breaks them).
     reply, msgs = execute(kc, fn + "(3)")
     assert reply["content"]["status"] == "ok"
     assert result_text(msgs) == "30"

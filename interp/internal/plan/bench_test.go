@@ -35,8 +35,8 @@ func BenchmarkUniverseStdlib(b *testing.B) {
 }
 
 // BenchmarkPlan measures what planning a cell costs after n cells, each
-// of which declares a type, a method and a variable (DESIGN.md's
-// measure): it must barely grow with the session.
+// of which declares a type, a method and a variable: it must barely
+// grow with the session (docs/design.md).
 func BenchmarkPlan(b *testing.B) {
 	for _, n := range []int{10, 100, 1000, 2000} {
 		s := newSession(b)

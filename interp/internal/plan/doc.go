@@ -100,8 +100,9 @@
 //     type arguments in place of the type parameters, under a name of
 //     its own, checked with the cell and rewritten like its code; the
 //     session keeps the instances for later cells (see mono.go). The
-//     standard library's generic code comes from Universe.Source (the
-//     toolchain's, see GOROOTSource).
+//     standard library's generic code comes from Universe.Source: the
+//     copy of the toolchain's source the kernel embeds, or the
+//     toolchain's own (see FSSource, GOROOTSource).
 //   - Type assertions on errors see through the wrappers compiled code
 //     hands back for a cell's errors (_gt.Identity).
 //   - Arguments of fmt's and log's printing functions whose type a cell

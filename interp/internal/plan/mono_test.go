@@ -163,6 +163,8 @@ func TestMonoErrors(t *testing.T) {
 			"iter.Pull needs the Go runtime's coroutines, which the interpreter lacks: collect the sequence with slices.Collect"},
 		{"a type declared in a generic function", "import \"slices\"\nfunc f[E any]() { type T struct{ A E }; slices.Reverse([]T{}) }\nf[int]()",
 			"T is declared inside a function: declare it at the top of a cell"},
+		{"a generic alias", "type A[T any] = []T\nvar x A[int] = []int{1, 2}\n_ = x",
+			"cannot instantiate A[int]: generic aliases are not supported"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

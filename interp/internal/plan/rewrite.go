@@ -428,8 +428,8 @@ func (g *gen) walkFunc(name string, ft *ast.FuncType, body *ast.BlockStmt) {
 	}
 	fc := &fnCtx{name: name, results: ft.Results}
 	// main and init run once, from the plan: they need no count, and a
-	// prologue there would meet a yaegi bug (see DESIGN.md) that their
-	// pasted programs do not meet without it.
+	// prologue there would meet a yaegi bug that their pasted programs
+	// do not meet without it.
 	once := name == "main" || name == "init"
 	// A function literal in a package-level variable's initializer does
 	// not count its depth: yaegi refuses an initializer that refers to a

@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// TestMethodOnEarlierType checks the trap of DESIGN.md: a method declared
-// on a type of an earlier cell (go/types panics when the type's
-// declaration is not in the same check). Values made before get the
+// TestMethodOnEarlierType checks a trap of go/types (docs/design.md): a
+// method declared on a type of an earlier cell (go/types panics when the
+// type's declaration is not in the same check). Values made before get the
 // method, as they do in the interpreter.
 func TestMethodOnEarlierType(t *testing.T) {
 	s := newSession(t)
