@@ -109,7 +109,8 @@ unset JUPYTER_PATH
 export GOTENSOR_KERNEL_NAME=gotensor-test
 export PYDEVD_DISABLE_FILE_VALIDATION=1 PYTHONDONTWRITEBYTECODE=1
 step_after "build" "kernelspec install" bin/gotensor install --user --name "$GOTENSOR_KERNEL_NAME"
-step_after "kernelspec install" "python tests" /usr/bin/python3 -m pytest -q -rs tests/
+# A module that finds a tool missing fails at collection; the others still run.
+step_after "kernelspec install" "python tests" /usr/bin/python3 -m pytest -q -rs --continue-on-collection-errors tests/
 
 # cuda_build runs the CUDA checks in order, stopping at the first failure.
 cuda_build() {
