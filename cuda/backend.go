@@ -174,6 +174,9 @@ func (d *device) copy(src *storage, sl backend.Layout, dst *storage, dl backend.
 		}
 		return
 	}
+	if d.copyFast(src, shape, st[1], sl.Offset, dst, st[0], dl.Offset) {
+		return
+	}
 	a := d.newArgs()
 	a.I64(int64(n)).Ptr(dst.ptr)
 	packLayout(a, shape, st[0], dl.Offset)
