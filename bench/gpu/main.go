@@ -85,6 +85,7 @@ func run(w io.Writer, o options) error {
 		ref = r
 	}
 	fmt.Fprintf(w, "%v; %s %s/%s; PyTorch %s on %s\n", devs[0], runtime.Version(), runtime.GOOS, runtime.GOARCH, ref.Torch, ref.Device)
+	fmt.Fprintf(w, "cuDNN: %s\n", cuda.ConvLibrary())
 	if o.emulate {
 		fmt.Fprintln(w, "(emulated device: the times are the CPU emulator's and mean nothing; this run checks that the bench works)")
 	}
