@@ -6,9 +6,11 @@ import (
 	"github.com/gotensor/gotensor/cuda/internal/driver"
 )
 
-// Copies that are not one memcpy go to one of three kernels of
-// kernels/copy.cu, chosen from the merged (coalesced) view:
+// Copies go to the kernels of kernels/copy.cu, chosen from the merged
+// (coalesced) view:
 //
+//   - copy_flat_b16 when both sides are dense and 16-byte aligned (else
+//     the driver's memcpy);
 //   - copy_rows when some dim is contiguous (stride 1) in both source and
 //     destination: a permute that keeps the last dim, such as
 //     Permute(0, 2, 1, 3) before a Reshape, copies whole rows, 16 bytes
@@ -111,6 +113,21 @@ func (d *device) copyFast(src *storage, shape, ss []int, soff int, dst *storage,
 	tilesR, tilesC := (R+tile-1)/tile, (C+tile-1)/tile
 	grid := driver.Dim3{min(tilesC, 65535), min(tilesR, 65535), min(batch, 65535)}
 	d.launchDims(fmt.Sprintf("transpose_b%d", es), grid, driver.Dim3{tile, tileRows, 1}, a)
+	return true
+}
+
+// copyFlat copies bytes from src to dst, dense buffers, with the
+// vectorized copy_flat_b16 kernel when both addresses and the size are
+// multiples of 16, and reports whether it did (else the caller uses the
+// driver's memcpy). Inside do only.
+func (d *device) copyFlat(src, dst driver.DevicePtr, bytes int) bool {
+	if src%16 != 0 || dst%16 != 0 || bytes%16 != 0 {
+		return false
+	}
+	n := int64(bytes / 16)
+	a := d.newArgs()
+	a.I64(n).Ptr(dst).Ptr(src)
+	d.elementwise("copy_flat_b16", n, a)
 	return true
 }
 

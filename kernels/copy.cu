@@ -5,6 +5,7 @@
 //                                         rows of len elements, contiguous
 //                                         in both, at the row offsets of
 //                                         dl and sl (their outer dims)
+//   copy_flat_b16(n, dst, src)            n 16-byte vectors, both dense
 //   transpose_<w>(R, C, batch, small, dst, dl, drs, dcs, src, sl, srs, scs)
 //                                         dst(b, r, c) = src(b, r, c) through
 //                                         32x32 shared-memory tiles
@@ -88,6 +89,11 @@ COPY_ROWS(unsigned char, b1)
 COPY_ROWS(unsigned int, b4)
 COPY_ROWS(unsigned long long, b8)
 COPY_ROWS(vec16, b16)
+
+// copy_flat copies n 16-byte vectors between dense, aligned buffers: the
+// contiguous copy (Clone, Contiguous of a dense view at an aligned
+// offset), one 16-byte load and store per thread and iteration.
+KERNEL copy_flat_b16(long long n, vec16* dst, const vec16* src) { FOR_EACH(i, n) dst[i] = src[i]; }
 
 // TILE is the side of the transpose's shared-memory tile and TILE_ROWS
 // the rows of threads of its (TILE, TILE_ROWS) blocks.
