@@ -26,6 +26,12 @@ func TestMatMulWithoutCopies(t *testing.T) {
 		{"split heads", []int{2, 7, 3, 4}, []int{2, 7, 3, 4}, func(a, b *tensor.Tensor) *tensor.Tensor {
 			return a.Permute(0, 2, 1, 3).MatMul(b.Permute(0, 2, 1, 3).Transpose(-2, -1))
 		}},
+		{"split heads, the batch longer than the heads", []int{5, 6, 2, 4}, []int{5, 6, 2, 4}, func(a, b *tensor.Tensor) *tensor.Tensor {
+			return a.Permute(0, 2, 1, 3).MatMul(b.Permute(0, 2, 1, 3).Transpose(-2, -1))
+		}},
+		{"three batch dims", []int{2, 3, 2, 4, 5}, []int{3, 1, 5, 2}, func(a, b *tensor.Tensor) *tensor.Tensor {
+			return a.MatMul(b)
+		}},
 	}
 	for _, c := range cases {
 		a, b := tensor.Randn(c.a...), tensor.Randn(c.b...)
