@@ -84,16 +84,15 @@ func (d *device) copyFast(src *storage, shape, ss []int, soff int, dst *storage,
 		packLayout(a, osh, dst1, doff)
 		a.Ptr(src.ptr)
 		packLayout(a, osh, sst, soff)
-		bx := 32
+		// bx threads along a row (a power of two, at least the row's
+		// length up to 256), by rows per block of 256 threads.
+		bx := 1
 		for bx < length && bx < 256 {
 			bx *= 2
 		}
+		by := 256 / bx
 		if d.props.Emulated {
-			bx = min(bx, 32) // each emulated thread costs a host call
-		}
-		by := max(1, 256/bx)
-		if d.props.Emulated {
-			by = 1
+			bx, by = min(bx, 16), min(by, 4) // each emulated thread costs a host call
 		}
 		grid := min((rows+by-1)/by, max(1, d.props.MultiProcessors)*blocksPerSM)
 		d.launchDims(fmt.Sprintf("copy_rows_b%d", width), driver.Dim3{grid, 1, 1}, driver.Dim3{bx, by, 1}, a)
