@@ -35,6 +35,11 @@ func Backward(root *Node, seed Value, retain bool) error {
 		g := n.pending
 		n.pending = nil
 		if g == nil {
+			// No gradient reached n: its closure will not run, but what
+			// it saved is released all the same.
+			if !retain && !n.IsLeaf() {
+				n.release()
+			}
 			continue
 		}
 		if n.IsLeaf() {
