@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"runtime"
 
 	"github.com/gotensor/gotensor/tensorlib/nn"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
@@ -57,10 +58,12 @@ func opCases(dev tensor.Device, s sizes) []opCase {
 
 // benchOps times each op forward (inside NoGrad, the result freed) and
 // forward then out.Sum().Backward() (gradients cleared before each),
-// and prints milliseconds against PyTorch's.
+// and prints milliseconds against PyTorch's, and how many times Go's
+// collector ran during the forward + backward loop (device memory paces
+// it: see cuda's allocator).
 func benchOps(w io.Writer, dev tensor.Device, s sizes, ref *reference, sync func()) {
 	fmt.Fprintf(w, "\nOps, ms per call (forward; forward + out.Sum().Backward())\n")
-	fmt.Fprintf(w, "  %-34s %-18s %9s %9s %7s %10s %10s %7s\n", "op", "input", "gotensor", "PyTorch", "ratio", "fwd+bwd", "PyTorch", "ratio")
+	fmt.Fprintf(w, "  %-34s %-18s %9s %9s %7s %10s %10s %7s %5s\n", "op", "input", "gotensor", "PyTorch", "ratio", "fwd+bwd", "PyTorch", "ratio", "GCs")
 	cases := opCases(dev, s)
 	for _, c := range cases {
 		fwd := timeLoop(func() {
@@ -69,6 +72,8 @@ func benchOps(w io.Writer, dev tensor.Device, s sizes, ref *reference, sync func
 		for _, t := range c.grads {
 			t.SetRequiresGrad(true)
 		}
+		var ms0 runtime.MemStats
+		runtime.ReadMemStats(&ms0)
 		bwd := timeLoop(func() {
 			for _, t := range c.grads {
 				t.ZeroGrad()
@@ -77,6 +82,8 @@ func benchOps(w io.Writer, dev tensor.Device, s sizes, ref *reference, sync func
 			out.Sum().Backward()
 			out.Free()
 		}, sync)
+		var ms1 runtime.MemStats
+		runtime.ReadMemStats(&ms1)
 		for _, t := range c.grads {
 			t.ZeroGrad()
 			if t.IsLeaf() {
@@ -84,8 +91,8 @@ func benchOps(w io.Writer, dev tensor.Device, s sizes, ref *reference, sync func
 			}
 		}
 		r := ref.op(c.name)
-		fmt.Fprintf(w, "  %-34s %-18s %9.3f %9s %7s %10.3f %10s %7s\n", c.name, c.shape,
-			1e3*fwd, ms(r.Fwd), ratio(fwd, r.Fwd), 1e3*bwd, ms(r.Bwd), ratio(bwd, r.Bwd))
+		fmt.Fprintf(w, "  %-34s %-18s %9.3f %9s %7s %10.3f %10s %7s %5d\n", c.name, c.shape,
+			1e3*fwd, ms(r.Fwd), ratio(fwd, r.Fwd), 1e3*bwd, ms(r.Bwd), ratio(bwd, r.Bwd), ms1.NumGC-ms0.NumGC)
 	}
 	for _, c := range cases {
 		for _, t := range c.grads {
