@@ -5,8 +5,18 @@ import "slices"
 // Backward propagates seed, the gradient of root's value, through the
 // graph that ends at root, and adds each leaf's share to its gradient.
 // Closures run with recording off. Unless retain is true, the graph is
-// released as it is walked. Backward returns ErrFreed, and does nothing,
-// when the graph was released by an earlier Backward.
+// released as it is walked: each node drops its closure, and with it the
+// values the closure saved, as soon as its backward has run. Backward
+// returns ErrFreed, and does nothing, when the graph was released by an
+// earlier Backward.
+//
+// Intermediate gradients are released as soon as they are consumed: the
+// engine calls Release (see Releaser) on a gradient it has summed into
+// another or summed down to an input's shape, and a closure may release
+// the gradient it receives once it has computed its inputs' (package
+// tensor does so for gradients the engine owns alone), so that device
+// memory goes back to its allocator before Backward returns rather than
+// when the garbage collector runs.
 func Backward(root *Node, seed Value, retain bool) error {
 	order, ok := topoSort(root)
 	if !ok {
@@ -25,13 +35,22 @@ func Backward(root *Node, seed Value, retain bool) error {
 		g := n.pending
 		n.pending = nil
 		if g == nil {
+			// No gradient reached n: its closure will not run, but what
+			// it saved is released all the same.
+			if !retain && !n.IsLeaf() {
+				n.release()
+			}
 			continue
 		}
 		if n.IsLeaf() {
 			if n.grad == nil {
 				n.grad = g.Clone()
 			} else {
-				n.grad = n.grad.Add(g)
+				// The leaf's gradient may be held by the user: only g,
+				// which the engine holds, is released.
+				sum := n.grad.Add(g)
+				release(g)
+				n.grad = sum
 			}
 			continue
 		}
@@ -47,7 +66,10 @@ func Backward(root *Node, seed Value, retain bool) error {
 			if in.pending == nil {
 				in.pending = gj
 			} else {
-				in.pending = in.pending.Add(gj)
+				sum := in.pending.Add(gj)
+				release(in.pending)
+				release(gj)
+				in.pending = sum
 			}
 		}
 		if !retain {
@@ -55,6 +77,14 @@ func Backward(root *Node, seed Value, retain bool) error {
 		}
 	}
 	return nil
+}
+
+// release releases v's memory when v is a Releaser; Add's result never
+// shares memory with its operands, so both may go once summed.
+func release(v Value) {
+	if r, ok := v.(Releaser); ok {
+		r.Release()
+	}
 }
 
 // topoSort returns the nodes reachable from root, each after all nodes it

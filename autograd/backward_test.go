@@ -165,3 +165,70 @@ func TestNoGrad(t *testing.T) {
 	})
 	Backward(y, scalar(1), false)
 }
+
+// relVec is a vec that records its Release.
+type relVec struct {
+	vec
+	released bool
+}
+
+func (v *relVec) Release() { v.released = true }
+
+func (v *relVec) Add(w Value) Value { return rscalar(v.data[0] + w.(*relVec).data[0]) }
+func (v *relVec) Clone() Value      { return rscalar(v.data[0]) }
+
+func rscalar(x float64) *relVec { return &relVec{vec: vec{shape: []int{}, data: []float64{x}}} }
+
+func TestEngineReleasesConsumedGradients(t *testing.T) {
+	// y = x used by two ops, a and b: y's gradient is the sum of theirs,
+	// after which both parts are released; the sum goes on to x, a leaf
+	// with a gradient already, and is released once added to it, while
+	// the leaf's own gradient never is.
+	x := NewLeaf([]int{})
+	old := rscalar(100)
+	x.SetGrad(old)
+	y := NewNode("Id", []int{}, []*Node{x}, func(g Value) []Value {
+		return []Value{rscalar(g.(*relVec).data[0])}
+	})
+	var parts []*relVec
+	branch := func(k float64) *Node {
+		return NewNode("Scale", []int{}, []*Node{y}, func(g Value) []Value {
+			p := rscalar(k * g.(*relVec).data[0])
+			parts = append(parts, p)
+			return []Value{p}
+		})
+	}
+	a, b := branch(2), branch(3)
+	root := NewNode("Add", []int{}, []*Node{a, b}, func(g Value) []Value {
+		return []Value{rscalar(g.(*relVec).data[0]), rscalar(g.(*relVec).data[0])}
+	})
+	if err := Backward(root, rscalar(1), false); err != nil {
+		t.Fatal(err)
+	}
+	if got := x.Grad().(*relVec).data[0]; got != 105 {
+		t.Fatalf("x's gradient = %v, want 100 + 2 + 3", got)
+	}
+	if len(parts) != 2 || !parts[0].released || !parts[1].released {
+		t.Errorf("the two gradients summed into y's were not released: %+v", parts)
+	}
+	if old.released {
+		t.Error("the leaf's own gradient was released")
+	}
+}
+
+func TestNodeWithoutGradientIsReleased(t *testing.T) {
+	// z = f(x, y) whose backward gives y no gradient: y's node is
+	// released all the same.
+	x, w := NewLeaf([]int{}), NewLeaf([]int{})
+	y := NewNode("Id", []int{}, []*Node{w}, func(g Value) []Value { return []Value{g} })
+	z := NewNode("First", []int{}, []*Node{x, y}, func(g Value) []Value { return []Value{g, nil} })
+	if err := Backward(z, scalar(1), false); err != nil {
+		t.Fatal(err)
+	}
+	if !y.Freed() || !z.Freed() {
+		t.Errorf("freed: y %v, z %v; want both", y.Freed(), z.Freed())
+	}
+	if x.Freed() || w.Freed() {
+		t.Error("a leaf was released")
+	}
+}

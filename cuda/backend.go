@@ -169,9 +169,15 @@ func (d *device) copy(src *storage, sl backend.Layout, dst *storage, dl backend.
 	}
 	shape, st := backend.Coalesce(dl.Shape, dl, sl)
 	if len(shape) <= 1 && (len(shape) == 0 || (st[0][0] == 1 && st[1][0] == 1)) {
+		if d.copyFlat(src.at(sl.Offset), dst.at(dl.Offset), n*elemSize(src.dt)) {
+			return
+		}
 		if err := d.drv.MemcpyDtoD(dst.at(dl.Offset), src.at(sl.Offset), n*elemSize(src.dt)); err != nil {
 			d.fail(err, fmt.Sprintf("copying %d bytes on the device", n*elemSize(src.dt)))
 		}
+		return
+	}
+	if d.copyFast(src, shape, st[1], sl.Offset, dst, st[0], dl.Offset) {
 		return
 	}
 	a := d.newArgs()

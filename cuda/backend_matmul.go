@@ -45,13 +45,24 @@ func (d *device) matrixOperand(s *storage, l backend.Layout) gemmOperand {
 	return gemmOperand{s: c, ld: max(1, cols), stride: rows * cols, tmp: c}
 }
 
+// maxGemmCalls is the most strided-batched GEMM calls MatMul makes for
+// one product whose batch dims do not merge into one stride (as for
+// q.MatMul(k.Transpose(-2, -1)) on heads split by Permute(0, 2, 1, 3));
+// beyond it the operands are copied to contiguous memory and multiplied
+// in one call.
+const maxGemmCalls = 8
+
 // MatMul returns the batched product of a [batch..., m, k] and b
-// [batch..., k, n]. Float32 and Float64 go to cuBLAS (sgemm, dgemm):
-// the row-major product C = A·B is the column-major product Cᵀ = Bᵀ·Aᵀ,
-// so B is passed as cuBLAS's first operand and A as its second, and
-// each operand's memory, read column-major, is already its transpose
-// (or, for a transposed view, the matrix itself with trans set). Int64
-// uses a plain kernel.
+// [batch..., k, n]. Float32 and Float64 go to cuBLAS's strided batched
+// GEMM (sgemm, dgemm): the row-major product C = A·B is the
+// column-major product Cᵀ = Bᵀ·Aᵀ, so B is passed as cuBLAS's first
+// operand and A as its second, and each operand's memory, read
+// column-major, is already its transpose (or, for a transposed view, the
+// matrix itself with trans set). A batch dim an operand is broadcast
+// along is a batch stride of 0, so nothing is copied for strides cuBLAS
+// can express; batch dims that merge into one stride in neither operand
+// are looped over (up to maxGemmCalls calls), and only layouts GEMM
+// cannot express are copied. Int64 uses a plain kernel.
 func (b *deviceBackend) MatMul(x backend.Storage, la backend.Layout, y backend.Storage, lb backend.Layout) backend.Storage {
 	xs, ys := b.store(x), b.store(y)
 	nd := len(la.Shape)
@@ -60,16 +71,20 @@ func (b *deviceBackend) MatMul(x backend.Storage, la backend.Layout, y backend.S
 	var out *storage
 	d := b.dev
 	d.do(func() {
-		out = d.zeroStorage(xs.dt, batch*m*n)
 		if batch == 0 || m == 0 || n == 0 || k == 0 {
+			out = d.zeroStorage(xs.dt, batch*m*n)
 			return
 		}
+		out = d.newStorage(xs.dt, batch*m*n) // every element is written
 		if xs.dt == tensor.Int64 {
 			d.matmulInt(out, xs, la, ys, lb, batch, m, n, k)
 			return
 		}
 		if xs.dt != tensor.Float32 && xs.dt != tensor.Float64 {
 			panic("cuda: MatMul on " + xs.dt.String())
+		}
+		if d.matmulLooped(out, xs, la, ys, lb) {
+			return
 		}
 		A := d.matrixOperand(xs, la)
 		B := d.matrixOperand(ys, lb)
@@ -81,20 +96,88 @@ func (b *deviceBackend) MatMul(x backend.Storage, la backend.Layout, y backend.S
 				B.tmp.Free()
 			}
 		}()
-		g := driver.GemmArgs{
-			Double: xs.dt == tensor.Float64,
-			TransA: driver.Transpose(B.trans), TransB: driver.Transpose(A.trans),
-			M: n, N: m, K: k, Alpha: 1, Beta: 0,
-			A: B.s.at(B.offset), LDA: B.ld, StrideA: int64(B.stride),
-			B: A.s.at(A.offset), LDB: A.ld, StrideB: int64(A.stride),
-			C: out.ptr, LDC: n, StrideC: int64(m * n),
-			Batch: batch,
-		}
-		if err := d.drv.Gemm(g); err != nil {
-			d.fail(err, fmt.Sprintf("cuBLAS GEMM for MatMul %v @ %v", la.Shape, lb.Shape))
-		}
+		d.gemm(la, lb, A, B, out, 0, m*n, batch)
 	})
 	return out
+}
+
+// gemm runs out[cOff + i*cStride] = A_i · B_i for i < batch with one
+// cuBLAS call (see MatMul for the operand order). Inside do only.
+func (d *device) gemm(la, lb backend.Layout, A, B gemmOperand, out *storage, cOff, cStride, batch int) {
+	nd := len(la.Shape)
+	m, k, n := la.Shape[nd-2], la.Shape[nd-1], lb.Shape[nd-1]
+	g := driver.GemmArgs{
+		Double: out.dt == tensor.Float64,
+		TransA: driver.Transpose(B.trans), TransB: driver.Transpose(A.trans),
+		M: n, N: m, K: k, Alpha: 1, Beta: 0,
+		A: B.s.at(B.offset), LDA: B.ld, StrideA: int64(B.stride),
+		B: A.s.at(A.offset), LDB: A.ld, StrideB: int64(A.stride),
+		C: out.at(cOff), LDC: n, StrideC: int64(cStride),
+		Batch: batch,
+	}
+	if err := d.drv.Gemm(g); err != nil {
+		d.fail(err, fmt.Sprintf("cuBLAS GEMM for MatMul %v @ %v", la.Shape, lb.Shape))
+	}
+}
+
+// matmulLooped multiplies without copies when both matrices are views
+// GEMM takes but the batch dims merge into more than one stride: it loops
+// over all batch dims but the longest, which becomes the GEMM's batch. It
+// reports false, doing nothing, when the batch merges into one stride
+// (then one call does it) or would take more than maxGemmCalls calls.
+// Inside do only.
+func (d *device) matmulLooped(out, xs *storage, la backend.Layout, ys *storage, lb backend.Layout) bool {
+	nd := len(la.Shape)
+	m, k, n := la.Shape[nd-2], la.Shape[nd-1], lb.Shape[nd-1]
+	ta, lda, okA := backend.MatrixOperand(m, k, la.Strides[nd-2], la.Strides[nd-1])
+	tb, ldb, okB := backend.MatrixOperand(k, n, lb.Strides[nd-2], lb.Strides[nd-1])
+	if !okA || !okB || nd <= 3 {
+		return false
+	}
+	bshape := la.Shape[:nd-2]
+	cl := backend.Contiguous(bshape)
+	for i := range cl.Strides {
+		cl.Strides[i] *= m * n
+	}
+	merged, st := backend.Coalesce(bshape,
+		backend.Layout{Shape: bshape, Strides: la.Strides[:nd-2]},
+		backend.Layout{Shape: bshape, Strides: lb.Strides[:nd-2]}, cl)
+	if len(merged) <= 1 {
+		return false
+	}
+	p := 0 // the GEMM's batch dim: the longest
+	for i, s := range merged {
+		if s > merged[p] {
+			p = i
+		}
+	}
+	calls := backend.Numel(merged) / merged[p]
+	if calls > maxGemmCalls {
+		return false
+	}
+	idx := make([]int, len(merged))
+	for c := 0; c < calls; c++ {
+		offA, offB, offC := la.Offset, lb.Offset, 0
+		for i, v := range idx {
+			offA += v * st[0][i]
+			offB += v * st[1][i]
+			offC += v * st[2][i]
+		}
+		A := gemmOperand{s: xs, offset: offA, trans: ta, ld: lda, stride: st[0][p]}
+		B := gemmOperand{s: ys, offset: offB, trans: tb, ld: ldb, stride: st[1][p]}
+		d.gemm(la, lb, A, B, out, offC, st[2][p], merged[p])
+		// The next index over the dims other than p, last dim fastest.
+		for i := len(idx) - 1; i >= 0; i-- {
+			if i == p {
+				continue
+			}
+			if idx[i]++; idx[i] < merged[i] {
+				break
+			}
+			idx[i] = 0
+		}
+	}
+	return true
 }
 
 // matmulInt multiplies Int64 matrices with the matmul_i64 kernel.

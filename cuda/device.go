@@ -157,6 +157,8 @@ type provider interface {
 	count() (int, error)
 	props(index int) (driver.Props, error)
 	open(index int) (driver.Driver, error)
+	// convLibrary says how the devices convolve (see ConvLibrary).
+	convLibrary() string
 }
 
 // getDevice returns device i, opening it on first use.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/gotensor/gotensor/cuda/internal/driver"
 	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
@@ -22,6 +23,23 @@ func (d DeviceInfo) String() string {
 		s += " (emulated)"
 	}
 	return s
+}
+
+// ConvLibrary says how tensor.Conv2d runs on CUDA devices: with cuDNN
+// (its version and path) when GOTENSOR_CUDNN is 1, or a library's path,
+// and cuDNN loads; otherwise with gotensor's im2col kernel and cuBLAS's
+// GEMM, and why ("GOTENSOR_CUDNN unset", or the error loading it).
+//
+// cuDNN is opt-in until its path has been checked on a GPU: set
+// GOTENSOR_CUDNN=1 before the first CUDA tensor is made.
+func ConvLibrary() string {
+	devices.Lock()
+	p := devices.provider
+	devices.Unlock()
+	if p == nil {
+		return "no CUDA devices"
+	}
+	return p.convLibrary()
 }
 
 // Devices returns the CUDA devices this process can use: the GPUs in a
@@ -102,7 +120,11 @@ func register() {
 			if err != nil {
 				return nil, err
 			}
-			return &deviceBackend{dev: d}, nil
+			b := &deviceBackend{dev: d}
+			if c, ok := d.drv.(driver.Convolver); ok {
+				return &convBackend{deviceBackend: b, conv: c}, nil
+			}
+			return b, nil
 		})
 	})
 }

@@ -13,6 +13,10 @@ import (
 type EmulatorConfig struct {
 	Devices int   // number of emulated devices (default 1)
 	Memory  int64 // bytes of memory per device (default 4 GiB)
+	// CuDNN makes the devices convolve as a GPU with cuDNN enabled
+	// (GOTENSOR_CUDNN=1) does: tensor.Conv2d goes to the driver's
+	// convolution (plain loops here) instead of im2col and GEMM.
+	CuDNN bool
 }
 
 // UseEmulator makes the CUDA devices emulated ones: tensor.CUDA(0) then
@@ -42,4 +46,16 @@ func (p emuProvider) newDriver(i int) *emu.Driver {
 	return emu.New(emu.Options{Memory: p.c.Memory, Name: fmt.Sprintf("gotensor CUDA emulator %d", i)})
 }
 
-func (p emuProvider) open(i int) (driver.Driver, error) { return p.newDriver(i), nil }
+func (p emuProvider) convLibrary() string {
+	if p.c.CuDNN {
+		return "the emulator's stand-in for cuDNN (plain loops)"
+	}
+	return "not used: im2col + GEMM"
+}
+
+func (p emuProvider) open(i int) (driver.Driver, error) {
+	if p.c.CuDNN {
+		return emu.ConvDriver{Driver: p.newDriver(i)}, nil
+	}
+	return p.newDriver(i), nil
+}

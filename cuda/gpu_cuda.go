@@ -18,4 +18,15 @@ type gpuProvider struct{}
 
 func (gpuProvider) count() (int, error)               { return gpu.Count() }
 func (gpuProvider) props(i int) (driver.Props, error) { return gpu.Properties(i) }
-func (gpuProvider) open(i int) (driver.Driver, error) { return gpu.Open(i) }
+
+// open opens device i, with cuDNN's convolutions when GOTENSOR_CUDNN asks
+// for them (see ConvLibrary).
+func (gpuProvider) open(i int) (driver.Driver, error) {
+	d, err := gpu.Open(i)
+	if err != nil {
+		return nil, err
+	}
+	return d.WithCuDNN(), nil
+}
+
+func (gpuProvider) convLibrary() string { return gpu.CuDNN() }

@@ -207,6 +207,18 @@ func parityCases() []parityCase {
 		parityCase{name: "MatMul/f64", inputs: in(f64(2, 4, 3), f64(2, 4, 5)), f: op2(func(x, y *tensor.Tensor) *tensor.Tensor {
 			return x.Transpose(1, 2).MatMul(y)
 		})},
+		// Attention's heads: batch dims [B, H] that merge in no operand
+		// (GEMM calls looped over B), then too many calls (copies).
+		parityCase{name: "MatMul/heads", inputs: in(randn(2, 5, 3, 4), randn(2, 6, 3, 4)), f: op2(func(x, y *tensor.Tensor) *tensor.Tensor {
+			return x.Permute(0, 2, 1, 3).MatMul(y.Permute(0, 2, 1, 3).Transpose(-2, -1))
+		})},
+		parityCase{name: "MatMul/heads, copied", inputs: in(randn(9, 3, 10, 2), randn(9, 2, 10, 3)), f: op2(func(x, y *tensor.Tensor) *tensor.Tensor {
+			return x.Permute(0, 2, 1, 3).MatMul(y.Permute(0, 2, 1, 3))
+		})},
+		parityCase{name: "MatMul/outer broadcast", inputs: in(randn(2, 1, 3, 4), randn(3, 4, 5)), f: op2((*tensor.Tensor).MatMul)},
+		parityCase{name: "MatMul/heads f64", inputs: in(f64(2, 5, 3, 4), f64(2, 3, 4, 5)), f: op2(func(x, y *tensor.Tensor) *tensor.Tensor {
+			return x.Permute(0, 2, 1, 3).MatMul(y)
+		})},
 	)
 
 	// Indexing.

@@ -1,6 +1,14 @@
 // copy.cu: strided copies, dtype casts, fills and aranges.
 //
 //   copy_<dt>(n, dst, dl, src, sl)        dst under dl = src under sl
+//   copy_rows_<w>(rows, len, small, dst, dl, src, sl)
+//                                         rows of len elements, contiguous
+//                                         in both, at the row offsets of
+//                                         dl and sl (their outer dims)
+//   copy_flat_b16(n, dst, src)            n 16-byte vectors, both dense
+//   transpose_<w>(R, C, batch, small, dst, dl, drs, dcs, src, sl, srs, scs)
+//                                         dst(b, r, c) = src(b, r, c) through
+//                                         32x32 shared-memory tiles
 //   cast_<from>_<to>(n, dst, src, sl)     contiguous dst = (to) src under sl
 //   fill_<dt>(n, dst, dl, v)              dst under dl = v
 //   arange_<dt>(n, dst, start, step)      dst[i] = start + i*step
@@ -27,6 +35,114 @@ COPY(float, f32)
 COPY(double, f64)
 COPY(long long, i64)
 COPY(unsigned char, bool)
+
+// The row copy and the tiled transpose move bytes, so they come in one
+// version per element width <w>: b1 (bool), b4 (float), b8 (double, long
+// long) and, for the row copy, b16: four floats or two doubles at once,
+// which the Go side uses when every row and its length are 16-byte
+// aligned (vectorized loads and stores).
+struct alignas(16) vec16 {
+  unsigned int x, y, z, w;
+};
+
+// at_small is at for views whose dims and element count fit 32 bits
+// (small != 0): unsigned 32-bit division is several times cheaper on a GPU
+// than 64-bit.
+DEVICE long long at_small(const Layout& l, long long i, int small) {
+  if (!small) return at(l, i);
+  if (l.contig) return l.offset + i;
+  long long off = l.offset;
+  unsigned u = (unsigned)i;
+#ifdef __CUDACC__
+#pragma unroll 1
+#endif
+  for (int d = l.ndim - 1; d >= 0; d--) {
+    unsigned s = (unsigned)l.shape[d];
+    off += (long long)(u % s) * l.strides[d];
+    u /= s;
+  }
+  return off;
+}
+
+// copy_rows copies rows of len contiguous elements: row r starts at
+// at(dl, r) in dst and at(sl, r) in src. A block of (bx, by) threads
+// copies by rows at a time, bx threads along each row, so that the row's
+// offsets are computed once per row rather than once per element, and
+// both reads and writes are coalesced.
+template <typename T>
+DEVICE void copy_rows(long long rows, long long len, int small, T* dst, const Layout& dl, const T* src,
+                      const Layout& sl) {
+  for (long long r = (long long)blockIdx.x * blockDim.y + threadIdx.y; r < rows;
+       r += (long long)gridDim.x * blockDim.y) {
+    T* d = dst + at_small(dl, r, small);
+    const T* s = src + at_small(sl, r, small);
+    for (long long c = threadIdx.x; c < len; c += blockDim.x) d[c] = s[c];
+  }
+}
+
+#define COPY_ROWS(T, w)                                                                         \
+  KERNEL copy_rows_##w(long long rows, long long len, int small, T* dst, Layout dl, const T* src, \
+                       Layout sl) {                                                             \
+    copy_rows<T>(rows, len, small, dst, dl, src, sl);                                           \
+  }
+COPY_ROWS(unsigned char, b1)
+COPY_ROWS(unsigned int, b4)
+COPY_ROWS(unsigned long long, b8)
+COPY_ROWS(vec16, b16)
+
+// copy_flat copies n 16-byte vectors between dense, aligned buffers: the
+// contiguous copy (Clone, Contiguous of a dense view at an aligned
+// offset), one 16-byte load and store per thread and iteration.
+KERNEL copy_flat_b16(long long n, vec16* dst, const vec16* src) { FOR_EACH(i, n) dst[i] = src[i]; }
+
+// TILE is the side of the transpose's shared-memory tile and TILE_ROWS
+// the rows of threads of its (TILE, TILE_ROWS) blocks.
+#define TILE 32
+#define TILE_ROWS 8
+
+// transpose copies the [batch, R, C] view src to dst where the element
+// stride of R is small in src (1 for a transpose) and that of C small in
+// dst: a block reads a 32x32 tile with consecutive threads along R, so
+// that reads are coalesced, and writes it with consecutive threads along
+// C, so that writes are too. The tile has one column of padding, so that
+// neither pass has shared-memory bank conflicts. dl and sl are the batch
+// dims' layouts (their offsets included); the grid's z dim walks the batch.
+template <typename T>
+DEVICE void transpose(long long R, long long C, long long batch, int small, T* dst, const Layout& dl,
+                      long long drs, long long dcs, const T* src, const Layout& sl, long long srs,
+                      long long scs) {
+  __shared__ T tile[TILE][TILE + 1];
+  long long tilesR = (R + TILE - 1) / TILE, tilesC = (C + TILE - 1) / TILE;
+  for (long long b = blockIdx.z; b < batch; b += gridDim.z) {
+    T* d = dst + at_small(dl, b, small);
+    const T* s = src + at_small(sl, b, small);
+    for (long long tr = blockIdx.y; tr < tilesR; tr += gridDim.y) {
+      for (long long tc = blockIdx.x; tc < tilesC; tc += gridDim.x) {
+        long long r0 = tr * TILE, c0 = tc * TILE;
+        for (int j = threadIdx.y; j < TILE; j += TILE_ROWS) {
+          long long r = r0 + threadIdx.x, c = c0 + j;
+          if (r < R && c < C) tile[j][threadIdx.x] = s[r * srs + c * scs];
+        }
+        __syncthreads();
+        for (int j = threadIdx.y; j < TILE; j += TILE_ROWS) {
+          long long r = r0 + j, c = c0 + threadIdx.x;
+          if (r < R && c < C) d[r * drs + c * dcs] = tile[threadIdx.x][j];
+        }
+        __syncthreads();
+      }
+    }
+  }
+}
+
+#define TRANSPOSE(T, w)                                                                         \
+  KERNEL transpose_##w(long long R, long long C, long long batch, int small, T* dst, Layout dl,   \
+                       long long drs, long long dcs, const T* src, Layout sl, long long srs,      \
+                       long long scs) {                                                         \
+    transpose<T>(R, C, batch, small, dst, dl, drs, dcs, src, sl, srs, scs);                     \
+  }
+TRANSPOSE(unsigned char, b1)
+TRANSPOSE(unsigned int, b4)
+TRANSPOSE(unsigned long long, b8)
 
 template <typename D, typename S> struct Convert {
   DEVICE static D apply(S v) { return (D)v; }

@@ -1,9 +1,8 @@
-//go:build cuda
-
 package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/gotensor/gotensor/cuda"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
@@ -13,7 +12,7 @@ import (
 // write per element) and a.Clone() (a read and a write), and prints GB/s
 // against the same operations in PyTorch and PyTorch's device copy
 // (z.copy_(x)), the practical ceiling.
-func benchBandwidth(dev tensor.Device, ref *reference, n int) error {
+func benchBandwidth(w io.Writer, dev tensor.Device, ref *reference, n int) {
 	bytes := 4 * float64(n)
 	a, b := tensor.RandOn(dev, n), tensor.RandOn(dev, n)
 	add := timeLoop(func() { a.Add(b).Free() }, cuda.Synchronize)
@@ -22,13 +21,11 @@ func benchBandwidth(dev tensor.Device, ref *reference, n int) error {
 	b.Free()
 	cuda.EmptyCache()
 
-	fmt.Printf("\nBandwidth (%dM Float32, %.0f MiB per operand)   gotensor GB/s   PyTorch GB/s   gotensor/PyTorch (speed)\n", n>>20, bytes/(1<<20))
+	fmt.Fprintf(w, "\nBandwidth (%dM Float32, %.0f MiB per operand)   gotensor GB/s   PyTorch GB/s   gotensor/PyTorch (speed)\n", n>>20, bytes/(1<<20))
 	row := func(name string, transfers, got, want float64) {
-		g, r := transfers*bytes/got/1e9, transfers*bytes/want/1e9
-		fmt.Printf("  %-44s %8.1f        %8.1f        %6.2f\n", name, g, r, g/r)
+		fmt.Fprintf(w, "  %-44s %8.1f        %8s        %6s\n", name, transfers*bytes/got/1e9, rate(transfers*bytes/1e9, want), speedup(got, want))
 	}
 	row("a.Add(b) (3 transfers per element)", 3, add, ref.Add)
 	row("a.Clone() (2 transfers)", 2, clone, ref.Clone)
-	fmt.Printf("  PyTorch's z.copy_(x) (2 transfers):          %8.1f GB/s\n", 2*bytes/ref.Copy/1e9)
-	return nil
+	fmt.Fprintf(w, "  PyTorch's z.copy_(x) (2 transfers):          %8s GB/s\n", rate(2*bytes/1e9, ref.Copy))
 }

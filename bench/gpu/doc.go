@@ -1,11 +1,27 @@
 // Command gpu measures gotensor's CUDA backend on the machine's first GPU
-// against the references a GPU user compares with:
+// against PyTorch on the same GPU in the same run (reference_torch.py,
+// eager float32, TF32 off), in one command that takes about a minute:
 //
 //   - SGEMM: x.MatMul(w) of n×n Float32 tensors in TFLOP/s, against
-//     PyTorch's torch.mm of the same size on the same GPU (full Float32);
+//     torch.mm;
 //   - elementwise bandwidth: a.Add(b) and a.Clone() on 64M Float32
-//     elements in GB/s, against the same in PyTorch and PyTorch's device
-//     copy (reference_torch.py).
+//     elements in GB/s, against the same in PyTorch and its device copy;
+//   - the per-op table (sizes.go, ops.go): Sum of a large tensor,
+//     Softmax(-1), nn.LayerNorm(512), nn.BatchNorm2d(64) training,
+//     MaxPool2d(2), q.MatMul(k.Transpose(-2, -1)),
+//     Permute(0, 2, 1, 3).Reshape, Conv2d(64, 128, 3, pad 1), GELU and
+//     Add, in milliseconds forward (under NoGrad) and forward +
+//     out.Sum().Backward(), with the ratio to PyTorch's;
+//   - two training steps (train.go): a pre-norm transformer block (B 32,
+//     T 256, D 512, 8 heads, causal mask, AdamW, loss out.Mul(out).Mean())
+//     and a conv net (Conv2d 3→64→128 3×3 pad 1, BatchNorm2d, ReLU,
+//     MaxPool2d(2) on 32×32, Linear; batch 128, SGD with momentum).
+//
+// Conv2d runs as im2col + GEMM unless GOTENSOR_CUDNN=1 (or the path of
+// libcudnn.so) opens cuDNN; the header says which. Run the bench with and
+// without it to compare the two on the GPU:
+//
+//	GOTENSOR_CUDNN=1 go run -tags cuda ./bench/gpu -only ops,train
 //
 // The MNIST epoch against PyTorch on the same GPU is bench/mnist's:
 //
@@ -15,9 +31,15 @@
 // build tag. Run it from the repository root:
 //
 //	go run -tags cuda ./bench/gpu -python ~/venv/bin/python
-//	go run -tags cuda ./bench/gpu -sizes 4096 -only gemm,bandwidth
+//	go run -tags cuda ./bench/gpu -only ops,train
+//
+// Without a GPU, -emulate runs the same code on the CUDA emulator (PyTorch
+// on the CPU), and -small with tiny sizes; the times mean nothing there,
+// and the package's test runs it so that the bench keeps working:
+//
+//	go run ./bench/gpu -emulate -small -python /usr/bin/python3
 //
 // Every timed loop ends with cuda.Synchronize (ops return once their
-// kernels are queued), and runs after warm-up iterations that load the
-// kernels and fill the allocator's cache.
+// kernels are queued), and runs after a warm-up call that loads the
+// kernels and fills the allocator's cache.
 package main

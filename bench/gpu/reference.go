@@ -1,5 +1,3 @@
-//go:build cuda
-
 package main
 
 import (
@@ -12,7 +10,7 @@ import (
 )
 
 // reference holds PyTorch's seconds per call of the operations bench/gpu
-// times, on the same GPU (reference_torch.py).
+// times, on the same device (reference_torch.py). Missing entries are 0.
 type reference struct {
 	Torch  string             `json:"torch"`
 	Device string             `json:"device"`
@@ -20,15 +18,38 @@ type reference struct {
 	Add    float64            `json:"add"`
 	Clone  float64            `json:"clone"`
 	Copy   float64            `json:"copy"`
+	Ops    map[string]opTimes `json:"ops"`   // the per-op table's rows
+	Train  map[string]float64 `json:"train"` // "transformer", "convnet": seconds per step
 }
 
-// runReference runs reference_torch.py with python for the same sizes.
-func runReference(python, script string, sizes []int, elems int) (*reference, error) {
+// opTimes are seconds per forward, and per forward + out.sum().backward().
+type opTimes struct {
+	Fwd float64 `json:"fwd"`
+	Bwd float64 `json:"bwd"`
+}
+
+// op returns the reference times of the named op, zero when absent.
+func (r *reference) op(name string) opTimes {
+	if r == nil {
+		return opTimes{}
+	}
+	return r.Ops[name]
+}
+
+// runReference runs reference_torch.py with python on device ("cuda" or
+// "cpu") for the same sizes and parts.
+func runReference(python, script, device string, gemm []int, s sizes, parts string) (*reference, error) {
 	var ns []string
-	for _, n := range sizes {
+	for _, n := range gemm {
 		ns = append(ns, strconv.Itoa(n))
 	}
-	cmd := exec.Command(python, script, "--sizes", strings.Join(ns, ","), "--elems", strconv.Itoa(elems))
+	cfg, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(python, script, "--sizes", strings.Join(ns, ","), "--elems", strconv.Itoa(s.Elems),
+		"--config", string(cfg), "--device", device, "--only", parts,
+		"--loop-seconds", strconv.FormatFloat(loopSeconds, 'g', -1, 64))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

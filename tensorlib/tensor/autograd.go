@@ -129,7 +129,7 @@ func (x *Tensor) BackwardWith(grad *Tensor) {
 	NoGrad(func() { g = grad.AsType(x.DType()).Detach() })
 	if err := autograd.Backward(x.node, &gradValue{t: g}, false); err != nil {
 		panic(gradErr("Backward", "run the forward pass again to build a new graph before calling Backward again",
-			"the graph behind this tensor was freed by an earlier Backward, which releases it (saved inputs and closures) to reclaim memory"))
+			"Backward through the graph a second time: the graph behind this tensor was freed by an earlier Backward, which releases it (saved inputs, closures and intermediate gradients) to reclaim memory"))
 	}
 }
 
@@ -203,6 +203,11 @@ func recordOwned(out *Tensor, op string, backward func(g *Tensor, owned bool) []
 			}
 			res[i] = &gradValue{t: gi, owned: ownedGrad(gi, i, gs, gv, inputs)}
 		}
+		// The engine is done with g: free it at once when it owns it
+		// and no gradient returned is (a view of) it.
+		if gv.owned && !sharesStorage(gv.t, gs) {
+			gv.Release()
+		}
 		return res
 	})
 	return out
@@ -235,6 +240,17 @@ func ownedGrad(gi *Tensor, i int, gs []*Tensor, g *gradValue, inputs []*Tensor) 
 	return true
 }
 
+// sharesStorage reports whether one of ts (nil entries allowed) uses x's
+// storage.
+func sharesStorage(x *Tensor, ts []*Tensor) bool {
+	for _, t := range ts {
+		if t != nil && t.storage == x.storage {
+			return true
+		}
+	}
+	return false
+}
+
 // needGrad reports whether input x of a recorded op needs a gradient; a
 // backward skips the work for those that do not.
 func needGrad(x *Tensor) bool { return x.node != nil }
@@ -263,10 +279,23 @@ func (g *gradValue) Clone() autograd.Value {
 	return &gradValue{t: g.t.Clone()}
 }
 
-// SumTo sums the dims that broadcasting to g's shape added or stretched.
+// SumTo sums the dims that broadcasting to g's shape added or stretched,
+// freeing g when it is owned and the sum was computed in new memory.
 func (g *gradValue) SumTo(shape []int) autograd.Value {
 	t := sumTo(g.t, shape)
-	return &gradValue{t: t, owned: g.owned || t.storage != g.t.storage}
+	if t.storage != g.t.storage {
+		g.Release()
+		return &gradValue{t: t, owned: true}
+	}
+	return &gradValue{t: t, owned: g.owned}
+}
+
+// Release frees g's memory (device memory goes back to its allocator at
+// once) when g is owned: then no other tensor refers to it.
+func (g *gradValue) Release() {
+	if g.owned {
+		g.t.Free()
+	}
 }
 
 // sumTo returns x summed down to shape, which x's shape broadcasts from.

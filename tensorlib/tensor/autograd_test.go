@@ -120,7 +120,7 @@ func TestBackwardErrors(t *testing.T) {
 	for _, f := range []func(){func() { y.BackwardWith(OnesLike(y)) }, func() { y.Sum().Backward() }} {
 		err := Try(f)
 		var ge *GradError
-		if !errors.As(err, &ge) || !strings.HasPrefix(err.Error(), "tensor: Backward: the graph behind this tensor was freed by an earlier Backward") ||
+		if !errors.As(err, &ge) || !strings.HasPrefix(err.Error(), "tensor: Backward: Backward through the graph a second time: the graph behind this tensor was freed by an earlier Backward") ||
 			!strings.HasSuffix(err.Error(), "; run the forward pass again to build a new graph before calling Backward again") {
 			t.Fatalf("second Backward: %v", err)
 		}

@@ -193,12 +193,12 @@ func (x *Tensor) Clone() *Tensor {
 	return record(out, "Clone", func(g *Tensor) []*Tensor { return []*Tensor{g} }, x)
 }
 
-// clone is Clone without recording.
+// clone is Clone without recording. A cast to the same dtype is a copy
+// into new contiguous storage, which the backend need not zero first (as
+// Alloc does): on a GPU that halves the memory traffic of a small Clone.
 func (x *Tensor) clone() *Tensor {
-	s := x.backend.Alloc(x.DType(), x.Numel())
-	shape := x.Shape()
-	x.backend.Copy(x.storage, x.layout, s, backend.Contiguous(shape))
-	return newTensor(x.backend, s, shape)
+	s := x.backend.Cast(x.storage, x.layout, x.DType())
+	return newTensor(x.backend, s, x.Shape())
 }
 
 // sameDevice panics with a DeviceError naming op when the tensors are not

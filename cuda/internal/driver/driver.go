@@ -134,3 +134,42 @@ type Driver interface {
 // memory; the cuda package frees cached blocks, runs the Go GC and
 // retries before giving up.
 var ErrOutOfMemory = fmt.Errorf("out of memory")
+
+// ConvKind selects what a Convolver computes.
+type ConvKind int
+
+// The computations of a 2-D convolution.
+const (
+	ConvForward        ConvKind = iota // Y = X ⋆ Wt
+	ConvBackwardData                   // X = the gradient of the input for the output gradient in Y
+	ConvBackwardFilter                 // Wt = the gradient of the filters for X and the output gradient in Y
+)
+
+// ConvArgs are the arguments of a 2-D cross-correlation (cuDNN's
+// CUDNN_CROSS_CORRELATION, as torch.nn.functional.conv2d) of dense,
+// row-major tensors: the input X [N, C, H, W], the filters Wt [F, C, KH,
+// KW] and the output Y [N, F, OH, OW]. Kind says which of the three is
+// written (with beta 0: overwritten); the other two are read.
+type ConvArgs struct {
+	Kind             ConvKind
+	Double           bool
+	N, C, H, W       int
+	F, KH, KW        int
+	OH, OW           int
+	PadH, PadW       int
+	StrideH, StrideW int
+	DilH, DilW       int
+	X, Wt, Y         DevicePtr
+}
+
+// A Convolver is a Driver that also convolves with a vendor library
+// (cuDNN). It is optional: without it the cuda package convolves with
+// its own kernels and GEMM.
+type Convolver interface {
+	// ConvWorkspace returns the bytes of scratch device memory that Conv
+	// needs for c (the algorithm is chosen once per shape and kind).
+	ConvWorkspace(c ConvArgs) (int, error)
+	// Conv runs c with the given scratch memory (at least what
+	// ConvWorkspace returned).
+	Conv(c ConvArgs, workspace DevicePtr, bytes int) error
+}

@@ -6,7 +6,7 @@
 //   common.cuh sha256:da28511e0a752527dee543ecd5b61c70ff7e8ad0100d9aaf3f0f8cfcc2da6c04
 //   compare.cu sha256:f87dea7552cfe2f7fe183b6f77abf0da32ae0286b603e3dd07746b95f884fbc9
 //   conv.cu sha256:010812086ce92a0ecaa4ca515a1ae9d14efe4ef676011027aa422a09a57fc846
-//   copy.cu sha256:037546297b896938de59da7fe6f2bb9d5f0ecc947ae5182872da36d584e0dc33
+//   copy.cu sha256:838ade4f74e1afbba35bccd1c9a477009a861a0b5108ebeb38534df52819295d
 //   elementwise.cu sha256:90602fecba342438d3d1ad560b7fb39694f833ea4c871bdcefed59625045ed66
 //   emu/cuda_emu.h sha256:7cfe6e6f9e25e2aa2115ee1a9dda3b2a542e5325b97ce1de8a0dbfe3d021e8c8
 //   index.cu sha256:813e0ed9effc04f2248e9a8b1a19131e93b6e112b39aeedf794db11be8862b8d
@@ -69,6 +69,14 @@
   X(copy_f64, 0) \
   X(copy_i64, 0) \
   X(copy_bool, 0) \
+  X(copy_rows_b1, 0) \
+  X(copy_rows_b4, 0) \
+  X(copy_rows_b8, 0) \
+  X(copy_rows_b16, 0) \
+  X(copy_flat_b16, 0) \
+  X(transpose_b1, 1) \
+  X(transpose_b4, 1) \
+  X(transpose_b8, 1) \
   X(cast_f32_f32, 0) \
   X(cast_f32_f64, 0) \
   X(cast_f32_i64, 0) \

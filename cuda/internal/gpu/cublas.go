@@ -92,33 +92,46 @@ func loadCublas() error {
 		if n := os.Getenv("GOTENSOR_CUBLAS"); n != "" {
 			names = []string{n}
 		}
-		dirs := cublasDirs
-		if h := os.Getenv("CUDA_HOME"); h != "" {
-			dirs = append(dirs, filepath.Join(h, "lib64"))
-		}
-		var tried []string
-		for _, n := range names {
-			for _, d := range dirs {
-				p := n
-				if d != "" {
-					if strings.Contains(n, "/") {
-						continue
-					}
-					p = filepath.Join(d, n)
-				}
-				cp := C.CString(p)
-				msg := C.gtCublasLoad(cp)
-				C.free(unsafe.Pointer(cp))
-				if msg == nil {
-					return
-				}
-				tried = append(tried, C.GoString(msg))
-			}
+		_, tried := searchLibrary(names, func(p *C.char) *C.char { return C.gtCublasLoad(p) })
+		if tried == nil {
+			return
 		}
 		cublasErr = fmt.Errorf("gpu: cannot load cuBLAS (tried %s): install the CUDA toolkit's cuBLAS, add its folder to LD_LIBRARY_PATH, or set GOTENSOR_CUBLAS to the library's path; the first error: %s",
 			strings.Join(names, ", "), tried[0])
 	})
 	return cublasErr
+}
+
+// searchLibrary tries each of names, a bare name in the loader's search
+// path and then in the CUDA toolkit's folders (and $CUDA_HOME/lib64), a
+// name with a slash as it is, with load, which returns NULL on success and
+// the loader's error otherwise. It returns the path that loaded, or nil
+// and every error.
+func searchLibrary(names []string, load func(path *C.char) *C.char) (string, []string) {
+	dirs := cublasDirs
+	if h := os.Getenv("CUDA_HOME"); h != "" {
+		dirs = append(dirs, filepath.Join(h, "lib64"))
+	}
+	var tried []string
+	for _, n := range names {
+		for _, d := range dirs {
+			p := n
+			if d != "" {
+				if strings.Contains(n, "/") {
+					continue
+				}
+				p = filepath.Join(d, n)
+			}
+			cp := C.CString(p)
+			msg := load(cp)
+			C.free(unsafe.Pointer(cp))
+			if msg == nil {
+				return p, nil
+			}
+			tried = append(tried, C.GoString(msg))
+		}
+	}
+	return "", tried
 }
 
 // cublasHandle is a cuBLAS context for the device current on the calling

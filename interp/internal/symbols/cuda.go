@@ -10,6 +10,7 @@ import (
 func init() {
 	Symbols["github.com/gotensor/gotensor/cuda/cuda"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"ConvLibrary": reflect.ValueOf(cuda.ConvLibrary),
 		"Devices":     reflect.ValueOf(cuda.Devices),
 		"EmptyCache":  reflect.ValueOf(cuda.EmptyCache),
 		"MemoryStats": reflect.ValueOf(cuda.MemoryStats),

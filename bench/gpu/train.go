@@ -1,0 +1,115 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/gotensor/gotensor/tensorlib/nn"
+	"github.com/gotensor/gotensor/tensorlib/optim"
+	"github.com/gotensor/gotensor/tensorlib/tensor"
+)
+
+// block is one pre-norm transformer block written with tensor ops, as
+// reference_torch.py's Block: x + attn(ln1(x)), then + mlp(ln2(·)), with
+// causal self-attention over H heads.
+type block struct {
+	s              sizes
+	ln1, ln2       *nn.LayerNorm
+	wq, wk, wv, wo *nn.Linear
+	fc1, fc2       *nn.Linear
+	mask           *tensor.Tensor // [T, T]: 0 on and below the diagonal, -Inf above
+	scale          float64
+	params         []*tensor.Tensor
+}
+
+func newBlock(dev tensor.Device, s sizes) *block {
+	D, T := s.D(), s.T
+	b := &block{s: s, ln1: nn.NewLayerNorm(D), ln2: nn.NewLayerNorm(D),
+		wq: nn.NewLinear(D, D), wk: nn.NewLinear(D, D), wv: nn.NewLinear(D, D), wo: nn.NewLinear(D, D),
+		fc1: nn.NewLinear(D, 4*D), fc2: nn.NewLinear(4*D, D), scale: 1 / math.Sqrt(float64(s.Dh))}
+	m := make([]float32, T*T)
+	for i := 0; i < T; i++ {
+		for j := i + 1; j < T; j++ {
+			m[i*T+j] = float32(math.Inf(-1))
+		}
+	}
+	b.mask = tensor.FromFloat32s(m, T, T).To(dev)
+	for _, l := range []nn.Module{b.ln1, b.ln2, b.wq, b.wk, b.wv, b.wo, b.fc1, b.fc2} {
+		nn.To(l, dev)
+		b.params = append(b.params, l.Parameters()...)
+	}
+	return b
+}
+
+// heads splits [B, T, D] into [B, H, T, Dh].
+func (b *block) heads(x *tensor.Tensor) *tensor.Tensor {
+	return x.Reshape(b.s.B, b.s.T, b.s.H, b.s.Dh).Permute(0, 2, 1, 3)
+}
+
+func (b *block) Forward(x *tensor.Tensor) *tensor.Tensor {
+	B, T, D := b.s.B, b.s.T, b.s.D()
+	h := b.ln1.Forward(x)
+	q, k, v := b.heads(b.wq.Forward(h)), b.heads(b.wk.Forward(h)), b.heads(b.wv.Forward(h))
+	att := q.MatMul(k.Transpose(-2, -1)).MulScalar(b.scale).Add(b.mask).Softmax(-1)
+	y := att.MatMul(v).Permute(0, 2, 1, 3).Reshape(B, T, D)
+	x = x.Add(b.wo.Forward(y))
+	return x.Add(b.fc2.Forward(b.fc1.Forward(b.ln2.Forward(x)).GELU()))
+}
+
+func (b *block) Parameters() []*tensor.Tensor { return b.params }
+
+// convNet is reference_torch.py's ConvNet: two Conv2d 3×3 pad 1,
+// BatchNorm2d, ReLU, MaxPool2d(2) stages, then Linear to 10 classes.
+func convNet(dev tensor.Device, s sizes) nn.Module {
+	side := s.ConvHW / 4
+	m := nn.NewSequential(
+		nn.NewConv2d(3, s.ConvC1, 3, nn.Padding(1)), nn.NewBatchNorm2d(s.ConvC1), nn.NewReLU(), nn.NewMaxPool2d(2),
+		nn.NewConv2d(s.ConvC1, s.ConvC2, 3, nn.Padding(1)), nn.NewBatchNorm2d(s.ConvC2), nn.NewReLU(), nn.NewMaxPool2d(2),
+		nn.NewFlatten(), nn.NewLinear(s.ConvC2*side*side, 10))
+	nn.To(m, dev)
+	return m
+}
+
+// benchTrain times one training step of each model (zero the gradients,
+// forward, loss, backward, optimizer step) and prints milliseconds
+// against PyTorch's, and the last loss, which must be finite.
+func benchTrain(w io.Writer, dev tensor.Device, s sizes, ref *reference, sync func()) error {
+	fmt.Fprintf(w, "\nTraining steps, ms per step                                        gotensor    PyTorch   ratio   last loss\n")
+	row := func(name string, step func() float64, want float64) error {
+		var loss float64
+		got := timeLoop(func() { loss = step() }, sync)
+		fmt.Fprintf(w, "  %-64s %9.3f %10s %7s   %.4g\n", name, 1e3*got, ms(want), ratio(got, want), loss)
+		if math.IsNaN(loss) || math.IsInf(loss, 0) {
+			return fmt.Errorf("%s: the loss is %v", name, loss)
+		}
+		return nil
+	}
+
+	blk := newBlock(dev, s)
+	x := tensor.RandnOn(dev, s.B, s.T, s.D())
+	adamw := optim.NewAdamW(blk.Parameters(), 1e-4)
+	err := row(fmt.Sprintf("transformer block B %d T %d D %d, %d heads, AdamW", s.B, s.T, s.D(), s.H), func() float64 {
+		adamw.ZeroGrad()
+		out := blk.Forward(x)
+		loss := out.Mul(out).Mean()
+		loss.Backward()
+		adamw.Step()
+		return loss.Item()
+	}, ref.Train["transformer"])
+	if err != nil {
+		return err
+	}
+
+	net := convNet(dev, s)
+	imgs := tensor.RandnOn(dev, s.ConvN, 3, s.ConvHW, s.ConvHW)
+	labels := tensor.RandIntOn(dev, 0, 10, s.ConvN)
+	sgd := optim.NewSGD(net.Parameters(), 0.01, optim.Momentum(0.9))
+	return row(fmt.Sprintf("conv net 3→%d→%d on %d×%d, batch %d, SGD momentum", s.ConvC1, s.ConvC2, s.ConvHW, s.ConvHW, s.ConvN), func() float64 {
+		sgd.ZeroGrad()
+		loss := nn.CrossEntropy(net.Forward(imgs), labels)
+		loss.Backward()
+		sgd.Step()
+		return loss.Item()
+	}, ref.Train["convnet"])
+}
