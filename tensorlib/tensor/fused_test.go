@@ -7,7 +7,8 @@ import (
 )
 
 // fusedCase is an expression that the CPU backend computes with its fused
-// kernels (backend.Conv, backend.BatchNorm, backend.ActivationGrad) and
+// kernels (backend.Conv, backend.BatchNorm, backend.ActivationGrad,
+// backend.Loss, backend.Softmax, backend.LayerNorm) and
 // the test device, which implements none of them, composes from the
 // primitives.
 type fusedCase struct {
@@ -44,6 +45,14 @@ func fusedCases() []fusedCase {
 		{"CrossEntropy float32 of T", func(xs ...*Tensor) *Tensor {
 			return CrossEntropy(xs[0].T(), FromInt64s([]int64{9, 0, 3}).To(xs[0].Device())).MulScalar(3)
 		}, []*Tensor{r64(35, 10, 3).AsType(Float32)}},
+		{"Softmax", func(xs ...*Tensor) *Tensor { return xs[0].Softmax(-1) }, []*Tensor{r64(36, 3, 1025)}},
+		{"Softmax float32 dim 0", func(xs ...*Tensor) *Tensor { return xs[0].Softmax(0) }, []*Tensor{r64(37, 33, 5).AsType(Float32)}},
+		{"Softmax causal mask", func(xs ...*Tensor) *Tensor { return xs[0].Add(causalMask64(6).To(xs[0].Device())).Softmax(-1) }, []*Tensor{r64(38, 2, 6, 6)}},
+		{"LogSoftmax", func(xs ...*Tensor) *Tensor { return xs[0].MulScalar(5).LogSoftmax(1) }, []*Tensor{r64(39, 4, 7, 3)}},
+		{"LogSoftmax float32 of T", func(xs ...*Tensor) *Tensor { return xs[0].T().LogSoftmax(-1) }, []*Tensor{r64(40, 33, 4).AsType(Float32)}},
+		{"LayerNorm", func(xs ...*Tensor) *Tensor { return LayerNorm(xs[0], []int{33}, xs[1], xs[2], 1e-5) }, []*Tensor{r64(41, 4, 3, 33).MulScalar(3).AddScalar(7), r64(42, 33), r64(43, 33)}},
+		{"LayerNorm float32 two dims", func(xs ...*Tensor) *Tensor { return LayerNorm(xs[0], []int{3, 5}, xs[1], nil, 1e-5) }, []*Tensor{r64(44, 6, 3, 5).AsType(Float32), r64(45, 3, 5).AsType(Float32)}},
+		{"LayerNorm of a view, bias only", func(xs ...*Tensor) *Tensor { return LayerNorm(xs[0].T(), []int{9}, nil, xs[1], 1e-3) }, []*Tensor{r64(46, 9, 4), r64(47, 9)}},
 		{"Conv2d mixed dtypes", conv(one, zero, one), []*Tensor{r64(18, 2, 2, 5, 5).AsType(Float32), r64(19, 3, 2, 3, 3), r64(20, 3).AsType(Float32)}},
 	}
 }

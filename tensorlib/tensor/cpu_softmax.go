@@ -1,0 +1,215 @@
+package tensor
+
+import (
+	"math"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
+)
+
+// The CPU backend's fused softmax and layer norm (backend.Softmax,
+// backend.LayerNorm): plain loops over slices in parallel, sums in
+// float64.
+
+var (
+	_ backend.Softmax   = cpuBackend{}
+	_ backend.LayerNorm = cpuBackend{}
+)
+
+// dimSlices describes a contiguous tensor as outer*inner slices of n
+// elements along one dim: slice (o, i) starts at o*n*inner + i, its
+// elements inner apart.
+type dimSlices struct{ outer, n, inner int }
+
+func newDimSlices(shape []int, dim int) dimSlices {
+	s := dimSlices{outer: 1, n: shape[dim], inner: 1}
+	for _, v := range shape[:dim] {
+		s.outer *= v
+	}
+	for _, v := range shape[dim+1:] {
+		s.inner *= v
+	}
+	return s
+}
+
+// each calls fn for every slice, in parallel, with its first element and
+// its stride.
+func (s dimSlices) each(fn func(base, stride int)) {
+	parallelFor(s.outer*s.inner, max(1, grainElems/(s.n+1)), func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			fn(r/s.inner*s.n*s.inner+r%s.inner, s.inner)
+		}
+	})
+}
+
+// Softmax computes each slice's maximum (NaN if any element is NaN) and
+// the float64 sum of exp(x - max), then the result.
+func (b cpuBackend) Softmax(x backend.Storage, xl backend.Layout, dim int, log bool) backend.Storage {
+	xs, off := b.flat(x, xl)
+	n := xl.Numel()
+	out := newCPUStorage(xs.dtype, n)
+	sl := newDimSlices(xl.Shape, dim)
+	switch xs.dtype {
+	case Float32:
+		softmaxSlices(out.f32, xs.f32[off:off+n], sl, log)
+	case Float64:
+		softmaxSlices(out.f64, xs.f64[off:off+n], sl, log)
+	default:
+		panic("tensor: Softmax on " + xs.dtype.String())
+	}
+	return out
+}
+
+func softmaxSlices[T float](y, x []T, sl dimSlices, log bool) {
+	sl.each(func(base, st int) {
+		m := x[base]
+		for j := 1; j < sl.n; j++ {
+			if v := x[base+j*st]; v > m || v != v {
+				m = v
+			}
+		}
+		var s float64
+		for j := 0; j < sl.n; j++ {
+			s += float64(expT(x[base+j*st] - m))
+		}
+		if log {
+			ls := math.Log(s)
+			for j := 0; j < sl.n; j++ {
+				y[base+j*st] = T(float64(x[base+j*st]-m) - ls)
+			}
+			return
+		}
+		for j := 0; j < sl.n; j++ {
+			y[base+j*st] = T(float64(expT(x[base+j*st]-m)) / s)
+		}
+	})
+}
+
+// SoftmaxBackward computes y * (g - sum(g * y)), or g - exp(y) * sum(g)
+// for log-softmax, with float64 sums.
+func (b cpuBackend) SoftmaxBackward(g backend.Storage, gl backend.Layout, y backend.Storage, yl backend.Layout, dim int, log bool) backend.Storage {
+	gs, goff := b.flat(g, gl)
+	ys, yoff := b.flat(y, yl)
+	n := gl.Numel()
+	out := newCPUStorage(gs.dtype, n)
+	sl := newDimSlices(gl.Shape, dim)
+	switch gs.dtype {
+	case Float32:
+		softmaxGradSlices(out.f32, gs.f32[goff:goff+n], ys.f32[yoff:yoff+n], sl, log)
+	case Float64:
+		softmaxGradSlices(out.f64, gs.f64[goff:goff+n], ys.f64[yoff:yoff+n], sl, log)
+	default:
+		panic("tensor: SoftmaxBackward on " + gs.dtype.String())
+	}
+	return out
+}
+
+func softmaxGradSlices[T float](d, g, y []T, sl dimSlices, log bool) {
+	sl.each(func(base, st int) {
+		var s float64
+		for j := 0; j < sl.n; j++ {
+			i := base + j*st
+			if log {
+				s += float64(g[i])
+			} else {
+				s += float64(g[i]) * float64(y[i])
+			}
+		}
+		for j := 0; j < sl.n; j++ {
+			i := base + j*st
+			if log {
+				d[i] = T(float64(g[i]) - float64(expT(y[i]))*s)
+			} else {
+				d[i] = T(float64(y[i]) * (float64(g[i]) - s))
+			}
+		}
+	})
+}
+
+// LayerNorm computes each row's mean and biased variance in two float64
+// passes, then the result.
+func (b cpuBackend) LayerNorm(x backend.Storage, xl backend.Layout, k int, w backend.Storage, wl backend.Layout, bias backend.Storage, bl backend.Layout, eps float64) (y, mean, rstd backend.Storage) {
+	xs, off := b.flat(x, xl)
+	numel := xl.Numel()
+	n := backend.Numel(xl.Shape[len(xl.Shape)-k:])
+	rows := backend.Numel(xl.Shape[:len(xl.Shape)-k])
+	ws, bs := b.float64sOr(w, wl, n, 1), b.float64sOr(bias, bl, n, 0)
+	mu, rs := make([]float64, rows), make([]float64, rows)
+	out := newCPUStorage(xs.dtype, numel)
+	parallelFor(rows, max(1, grainElems/(n+1)), func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			base := r * n
+			var s float64
+			for j := 0; j < n; j++ {
+				s += xs.at(off + base + j)
+			}
+			m := s / float64(n)
+			var q float64
+			for j := 0; j < n; j++ {
+				d := xs.at(off+base+j) - m
+				q += d * d
+			}
+			mu[r], rs[r] = m, 1/math.Sqrt(q/float64(n)+eps)
+			for j := 0; j < n; j++ {
+				out.set(base+j, (xs.at(off+base+j)-m)*rs[r]*ws[j]+bs[j])
+			}
+		}
+	})
+	return out, fromFloat64s(xs.dtype, mu), fromFloat64s(xs.dtype, rs)
+}
+
+// LayerNormBackward computes x's gradient row by row, rstd * (g*w -
+// mean(g*w) - xhat * mean(g*w*xhat)), and w's and b's as float64 sums
+// over the rows of g * xhat and g, columns in parallel.
+func (b cpuBackend) LayerNormBackward(g backend.Storage, gl backend.Layout, x backend.Storage, xl backend.Layout, k int, mean, rstd backend.Storage, w backend.Storage, wl backend.Layout, need [3]bool) (gx, gw, gb backend.Storage) {
+	gs, goff := b.flat(g, gl)
+	xs, xoff := b.flat(x, xl)
+	numel := xl.Numel()
+	n := backend.Numel(xl.Shape[len(xl.Shape)-k:])
+	rows := backend.Numel(xl.Shape[:len(xl.Shape)-k])
+	mu := b.float64s(mean, backend.Contiguous([]int{rows}))
+	rs := b.float64s(rstd, backend.Contiguous([]int{rows}))
+	ws := b.float64sOr(w, wl, n, 1)
+	xhat := func(r, j int) float64 { return (xs.at(xoff+r*n+j) - mu[r]) * rs[r] }
+	if need[0] {
+		out := newCPUStorage(xs.dtype, numel)
+		parallelFor(rows, max(1, grainElems/(n+1)), func(lo, hi int) {
+			for r := lo; r < hi; r++ {
+				var sa, sb float64
+				for j := 0; j < n; j++ {
+					gw := gs.at(goff+r*n+j) * ws[j]
+					sa += gw
+					sb += gw * xhat(r, j)
+				}
+				ca, cb := sa/float64(n), sb/float64(n)
+				for j := 0; j < n; j++ {
+					gw := gs.at(goff+r*n+j) * ws[j]
+					out.set(r*n+j, rs[r]*(gw-ca-xhat(r, j)*cb))
+				}
+			}
+		})
+		gx = out
+	}
+	needW, needB := need[1] && w != nil, need[2]
+	if !needW && !needB {
+		return gx, nil, nil
+	}
+	sw, sb := make([]float64, n), make([]float64, n)
+	parallelFor(n, max(1, grainElems/(rows+1)), func(lo, hi int) {
+		for r := 0; r < rows; r++ {
+			for j := lo; j < hi; j++ {
+				gv := gs.at(goff + r*n + j)
+				sb[j] += gv
+				if needW {
+					sw[j] += gv * xhat(r, j)
+				}
+			}
+		}
+	})
+	if needW {
+		gw = fromFloat64s(xs.dtype, sw)
+	}
+	if needB {
+		gb = fromFloat64s(xs.dtype, sb)
+	}
+	return gx, gw, gb
+}
