@@ -60,6 +60,14 @@ func (b cpuBackend) Softmax(x backend.Storage, xl backend.Layout, dim int, log b
 }
 
 func softmaxSlices[T float](y, x []T, sl dimSlices, log bool) {
+	if sl.inner == 1 {
+		parallelFor(sl.outer, max(1, grainElems/(sl.n+1)), func(lo, hi int) {
+			for r := lo; r < hi; r++ {
+				softmaxRow(y[r*sl.n:(r+1)*sl.n], x[r*sl.n:(r+1)*sl.n], log)
+			}
+		})
+		return
+	}
 	sl.each(func(base, st int) {
 		m := x[base]
 		for j := 1; j < sl.n; j++ {
@@ -84,6 +92,59 @@ func softmaxSlices[T float](y, x []T, sl dimSlices, log bool) {
 	})
 }
 
+// softmaxRow is softmaxSlices on one contiguous row: the maximum, exp(x -
+// max) into y (vectorized for float32), its float64 sum, then the result.
+func softmaxRow[T float](y, x []T, log bool) {
+	m := rowMax(x)
+	for j, v := range x {
+		y[j] = v - m
+	}
+	expInPlace(y)
+	var s float64
+	for _, v := range y {
+		s += float64(v)
+	}
+	if log {
+		ls := math.Log(s)
+		for j, v := range x {
+			y[j] = T(float64(v-m) - ls)
+		}
+		return
+	}
+	for j, v := range y {
+		y[j] = T(float64(v) / s)
+	}
+}
+
+// rowMax returns the maximum of x, or NaN when x holds one.
+func rowMax[T float](x []T) T {
+	if x32, ok := any(x).([]float32); ok {
+		if m, ok := simdExtremumF32(x32, false); ok {
+			return T(m)
+		}
+	}
+	m := x[0]
+	for _, v := range x[1:] {
+		if v > m || v != v {
+			m = v
+		}
+	}
+	return m
+}
+
+// expInPlace sets x[i] = exp(x[i]) in x's precision.
+func expInPlace[T float](x []T) {
+	if x32, ok := any(x).([]float32); ok {
+		if !simdExpF32(x32, x32) {
+			expSlice(x32, x32)
+		}
+		return
+	}
+	for i, v := range x {
+		x[i] = T(math.Exp(float64(v)))
+	}
+}
+
 // SoftmaxBackward computes y * (g - sum(g * y)), or g - exp(y) * sum(g)
 // for log-softmax, with float64 sums.
 func (b cpuBackend) SoftmaxBackward(g backend.Storage, gl backend.Layout, y backend.Storage, yl backend.Layout, dim int, log bool) backend.Storage {
@@ -105,6 +166,10 @@ func (b cpuBackend) SoftmaxBackward(g backend.Storage, gl backend.Layout, y back
 
 func softmaxGradSlices[T float](d, g, y []T, sl dimSlices, log bool) {
 	sl.each(func(base, st int) {
+		if st == 1 {
+			softmaxGradRow(d[base:base+sl.n], g[base:base+sl.n], y[base:base+sl.n], log)
+			return
+		}
 		var s float64
 		for j := 0; j < sl.n; j++ {
 			i := base + j*st
@@ -123,6 +188,29 @@ func softmaxGradSlices[T float](d, g, y []T, sl dimSlices, log bool) {
 			}
 		}
 	})
+}
+
+// softmaxGradRow is softmaxGradSlices on one contiguous row.
+func softmaxGradRow[T float](d, g, y []T, log bool) {
+	g, y = g[:len(d)], y[:len(d)]
+	var s float64
+	if log {
+		for _, v := range g {
+			s += float64(v)
+		}
+		copy(d, y)
+		expInPlace(d)
+		for i, e := range d {
+			d[i] = T(float64(g[i]) - float64(e)*s)
+		}
+		return
+	}
+	for i, v := range g {
+		s += float64(v) * float64(y[i])
+	}
+	for i, v := range g {
+		d[i] = T(float64(y[i]) * (float64(v) - s))
+	}
 }
 
 // LayerNorm computes each row's mean and biased variance in two float64
