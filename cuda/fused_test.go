@@ -157,6 +157,12 @@ func batchNormCases() []parityCase {
 			return bn([]*tensor.Tensor{x[0].Transpose(2, 3), x[1], x[2]})
 		}},
 		{name: "BatchNorm/NaN Inf", inputs: in(fixed(tensor.FromFloat32s([]float32{1, nan, 2, 3, 4, inf, 5, 6, 7, 8, 9, 10}, 3, 2, 2))), f: bn},
+		{name: "BatchNorm/running statistics", nograd: true, inputs: in(randn(4, 3, 5), randn(3), pos(3)),
+			f: func(x []*tensor.Tensor) *tensor.Tensor {
+				tensor.BatchNorm(x[0], x[1], x[2], nil, nil, true, 0.1, 1e-5)
+				tensor.BatchNorm(x[0].MulScalar(2), x[1], x[2], nil, nil, true, 0.3, 1e-5)
+				return tensor.Cat(0, x[1], x[2])
+			}},
 		{name: "BatchNorm/eval", nograd: true, inputs: in(randn(4, 3, 5, 5), randn(3), pos(3), randn(3), randn(3)),
 			f: func(x []*tensor.Tensor) *tensor.Tensor {
 				return tensor.BatchNorm(x[0], x[1], x[2].T(), x[3], x[4], false, 0.1, 1e-5)

@@ -141,17 +141,37 @@ func affineGrads(gx, gw, gb backend.Storage, w, b *Tensor) []backend.Storage {
 
 // updateRunning moves the running statistics toward the batch's mean and
 // biased variance of m values per channel, in place; nil ones stay nil.
-// Every operand is detached, so nothing is recorded.
+// Every operand is detached, so nothing is recorded. Its temporaries go
+// back to the device's allocator at once (Free), not when the collector
+// finds them.
 func updateRunning(runningMean, runningVar, mean, variance *Tensor, momentum float64, m int) {
+	var tmp []*Tensor
+	defer func() {
+		for _, t := range tmp {
+			t.Free()
+		}
+	}()
+	// temp marks t for freeing unless it shares the storage of keep.
+	temp := func(t, keep *Tensor) *Tensor {
+		if t.storage != keep.storage {
+			tmp = append(tmp, t)
+		}
+		return t
+	}
+	move := func(running, batch *Tensor, scale float64) {
+		b := batch.Detach()
+		if scale != 1 {
+			b = temp(b.MulScalar(scale), batch)
+		}
+		b = temp(b.AsType(running.DType()), batch) // Free may run twice
+		r := temp(running.Detach().MulScalar(1-momentum), running)
+		CopyInto(running, temp(r.Add(temp(b.MulScalar(momentum), batch)), running))
+	}
 	if runningMean != nil {
-		bm := mean.Detach().AsType(runningMean.DType())
-		rm := runningMean.Detach()
-		CopyInto(runningMean, rm.MulScalar(1-momentum).Add(bm.MulScalar(momentum)))
+		move(runningMean, mean, 1)
 	}
 	if runningVar != nil {
-		bv := variance.Detach().MulScalar(float64(m) / float64(m-1)).AsType(runningVar.DType())
-		rv := runningVar.Detach()
-		CopyInto(runningVar, rv.MulScalar(1-momentum).Add(bv.MulScalar(momentum)))
+		move(runningVar, variance, float64(m)/float64(m-1))
 	}
 }
 
