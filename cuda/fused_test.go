@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"testing"
 
+	"github.com/gotensor/gotensor/tensorlib/backend"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
@@ -290,4 +292,62 @@ func TestFusedDeterministic(t *testing.T) {
 			t.Fatalf("BatchNorm weight gradient %d: %v then %v", i, g1[i], g2[i])
 		}
 	}
+}
+
+// TestFusedWorkspacesFreed checks that the fused ops hold only their
+// results once they return: partial sums and contiguous copies of views go
+// back to the allocator right after the launches, not when the collector
+// runs.
+func TestFusedWorkspacesFreed(t *testing.T) {
+	b, _ := smallDevice(t, 1<<30)
+	held := func() int64 {
+		al, _, _ := b.dev.alloc.stats()
+		return al
+	}
+	f32 := func(n int) backend.Storage { return b.FromHost(tensor.Randn(n).Float32s()) }
+	size := func(n int) int64 { return int64(roundSize(4 * n)) }
+	check := func(what string, base, want int64) {
+		t.Helper()
+		if got := held() - base; got != want {
+			t.Errorf("%s: holds %d more bytes, want %d (its results only)", what, got, want)
+		}
+	}
+
+	// BatchNorm with 3 channels: each channel's statistics in slices.
+	x := f32(8 * 3 * 100)
+	xl := backend.Contiguous([]int{8, 3, 10, 10})
+	base := held()
+	y, bm, bv := b.BatchNorm(x, xl, nil, backend.Layout{}, nil, backend.Layout{}, nil, backend.Layout{}, nil, backend.Layout{}, 1e-5)
+	check("BatchNorm", base, size(2400)+2*size(3))
+	base = held()
+	gx, gw, gb := b.BatchNormBackward(y, xl, x, xl, bm, bv, nil, backend.Layout{}, 1e-5, [3]bool{true, true, true}, false)
+	check("BatchNormBackward", base, size(2400)+2*size(3))
+
+	// LayerNorm over trailing dims that do not merge (a contiguous copy),
+	// and over many short rows (the weight's gradient in slices).
+	v := f32(30)
+	vl := backend.Layout{Shape: []int{2, 3, 5}, Strides: []int{15, 1, 3}}
+	w := f32(15)
+	wl := backend.Contiguous([]int{3, 5})
+	base = held()
+	ly, lm, lr := b.LayerNorm(v, vl, 2, w, wl, nil, backend.Layout{}, 1e-5)
+	check("LayerNorm of a view", base, size(30)+2*size(2))
+	base = held()
+	lgx, lgw, _ := b.LayerNormBackward(ly, backend.Contiguous([]int{2, 3, 5}), v, vl, 2, lm, lr, w, wl, [3]bool{true, true, false})
+	check("LayerNormBackward of a view", base, size(30)+size(15))
+	r := f32(50 * 3)
+	rl := backend.Contiguous([]int{50, 3})
+	ry, rm, rr := b.LayerNorm(r, rl, 1, nil, backend.Layout{}, nil, backend.Layout{}, 1e-5)
+	base = held()
+	_, rgw, rgb := b.LayerNormBackward(ry, rl, r, rl, 1, rm, rr, f32(3), backend.Contiguous([]int{3}), [3]bool{false, true, true})
+	check("LayerNormBackward of many rows", base, 2*size(3)+size(3)) // the weight f32(3) is allocated here too
+
+	// CrossEntropy: the per-row losses. (The device's index-check record,
+	// made on first use, stays.)
+	labels := b.FromHost([]int64{0, 2, 1, 2})
+	b.dev.do(func() { b.dev.errorRecord() })
+	base = held()
+	loss, lse := b.CrossEntropy(x, backend.Contiguous([]int{4, 3}), labels, backend.Contiguous([]int{4}))
+	check("CrossEntropy", base, size(1)+size(4))
+	runtime.KeepAlive([]backend.Storage{y, bm, bv, gx, gw, gb, ly, lm, lr, lgx, lgw, ry, rm, rr, rgw, rgb, loss, lse})
 }
