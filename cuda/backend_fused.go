@@ -96,13 +96,16 @@ func (v rowView) pack(a *driver.Args, j int) {
 	packLayout(a, append(append([]int(nil), v.kept...), v.n), v.strides[j], v.offsets[j])
 }
 
-// group returns the threads per row G for operand j's reads: about four
-// elements a thread, up to the whole block; one thread a row when the
-// rows are strided and side by side (a softmax over a dim other than the
-// last), so that the threads of a warp read neighbouring elements.
-func (v rowView) group(j, threads int) int {
+// group returns the threads per row G for operand j's reads on d: about
+// four elements a thread, up to the whole block of threads. When the rows
+// are strided and side by side (a softmax over a dim other than the last)
+// and there are enough of them to fill the device, it is one thread a
+// row, so that the threads of a warp read neighbouring elements.
+func (v rowView) group(d *device, j int) int {
+	threads := d.reduceThreads()
 	st := v.strides[j]
-	if k := len(v.kept); st[k] != 1 && k > 0 && st[k-1] == 1 && v.n > 1 {
+	if k := len(v.kept); st[k] != 1 && k > 0 && st[k-1] == 1 && v.n > 1 &&
+		v.rows >= 4*threads*max(1, d.props.MultiProcessors) {
 		return 1
 	}
 	g := 1
@@ -160,7 +163,7 @@ func (b *deviceBackend) Softmax(x backend.Storage, xl backend.Layout, dim int, l
 			return
 		}
 		v, _ := rowLayouts(xl.Shape, dim, dim+1, backend.Contiguous(xl.Shape), xl)
-		G := v.group(1, d.reduceThreads())
+		G := v.group(d, 1)
 		a := d.newArgs()
 		a.I64(int64(v.rows)).I64(int64(v.n)).Ptr(out.ptr)
 		v.pack(a, 0)
@@ -184,7 +187,7 @@ func (b *deviceBackend) SoftmaxBackward(g backend.Storage, gl backend.Layout, y 
 			return
 		}
 		v, _ := rowLayouts(gl.Shape, dim, dim+1, backend.Contiguous(gl.Shape), gl, yl)
-		G := v.group(2, d.reduceThreads())
+		G := v.group(d, 2)
 		a := d.newArgs()
 		a.I64(int64(v.rows)).I64(int64(v.n)).Ptr(out.ptr)
 		v.pack(a, 0)
@@ -219,7 +222,7 @@ func (b *deviceBackend) LayerNorm(x backend.Storage, xl backend.Layout, k int, w
 			return
 		}
 		wp, bp := b.ptrOf(&ws, w, wl), b.ptrOf(&ws, bias, bl)
-		G := v.group(1, d.reduceThreads())
+		G := v.group(d, 1)
 		a := d.newArgs()
 		a.I64(int64(v.rows)).I64(int64(v.n)).Ptr(ys.ptr)
 		v.pack(a, 0)
@@ -257,7 +260,7 @@ func (b *deviceBackend) LayerNormBackward(g backend.Storage, gl backend.Layout, 
 			out := d.newStorage(dt, numel)
 			gx = out
 			if numel > 0 {
-				G := v.group(1, threads)
+				G := v.group(d, 1)
 				a := d.newArgs()
 				a.I64(int64(v.rows)).I64(int64(v.n)).Ptr(out.ptr)
 				v.pack(a, 0)
@@ -540,7 +543,7 @@ func (b *deviceBackend) CrossEntropy(logits backend.Storage, ll backend.Layout, 
 		if n > 0 {
 			rec := d.errorRecord()
 			v, _ := rowLayouts(ll.Shape, 1, 2, ll)
-			G := v.group(0, threads)
+			G := v.group(d, 0)
 			a := d.newArgs()
 			a.I64(int64(n)).I64(int64(v.n)).Ptr(lseS.ptr).Ptr(rowLoss.ptr).Ptr(xs.ptr)
 			v.pack(a, 0)
@@ -567,7 +570,7 @@ func (b *deviceBackend) CrossEntropyBackward(g backend.Storage, gl backend.Layou
 			return
 		}
 		v, _ := rowLayouts(ll.Shape, 1, 2, ll)
-		G := v.group(0, d.reduceThreads())
+		G := v.group(d, 0)
 		a := d.newArgs()
 		a.I64(int64(v.rows)).I64(int64(v.n)).Ptr(out.ptr).Ptr(xs.ptr)
 		v.pack(a, 0)

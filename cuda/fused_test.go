@@ -72,6 +72,9 @@ func softmaxCases() []parityCase {
 				f: func(x []*tensor.Tensor) *tensor.Tensor { return sm(x[0].T(), 1) }},
 			parityCase{name: name + "/dim 0", inputs: in(randn(40, 6)),
 				f: func(x []*tensor.Tensor) *tensor.Tensor { return sm(x[0], 0) }},
+			// Enough strided rows side by side for one thread a row.
+			parityCase{name: name + "/dim 0 of many columns", inputs: in(randn(33, 300)),
+				f: func(x []*tensor.Tensor) *tensor.Tensor { return sm(x[0], 0) }},
 			parityCase{name: name + "/middle dim", inputs: in(randn(2, 33, 4)),
 				f: func(x []*tensor.Tensor) *tensor.Tensor { return sm(x[0], 1) }},
 			parityCase{name: name + "/narrowed permuted", inputs: in(randn(4, 5, 40)),
