@@ -134,3 +134,46 @@ func TestFusedBatchNormStatistics(t *testing.T) {
 		}
 	}
 }
+
+// TestSoftmaxSpecialValuesMatchTorch checks the fused softmax on rows with
+// +Inf, only -Inf, NaN, and a masked -Inf, forward and backward, against
+// PyTorch 2.11 (torch.softmax, torch.log_softmax and their gradients for
+// the loss sum(y * w), w = [0.5, -1, 2] on every row): the first three
+// rows are NaN.
+func TestSoftmaxSpecialValuesMatchTorch(t *testing.T) {
+	inf, nan := math.Inf(1), math.NaN()
+	for _, c := range []struct {
+		log      bool
+		row3, g3 []float64
+	}{
+		{false, []float64{0, 0.2689414322376251, 0.7310585975646973}, []float64{0, -0.5898358225822449, 0.5898357629776001}},
+		{true, []float64{math.Inf(-1), -1.31326162815094, -0.31326165795326233}, []float64{0.5, -1.403412103652954, 0.9034121036529541}},
+	} {
+		x := FromFloat64s([]float64{1, inf, 2, -inf, -inf, -inf, 1, nan, 0, -inf, 1, 2}, 4, 3).AsType(Float32)
+		x.SetRequiresGrad(true)
+		var y *Tensor
+		if c.log {
+			y = x.LogSoftmax(1)
+		} else {
+			y = x.Softmax(1)
+		}
+		y.Mul(FromFloat64s([]float64{0.5, -1, 2}).AsType(Float32)).Sum().Backward()
+		for name, got := range map[string][]float64{"result": y.Float64s(), "grad": x.Grad().Float64s()} {
+			want := c.row3
+			if name == "grad" {
+				want = c.g3
+			}
+			for i, v := range got {
+				if i < 9 {
+					if !math.IsNaN(v) {
+						t.Errorf("log %v %s: element %d = %v, want NaN", c.log, name, i, v)
+					}
+					continue
+				}
+				if w := want[i-9]; !(v == w || math.Abs(v-w) <= 1e-6) {
+					t.Errorf("log %v %s: element %d = %v, want %v", c.log, name, i, v, w)
+				}
+			}
+		}
+	}
+}
