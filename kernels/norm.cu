@@ -44,11 +44,14 @@ DEVICE void layer_norm(long long rows, long long n, T* y, const Layout& yl, cons
                        const T* b, T* mean, T* rstd, T eps, unsigned G) {
   long long xs = row_stride(xl), ys = row_stride(yl);
   unsigned lane = threadIdx.x & (G - 1);
+  bool cached = n <= (long long)ROW_CACHE * G;
   FOR_EACH_ROW(r, active, rows, G) {
     const T* xr = active ? x + row_base(xl, r) : x;
+    RowCache<T> c;
     RowWelford<T> acc = {T(0), T(0), T(0)};
     if (active) {
-      for (long long j = lane; j < n; j += G) acc = row_welford_add(acc, xr[j * xs]);
+      row_load(c, cached, xr, xs, n, lane, G);
+      row_each(c, cached, xr, xs, n, lane, G, [&](long long, T v) { acc = row_welford_add(acc, v); });
     }
     acc = rows_reduce(acc, G, RowWelfordOp<T>());
     if (!active) continue;
@@ -58,12 +61,12 @@ DEVICE void layer_norm(long long rows, long long n, T* y, const Layout& yl, cons
       rstd[r] = rs;
     }
     T* yr = y + row_base(yl, r);
-    for (long long j = lane; j < n; j += G) {
-      T v = (xr[j * xs] - mu) * rs;
+    row_each(c, cached, xr, xs, n, lane, G, [&](long long j, T xv) {
+      T v = (xv - mu) * rs;
       if (w) v *= w[j];
       if (b) v += b[j];
       yr[j * ys] = v;
-    }
+    });
   }
 }
 
@@ -72,27 +75,31 @@ DEVICE void layer_norm_backward(long long rows, long long n, T* gx, const Layout
                                 const T* x, const Layout& xl, const T* mean, const T* rstd, const T* w, unsigned G) {
   long long gs = row_stride(gl), xs = row_stride(xl), os = row_stride(ol);
   unsigned lane = threadIdx.x & (G - 1);
+  bool cached = n <= (long long)ROW_CACHE * G;
   FOR_EACH_ROW(r, active, rows, G) {
     const T* gr = active ? g + row_base(gl, r) : g;
     const T* xr = active ? x + row_base(xl, r) : x;
     T mu = active ? mean[r] : T(0), rs = active ? rstd[r] : T(0);
+    RowCache<T> cg, cx;
     RowPair<T> acc = {T(0), T(0)};
     if (active) {
-      for (long long j = lane; j < n; j += G) {
-        T gw = w ? gr[j * gs] * w[j] : gr[j * gs];
+      row_load(cg, cached, gr, gs, n, lane, G);
+      row_load(cx, cached, xr, xs, n, lane, G);
+      row_each2(cg, cx, cached, gr, gs, xr, xs, n, lane, G, [&](long long j, T gv, T xv) {
+        T gw = w ? gv * w[j] : gv;
         acc.a += gw;
-        acc.b += gw * ((xr[j * xs] - mu) * rs);
-      }
+        acc.b += gw * ((xv - mu) * rs);
+      });
     }
     acc = rows_reduce(acc, G, RowPairSumOp<T>());
     if (!active) continue;
     T ca = acc.a / T(n), cb = acc.b / T(n);
     T* orow = gx + row_base(ol, r);
-    for (long long j = lane; j < n; j += G) {
-      T gw = w ? gr[j * gs] * w[j] : gr[j * gs];
-      T xh = (xr[j * xs] - mu) * rs;
+    row_each2(cg, cx, cached, gr, gs, xr, xs, n, lane, G, [&](long long j, T gv, T xv) {
+      T gw = w ? gv * w[j] : gv;
+      T xh = (xv - mu) * rs;
       orow[j * os] = rs * ((gw - ca) - xh * cb);
-    }
+    });
   }
 }
 

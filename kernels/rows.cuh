@@ -36,6 +36,58 @@ DEVICE long long row_stride(const Layout& l) { return l.strides[l.ndim - 1]; }
     for (long long r = base_ + threadIdx.x / (G), once_ = 0; once_ == 0; once_ = 1)                \
       for (bool active = r < (rows); once_ == 0; once_ = 1)
 
+// ROW_CACHE is how many elements of its row each thread keeps in registers
+// when the row fits (n <= ROW_CACHE*G, which the Go side's choice of G
+// gives for rows of up to ROW_CACHE*blockDim.x elements): the kernels then
+// read the row from memory once, as PyTorch's persistent softmax does,
+// instead of once for the statistics and again for the result.
+#define ROW_CACHE 4
+
+// RowCache holds a thread's elements lane, lane+G, ... of a row.
+template <typename T> struct RowCache {
+  T v[ROW_CACHE];
+};
+
+// row_load fills c from row xr (stride xs, n elements) when cached is set.
+template <typename T>
+DEVICE void row_load(RowCache<T>& c, bool cached, const T* xr, long long xs, long long n, unsigned lane, unsigned G) {
+  if (!cached) return;
+  for (int k = 0; k < ROW_CACHE; k++) {
+    long long j = lane + (long long)k * G;
+    c.v[k] = j < n ? xr[j * xs] : T(0);
+  }
+}
+
+// row_each calls fn(j, x) for the thread's elements j of the row, x read
+// from c when cached is set, else from xr.
+template <typename T, typename F>
+DEVICE void row_each(const RowCache<T>& c, bool cached, const T* xr, long long xs, long long n, unsigned lane,
+                     unsigned G, F fn) {
+  if (cached) {
+    for (int k = 0; k < ROW_CACHE; k++) {
+      long long j = lane + (long long)k * G;
+      if (j < n) fn(j, c.v[k]);
+    }
+  } else {
+    for (long long j = lane; j < n; j += G) fn(j, xr[j * xs]);
+  }
+}
+
+// row_each2 is row_each over two rows of one length, such as a gradient
+// and a result.
+template <typename T, typename F>
+DEVICE void row_each2(const RowCache<T>& a, const RowCache<T>& b, bool cached, const T* ar, long long as,
+                      const T* br, long long bs, long long n, unsigned lane, unsigned G, F fn) {
+  if (cached) {
+    for (int k = 0; k < ROW_CACHE; k++) {
+      long long j = lane + (long long)k * G;
+      if (j < n) fn(j, a.v[k], b.v[k]);
+    }
+  } else {
+    for (long long j = lane; j < n; j += G) fn(j, ar[j * as], br[j * bs]);
+  }
+}
+
 // rows_reduce combines v over the G threads of the calling thread's group
 // with op (associative; the tree fixes the order, so results do not vary
 // from run to run) and returns the result to every thread of the group.

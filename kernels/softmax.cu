@@ -26,16 +26,15 @@
 // mask) get probability 0.
 #include "rows.cuh"
 
-// row_stats returns the (max, sum of exp(x - max)) of row r over the
-// group, to every thread of the group; active is false for the groups
-// past the last row.
+// row_stats returns the (max, sum of exp(x - max)) of the row in c or xr
+// over the group, to every thread of the group; active is false for the
+// groups past the last row.
 template <typename T>
-DEVICE RowMaxSum<T> row_stats(bool active, long long n, const T* xr, long long xs, unsigned G) {
+DEVICE RowMaxSum<T> row_stats(bool active, const RowCache<T>& c, bool cached, long long n, const T* xr, long long xs,
+                              unsigned G) {
   RowMaxSumOp<T> op;
   RowMaxSum<T> acc = {limits<T>::lowest(), T(0)};
-  if (active) {
-    for (long long j = threadIdx.x & (G - 1); j < n; j += G) acc = op(acc, row_ms_of(xr[j * xs]));
-  }
+  if (active) row_each(c, cached, xr, xs, n, threadIdx.x & (G - 1), G, [&](long long, T v) { acc = op(acc, row_ms_of(v)); });
   return row_ms_final(rows_reduce(acc, G, op));
 }
 
@@ -44,16 +43,19 @@ DEVICE void softmax(long long rows, long long n, T* out, const Layout& ol, const
                     int log) {
   long long xs = row_stride(xl), os = row_stride(ol);
   unsigned lane = threadIdx.x & (G - 1);
+  bool cached = n <= (long long)ROW_CACHE * G;
   FOR_EACH_ROW(r, active, rows, G) {
     const T* xr = active ? x + row_base(xl, r) : x;
-    RowMaxSum<T> st = row_stats(active, n, xr, xs, G);
+    RowCache<T> c;
+    if (active) row_load(c, cached, xr, xs, n, lane, G);
+    RowMaxSum<T> st = row_stats(active, c, cached, n, xr, xs, G);
     if (!active) continue;
     T* orow = out + row_base(ol, r);
     if (log) {
       T ls = m_log(st.s);
-      for (long long j = lane; j < n; j += G) orow[j * os] = (xr[j * xs] - st.m) - ls;
+      row_each(c, cached, xr, xs, n, lane, G, [&](long long j, T v) { orow[j * os] = (v - st.m) - ls; });
     } else {
-      for (long long j = lane; j < n; j += G) orow[j * os] = m_exp(xr[j * xs] - st.m) / st.s;
+      row_each(c, cached, xr, xs, n, lane, G, [&](long long j, T v) { orow[j * os] = m_exp(v - st.m) / st.s; });
     }
   }
 }
@@ -63,24 +65,27 @@ DEVICE void softmax_backward(long long rows, long long n, T* out, const Layout& 
                              const T* y, const Layout& yl, unsigned G, int log) {
   long long gs = row_stride(gl), ys = row_stride(yl), os = row_stride(ol);
   unsigned lane = threadIdx.x & (G - 1);
+  bool cached = n <= (long long)ROW_CACHE * G;
   FOR_EACH_ROW(r, active, rows, G) {
     const T* gr = active ? g + row_base(gl, r) : g;
     const T* yr = active ? y + row_base(yl, r) : y;
+    RowCache<T> cg, cy;
     T acc = T(0);
     if (active) {
-      if (log) {
-        for (long long j = lane; j < n; j += G) acc += gr[j * gs];
-      } else {
-        for (long long j = lane; j < n; j += G) acc += gr[j * gs] * yr[j * ys];
-      }
+      row_load(cg, cached, gr, gs, n, lane, G);
+      row_load(cy, cached, yr, ys, n, lane, G);
+      row_each2(cg, cy, cached, gr, gs, yr, ys, n, lane, G,
+                [&](long long, T gv, T yv) { acc += log ? gv : gv * yv; });
     }
     T sum = rows_reduce(acc, G, RowAddOp<T>());
     if (!active) continue;
     T* orow = out + row_base(ol, r);
     if (log) {
-      for (long long j = lane; j < n; j += G) orow[j * os] = gr[j * gs] - m_exp(yr[j * ys]) * sum;
+      row_each2(cg, cy, cached, gr, gs, yr, ys, n, lane, G,
+                [&](long long j, T gv, T yv) { orow[j * os] = gv - m_exp(yv) * sum; });
     } else {
-      for (long long j = lane; j < n; j += G) orow[j * os] = yr[j * ys] * (gr[j * gs] - sum);
+      row_each2(cg, cy, cached, gr, gs, yr, ys, n, lane, G,
+                [&](long long j, T gv, T yv) { orow[j * os] = yv * (gv - sum); });
     }
   }
 }
@@ -91,7 +96,8 @@ DEVICE void cross_entropy(long long rows, long long n, T* lse, T* loss, const T*
   long long xs = row_stride(xl);
   FOR_EACH_ROW(r, active, rows, G) {
     const T* xr = active ? x + row_base(xl, r) : x;
-    RowMaxSum<T> st = row_stats(active, n, xr, xs, G);
+    RowCache<T> c;
+    RowMaxSum<T> st = row_stats(active, c, false, n, xr, xs, G);
     if (!active || (threadIdx.x & (G - 1)) != 0) continue;
     T l = st.m + m_log(st.s);
     long long y = labels[r * lstride];
