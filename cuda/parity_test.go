@@ -293,9 +293,13 @@ func runParity(c parityCase, inputs []*tensor.Tensor, weight *tensor.Tensor, dev
 	return out.To(tensor.CPU), grads
 }
 
-func TestParity(t *testing.T) {
+func TestParity(t *testing.T) { checkParity(t, parityCases()) }
+
+// checkParity runs each case on the CPU and on the emulated device and
+// compares outputs and gradients.
+func checkParity(t *testing.T, cases []parityCase) {
 	dev := tensor.CUDA(0)
-	for i, c := range parityCases() {
+	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			tensor.ManualSeed(int64(i + 1))
 			inputs := c.inputs()

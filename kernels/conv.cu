@@ -1,24 +1,14 @@
-// conv.cu: im2col, col2im and max pooling over [N, C, H, W] tensors.
+// conv.cu: im2col and col2im over [N, C, H, W] tensors (max pooling is in
+// pool.cu).
 //
 //   im2col_<dt>(total, out, in, l, g)    out [N, C*KH*KW, OH*OW] contiguous
 //   col2im_<dt>(total, out, cols, cl, g) out [N, C, H, W] contiguous; cols
 //                                        [N, C*KH*KW, OH*OW] under cl
-//   maxpool2d_<dt>(total, out, idx, in, l, g)
-//                                        out, idx [N, C, OH, OW]
 //
 // in (l) is any 4-d view. col2im gathers rather than scatters: each input
 // element sums the columns that read it, in the CPU backend's order, so it
-// needs no atomics and is deterministic. Max pooling pads with -Inf and
-// records the first maximum's position h*W + w in its plane; NaN wins.
-#include "common.cuh"
-
-// Conv holds the window geometry; the Go side (cuda.packConv) writes it.
-struct Conv {
-  int n, c, h, w;
-  int kh, kw, sh, sw;
-  int ph, pw, dh, dw;
-  int oh, ow;
-};
+// needs no atomics and is deterministic.
+#include "window.cuh"
 
 template <typename T>
 DEVICE void im2col(long long total, T* out, const T* in, const Layout& l, const Conv& g) {
@@ -67,48 +57,12 @@ DEVICE void col2im(long long total, T* out, const T* cols, const Layout& cl, con
   }
 }
 
-template <typename T>
-DEVICE void maxpool2d(long long total, T* out, long long* idx, const T* in, const Layout& l, const Conv& g) {
-  FOR_EACH(i, total) {
-    long long r = i;
-    int ow = r % g.ow; r /= g.ow;
-    int oh = r % g.oh; r /= g.oh;
-    int c = r % g.c; r /= g.c;
-    long long n = r;
-    const T* plane = in + l.offset + n * l.strides[0] + c * l.strides[1];
-    T best = T(0);
-    long long bi = -1;
-    for (int ki = 0; ki < g.kh; ki++) {
-      int h = oh * g.sh - g.ph + ki;
-      if (h < 0 || h >= g.h) continue;
-      for (int kj = 0; kj < g.kw; kj++) {
-        int w = ow * g.sw - g.pw + kj;
-        if (w < 0 || w >= g.w) continue;
-        T v = plane[h * l.strides[2] + w * l.strides[3]];
-        if (bi < 0 || v > best || (is_nan(v) && !is_nan(best))) {
-          best = v;
-          bi = (long long)h * g.w + w;
-        }
-      }
-    }
-    if (bi < 0) {  // a window entirely in the padding
-      best = limits<T>::lowest();
-      bi = 0;
-    }
-    out[i] = best;
-    idx[i] = bi;
-  }
-}
-
 #define CONV(T, dt)                                                                                    \
   KERNEL im2col_##dt(long long total, T* out, const T* in, Layout l, Conv g) {                         \
     im2col<T>(total, out, in, l, g);                                                                   \
   }                                                                                                    \
   KERNEL col2im_##dt(long long total, T* out, const T* cols, Layout cl, Conv g) {                      \
     col2im<T>(total, out, cols, cl, g);                                                                \
-  }                                                                                                    \
-  KERNEL maxpool2d_##dt(long long total, T* out, long long* idx, const T* in, Layout l, Conv g) {      \
-    maxpool2d<T>(total, out, idx, in, l, g);                                                           \
   }
 CONV(float, f32)
 CONV(double, f64)

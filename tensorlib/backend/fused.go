@@ -4,8 +4,7 @@ package backend
 // them to compute a layer of training in one pass over its data instead of
 // the several primitive calls it takes otherwise. Package tensor uses one
 // when the tensor's backend implements it and composes the same result from
-// the Backend methods when it does not (the CUDA backend implements none of
-// them today). They follow Backend's conventions: inputs may be any view,
+// the Backend methods when it does not. They follow Backend's conventions: inputs may be any view,
 // results are new contiguous storages, and every float operand has one
 // dtype, Float32 or Float64.
 
@@ -70,4 +69,52 @@ type Loss interface {
 	// for the gradient g (one element, under gl) of CrossEntropy's loss:
 	// (softmax(row) - onehot(label)) * g / N.
 	CrossEntropyBackward(g Storage, gl Layout, logits Storage, ll Layout, labels Storage, lbl Layout, lse Storage) Storage
+}
+
+// Softmax computes softmax and log-softmax along one dim in one pass over
+// the data for each row's statistics (its maximum and the sum of exp(x -
+// max)) and one for the result, forward and backward, where the composed
+// form takes a max, a subtraction, an exp, a sum and a division, each a
+// pass over memory that autograd also keeps alive.
+type Softmax interface {
+	// Softmax returns exp(x - max) / sum(exp(x - max)) of x under xl along
+	// dim, or with log set (x - max) - log(sum(exp(x - max))): a new
+	// contiguous storage of xl's shape. NaN or +Inf in a slice, or a slice
+	// all -Inf, makes the slice NaN, as the composed form does; -Inf
+	// elements (a mask) get probability 0.
+	Softmax(x Storage, xl Layout, dim int, log bool) Storage
+	// SoftmaxBackward returns the gradient of Softmax's x for the gradient
+	// g under gl of its result y under yl (one shape): y * (g - sum(g * y))
+	// along dim, or with log set g - exp(y) * sum(g).
+	SoftmaxBackward(g Storage, gl Layout, y Storage, yl Layout, dim int, log bool) Storage
+}
+
+// LayerNorm normalises over the trailing dims in one pass for each row's
+// statistics and one for the result, forward and backward, where the
+// composed form takes two means, a square, a square root and several
+// elementwise ops.
+type LayerNorm interface {
+	// LayerNorm normalises x under xl over its last k dims: with rows the
+	// product of the other dims and n of those k, y = (x - mean) * rstd *
+	// w + b per row, rstd = 1 / sqrt(var + eps) with the biased variance.
+	// w and b have the k trailing dims' shape under their layouts; either
+	// may be nil for 1 and 0. It returns y, contiguous of xl's shape, and
+	// each row's mean and rstd, [rows], for LayerNormBackward.
+	LayerNorm(x Storage, xl Layout, k int, w Storage, wl Layout, b Storage, bl Layout, eps float64) (y, mean, rstd Storage)
+	// LayerNormBackward returns the gradients of LayerNorm's x, w and b for
+	// the gradient g under gl of its result, given the mean and rstd it
+	// returned; it computes only those that need says (x, w, b), returning
+	// nil for the others. w is nil when LayerNorm had none.
+	LayerNormBackward(g Storage, gl Layout, x Storage, xl Layout, k int, mean, rstd Storage, w Storage, wl Layout, need [3]bool) (gx, gw, gb Storage)
+}
+
+// Pool computes the gradient of max pooling in one pass, where the
+// composed form zeroes the input's gradient and scatters into it.
+type Pool interface {
+	// MaxPool2dBackward returns the gradient, of the input shape [N, C, H,
+	// W], of MaxPool2d with the given window, for the gradient g under gl
+	// of its result [N, C, OH, OW] and the positions idx (contiguous) that
+	// MaxPool2d returned: each element sums the gradients of the windows
+	// whose maximum it was, in the windows' order.
+	MaxPool2dBackward(g Storage, gl Layout, idx Storage, shape []int, kernel, stride, padding [2]int) Storage
 }

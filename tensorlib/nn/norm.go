@@ -175,19 +175,7 @@ func (l *LayerNorm) Forward(x *tensor.Tensor) *tensor.Tensor {
 		panic(&tensor.ShapeError{Op: "nn.LayerNorm", Shapes: [][]int{shape, l.NormalizedShape},
 			Msg: fmt.Sprintf("input %v: the trailing dims must be %v", shape, l.NormalizedShape)})
 	}
-	dims := make([]int, k)
-	for i := range dims {
-		dims[i] = len(shape) - k + i
-	}
-	xc := x.Sub(x.MeanKeep(dims...))
-	y := xc.Div(xc.Square().MeanKeep(dims...).AddScalar(l.Eps).Sqrt())
-	if l.Weight != nil {
-		y = y.Mul(l.Weight)
-	}
-	if l.Bias != nil {
-		y = y.Add(l.Bias)
-	}
-	return y
+	return tensor.LayerNorm(x, l.NormalizedShape, l.Weight, l.Bias, l.Eps)
 }
 
 // Parameters returns Weight and Bias.

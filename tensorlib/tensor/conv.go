@@ -167,6 +167,10 @@ func (x *Tensor) MaxPool2d(kernel, stride, padding [2]int) *Tensor {
 		return out
 	}
 	return record(out, "MaxPool2d", func(g *Tensor) []*Tensor {
+		if pb, ok := g.backend.Backend.(backend.Pool); ok {
+			s := pb.MaxPool2dBackward(g.storage, g.layout, idx, x.Shape(), kernel, stride, padding)
+			return []*Tensor{newTensor(g.backend, s, x.Shape())}
+		}
 		z := g.backend.Alloc(g.DType(), x.Numel())
 		flat := []int{n, c, oh * ow}
 		g3 := g.Reshape(flat...)

@@ -74,6 +74,16 @@ func ExampleTensor_Softmax() {
 	// Output: tensor([0.2500, 0.2500, 0.5000])
 }
 
+func ExampleLayerNorm() {
+	x := tensor.FromFloat32s([]float32{1, 2, 3, 4, 2, 2, 2, 6}, 2, 4)
+	w := tensor.FromFloat32s([]float32{1, 1, 2, 2})
+	b := tensor.FromFloat32s([]float32{0, 0, 0, 1})
+	fmt.Println(tensor.LayerNorm(x, []int{4}, w, b, 1e-5))
+	// Output:
+	// tensor([[-1.3416, -0.4472,  0.8944,  3.6833],
+	//         [-0.5773, -0.5773, -1.1547,  4.4641]])
+}
+
 func ExampleTensor_Mean() {
 	fmt.Println(tensor.Arange(0, 4, 1).Mean())
 	// Output: tensor(1.5000)

@@ -7,7 +7,8 @@ import (
 )
 
 // fusedCase is an expression that the CPU backend computes with its fused
-// kernels (backend.Conv, backend.BatchNorm, backend.ActivationGrad) and
+// kernels (backend.Conv, backend.BatchNorm, backend.ActivationGrad,
+// backend.Loss, backend.Softmax, backend.LayerNorm) and
 // the test device, which implements none of them, composes from the
 // primitives.
 type fusedCase struct {
@@ -44,6 +45,14 @@ func fusedCases() []fusedCase {
 		{"CrossEntropy float32 of T", func(xs ...*Tensor) *Tensor {
 			return CrossEntropy(xs[0].T(), FromInt64s([]int64{9, 0, 3}).To(xs[0].Device())).MulScalar(3)
 		}, []*Tensor{r64(35, 10, 3).AsType(Float32)}},
+		{"Softmax", func(xs ...*Tensor) *Tensor { return xs[0].Softmax(-1) }, []*Tensor{r64(36, 3, 1025)}},
+		{"Softmax float32 dim 0", func(xs ...*Tensor) *Tensor { return xs[0].Softmax(0) }, []*Tensor{r64(37, 33, 5).AsType(Float32)}},
+		{"Softmax causal mask", func(xs ...*Tensor) *Tensor { return xs[0].Add(causalMask64(6).To(xs[0].Device())).Softmax(-1) }, []*Tensor{r64(38, 2, 6, 6)}},
+		{"LogSoftmax", func(xs ...*Tensor) *Tensor { return xs[0].MulScalar(5).LogSoftmax(1) }, []*Tensor{r64(39, 4, 7, 3)}},
+		{"LogSoftmax float32 of T", func(xs ...*Tensor) *Tensor { return xs[0].T().LogSoftmax(-1) }, []*Tensor{r64(40, 33, 4).AsType(Float32)}},
+		{"LayerNorm", func(xs ...*Tensor) *Tensor { return LayerNorm(xs[0], []int{33}, xs[1], xs[2], 1e-5) }, []*Tensor{r64(41, 4, 3, 33).MulScalar(3).AddScalar(7), r64(42, 33), r64(43, 33)}},
+		{"LayerNorm float32 two dims", func(xs ...*Tensor) *Tensor { return LayerNorm(xs[0], []int{3, 5}, xs[1], nil, 1e-5) }, []*Tensor{r64(44, 6, 3, 5).AsType(Float32), r64(45, 3, 5).AsType(Float32)}},
+		{"LayerNorm of a view, bias only", func(xs ...*Tensor) *Tensor { return LayerNorm(xs[0].T(), []int{9}, nil, xs[1], 1e-3) }, []*Tensor{r64(46, 9, 4), r64(47, 9)}},
 		{"Conv2d mixed dtypes", conv(one, zero, one), []*Tensor{r64(18, 2, 2, 5, 5).AsType(Float32), r64(19, 3, 2, 3, 3), r64(20, 3).AsType(Float32)}},
 	}
 }
@@ -122,6 +131,49 @@ func TestFusedBatchNormStatistics(t *testing.T) {
 		got, want := run(CPU), run(dev)
 		for i, name := range []string{"running mean", "running var", "eval result"} {
 			near(t, fmt.Sprintf("%v %s", dt, name), got[i], want[i], tolFor(got[i]))
+		}
+	}
+}
+
+// TestSoftmaxSpecialValuesMatchTorch checks the fused softmax on rows with
+// +Inf, only -Inf, NaN, and a masked -Inf, forward and backward, against
+// PyTorch 2.11 (torch.softmax, torch.log_softmax and their gradients for
+// the loss sum(y * w), w = [0.5, -1, 2] on every row): the first three
+// rows are NaN.
+func TestSoftmaxSpecialValuesMatchTorch(t *testing.T) {
+	inf, nan := math.Inf(1), math.NaN()
+	for _, c := range []struct {
+		log      bool
+		row3, g3 []float64
+	}{
+		{false, []float64{0, 0.2689414322376251, 0.7310585975646973}, []float64{0, -0.5898358225822449, 0.5898357629776001}},
+		{true, []float64{math.Inf(-1), -1.31326162815094, -0.31326165795326233}, []float64{0.5, -1.403412103652954, 0.9034121036529541}},
+	} {
+		x := FromFloat64s([]float64{1, inf, 2, -inf, -inf, -inf, 1, nan, 0, -inf, 1, 2}, 4, 3).AsType(Float32)
+		x.SetRequiresGrad(true)
+		var y *Tensor
+		if c.log {
+			y = x.LogSoftmax(1)
+		} else {
+			y = x.Softmax(1)
+		}
+		y.Mul(FromFloat64s([]float64{0.5, -1, 2}).AsType(Float32)).Sum().Backward()
+		for name, got := range map[string][]float64{"result": y.Float64s(), "grad": x.Grad().Float64s()} {
+			want := c.row3
+			if name == "grad" {
+				want = c.g3
+			}
+			for i, v := range got {
+				if i < 9 {
+					if !math.IsNaN(v) {
+						t.Errorf("log %v %s: element %d = %v, want NaN", c.log, name, i, v)
+					}
+					continue
+				}
+				if w := want[i-9]; !(v == w || math.Abs(v-w) <= 1e-6) {
+					t.Errorf("log %v %s: element %d = %v, want %v", c.log, name, i, v, w)
+				}
+			}
 		}
 	}
 }

@@ -194,7 +194,30 @@ func reduceCases() []gcCase {
 		{"Softmax T", func(xs ...*Tensor) *Tensor { return xs[0].Transpose(1, 2).Softmax(1) }, x()},
 		{"LogSoftmax", func(xs ...*Tensor) *Tensor { return xs[0].LogSoftmax(1) }, x()},
 		{"LogSumExp", func(xs ...*Tensor) *Tensor { return xs[0].LogSumExp(2) }, x()},
+		{"LogSoftmax middle dim", func(xs ...*Tensor) *Tensor { return xs[0].LogSoftmax(1).MulScalar(2) }, x()},
+		{"LogSoftmax T expanded", func(xs ...*Tensor) *Tensor {
+			return xs[0].Narrow(0, 0, 1).Expand(3, 3, 4).Transpose(0, 2).LogSoftmax(2)
+		}, x()},
+		{"Softmax causal mask", func(xs ...*Tensor) *Tensor { return xs[0].Narrow(2, 0, 3).Add(causalMask64(3)).Softmax(-1) }, x()},
+		{"LayerNorm", func(xs ...*Tensor) *Tensor { return LayerNorm(xs[0], []int{4}, xs[1], xs[2], 1e-5) }, []*Tensor{r64(9, 2, 3, 4), r64(10, 4), r64(11, 4)}},
+		{"LayerNorm two dims, weight only", func(xs ...*Tensor) *Tensor { return LayerNorm(xs[0], []int{3, 4}, xs[1], nil, 1e-3) }, []*Tensor{r64(12, 2, 3, 4), r64(13, 3, 4)}},
+		{"LayerNorm of T, no affine", func(xs ...*Tensor) *Tensor { return LayerNorm(xs[0].T(), []int{5}, nil, nil, 1e-5) }, []*Tensor{r64(14, 5, 3)}},
+		{"LayerNorm bias only, permuted", func(xs ...*Tensor) *Tensor {
+			return LayerNorm(xs[0].Permute(2, 0, 1), []int{2, 3}, nil, xs[1], 1e-5)
+		}, []*Tensor{r64(15, 2, 3, 4), r64(16, 2, 3)}},
 	}
+}
+
+// causalMask64 returns [t, t] Float64 with 0 on and below the diagonal and
+// -Inf above.
+func causalMask64(t int) *Tensor {
+	v := make([]float64, t*t)
+	for i := range t {
+		for j := i + 1; j < t; j++ {
+			v[i*t+j] = math.Inf(-1)
+		}
+	}
+	return FromFloat64s(v, t, t)
 }
 
 func movementCases() []gcCase {

@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gotensor/gotensor/tensorlib/backend"
 )
@@ -102,6 +103,20 @@ func batchNorm(nb backend.BatchNorm, x, runningMean, runningVar, w, b *Tensor, t
 	}
 	mean, variance := newTensor(x.backend, bm, []int{c}), newTensor(x.backend, bv, []int{c})
 	updateRunning(runningMean, runningVar, mean, variance, momentum, m)
+	inputs := affineInputs(x, w, b)
+	if !tracked(inputs...) {
+		return y
+	}
+	return recordOwned(y, "BatchNorm", func(g *Tensor, owned bool) []*Tensor {
+		need := [3]bool{needGrad(x), w != nil && needGrad(w), b != nil && needGrad(b)}
+		gx, gw, gb := nb.BatchNormBackward(g.storage, g.layout, x.storage, x.layout, bm, bv, ws, wl, eps, need, owned)
+		return gradTensors(g, inputs, affineGrads(gx, gw, gb, w, b)...)
+	}, inputs...)
+}
+
+// affineInputs returns the inputs of a normalization: x, then w and b
+// where not nil.
+func affineInputs(x, w, b *Tensor) []*Tensor {
 	inputs := []*Tensor{x}
 	if w != nil {
 		inputs = append(inputs, w)
@@ -109,36 +124,54 @@ func batchNorm(nb backend.BatchNorm, x, runningMean, runningVar, w, b *Tensor, t
 	if b != nil {
 		inputs = append(inputs, b)
 	}
-	if !tracked(inputs...) {
-		return y
+	return inputs
+}
+
+// affineGrads returns the gradients of affineInputs(x, w, b).
+func affineGrads(gx, gw, gb backend.Storage, w, b *Tensor) []backend.Storage {
+	grads := []backend.Storage{gx}
+	if w != nil {
+		grads = append(grads, gw)
 	}
-	return recordOwned(y, "BatchNorm", func(g *Tensor, owned bool) []*Tensor {
-		need := [3]bool{needGrad(x), w != nil && needGrad(w), b != nil && needGrad(b)}
-		gx, gw, gb := nb.BatchNormBackward(g.storage, g.layout, x.storage, x.layout, bm, bv, ws, wl, eps, need, owned)
-		grads := []backend.Storage{gx}
-		if w != nil {
-			grads = append(grads, gw)
-		}
-		if b != nil {
-			grads = append(grads, gb)
-		}
-		return gradTensors(g, inputs, grads...)
-	}, inputs...)
+	if b != nil {
+		grads = append(grads, gb)
+	}
+	return grads
 }
 
 // updateRunning moves the running statistics toward the batch's mean and
 // biased variance of m values per channel, in place; nil ones stay nil.
-// Every operand is detached, so nothing is recorded.
+// Every operand is detached, so nothing is recorded. Its temporaries go
+// back to the device's allocator at once (Free), not when the collector
+// finds them.
 func updateRunning(runningMean, runningVar, mean, variance *Tensor, momentum float64, m int) {
+	var tmp []*Tensor
+	defer func() {
+		for _, t := range tmp {
+			t.Free()
+		}
+	}()
+	// temp marks t for freeing unless it shares the storage of keep.
+	temp := func(t, keep *Tensor) *Tensor {
+		if t.storage != keep.storage {
+			tmp = append(tmp, t)
+		}
+		return t
+	}
+	move := func(running, batch *Tensor, scale float64) {
+		b := batch.Detach()
+		if scale != 1 {
+			b = temp(b.MulScalar(scale), batch)
+		}
+		b = temp(b.AsType(running.DType()), batch) // Free may run twice
+		r := temp(running.Detach().MulScalar(1-momentum), running)
+		CopyInto(running, temp(r.Add(temp(b.MulScalar(momentum), batch)), running))
+	}
 	if runningMean != nil {
-		bm := mean.Detach().AsType(runningMean.DType())
-		rm := runningMean.Detach()
-		CopyInto(runningMean, rm.MulScalar(1-momentum).Add(bm.MulScalar(momentum)))
+		move(runningMean, mean, 1)
 	}
 	if runningVar != nil {
-		bv := variance.Detach().MulScalar(float64(m) / float64(m-1)).AsType(runningVar.DType())
-		rv := runningVar.Detach()
-		CopyInto(runningVar, rv.MulScalar(1-momentum).Add(bv.MulScalar(momentum)))
+		move(runningVar, variance, float64(m)/float64(m-1))
 	}
 }
 
@@ -156,4 +189,78 @@ func storageOf(x *Tensor) (backend.Storage, backend.Layout) {
 		return nil, backend.Layout{}
 	}
 	return x.storage, x.layout
+}
+
+// LayerNorm normalises x over its trailing dims, those of normalizedShape,
+// as torch.nn.functional.layer_norm does:
+//
+//	y = (x - mean) / sqrt(var + eps) * weight + bias
+//
+// with the mean and the biased variance over those dims. weight and bias,
+// of normalizedShape, may be nil for 1 and 0. Gradients flow to x, weight
+// and bias. On a backend with fused kernels (backend.LayerNorm: the CPU and
+// CUDA backends) it is one op forward and one backward. It panics with a
+// *ShapeError when x's trailing dims are not normalizedShape or weight or
+// bias has another shape.
+//
+//	y := tensor.LayerNorm(x, []int{512}, w, b, 1e-5) // nn.LayerNorm(512)'s forward
+func LayerNorm(x *Tensor, normalizedShape []int, weight, bias *Tensor, eps float64) *Tensor {
+	const op = "LayerNorm"
+	needFloat(op, x)
+	k := len(normalizedShape)
+	shape := x.layout.Shape
+	ok := k > 0 && len(shape) >= k
+	for i := 0; ok && i < k; i++ {
+		ok = shape[len(shape)-k+i] == normalizedShape[i]
+	}
+	if !ok {
+		panic(shapeErr(op, fmt.Sprintf("pass an input whose trailing dims are %v", normalizedShape), [][]int{x.Shape(), normalizedShape},
+			"input of shape %v does not end in the normalized shape %v", shape, normalizedShape))
+	}
+	operands := []*Tensor{x}
+	for _, t := range []*Tensor{weight, bias} {
+		if t == nil {
+			continue
+		}
+		operands = append(operands, t)
+		if !slices.Equal(t.layout.Shape, normalizedShape) {
+			panic(shapeErr(op, fmt.Sprintf("weight and bias have the normalized shape %v", normalizedShape), [][]int{t.Shape(), normalizedShape},
+				"an operand of shape %v for the normalized shape %v", t.layout.Shape, normalizedShape))
+		}
+	}
+	sameDevice(op, operands...)
+	dt := x.DType()
+	w, b := asTypeOrNil(weight, dt), asTypeOrNil(bias, dt)
+	lb, fused := x.backend.Backend.(backend.LayerNorm)
+	if !fused || x.Numel() == 0 {
+		dims := make([]int, k)
+		for i := range dims {
+			dims[i] = len(shape) - k + i
+		}
+		xc := x.Sub(x.MeanKeep(dims...))
+		y := xc.Div(xc.Square().MeanKeep(dims...).AddScalar(eps).Sqrt())
+		if w != nil {
+			y = y.Mul(w)
+		}
+		if b != nil {
+			y = y.Add(b)
+		}
+		return y
+	}
+	ws, wl := storageOf(w)
+	bs, bl := storageOf(b)
+	ys, mean, rstd := lb.LayerNorm(x.storage, x.layout, k, ws, wl, bs, bl, eps)
+	y := newTensor(x.backend, ys, x.Shape())
+	inputs := affineInputs(x, w, b)
+	if !tracked(inputs...) {
+		return y
+	}
+	return record(y, op, func(g *Tensor) []*Tensor {
+		if g.DType() != dt {
+			g = g.AsType(dt)
+		}
+		need := [3]bool{needGrad(x), w != nil && needGrad(w), b != nil && needGrad(b)}
+		gx, gw, gb := lb.LayerNormBackward(g.storage, g.layout, x.storage, x.layout, k, mean, rstd, ws, wl, need)
+		return gradTensors(g, inputs, affineGrads(gx, gw, gb, w, b)...)
+	}, inputs...)
 }

@@ -189,31 +189,47 @@ func (x *Tensor) Var(dim int) *Tensor {
 }
 
 // Softmax returns exp(x) / sum(exp(x)) along dim, computed stably (the
-// maximum is subtracted first). Each slice along dim sums to 1. It panics
-// with a *DTypeError on Int64 and Bool tensors.
+// maximum is subtracted first). Each slice along dim sums to 1; -Inf
+// elements (a mask) get 0, and a slice holding NaN or +Inf, or only -Inf,
+// is NaN, as in PyTorch. It panics with a *DTypeError on Int64 and Bool
+// tensors. On a backend with fused kernels (backend.Softmax: the CPU and
+// CUDA backends) it is one op forward and one backward.
 //
 //	probs := logits.Softmax(-1)
-func (x *Tensor) Softmax(dim int) *Tensor {
-	needFloat("Softmax", x)
-	d := normDim("Softmax", dim, x.Dim(), x.layout.Shape)
-	if x.Numel() == 0 {
-		return x.Clone()
-	}
-	e := x.Sub(x.Detach().MaxKeep(d)).Exp()
-	return e.Div(e.SumKeep(d))
-}
+func (x *Tensor) Softmax(dim int) *Tensor { return softmax("Softmax", x, dim, false) }
 
 // LogSoftmax returns log(Softmax(x)) along dim, computed stably as
 // x - max - log(sum(exp(x - max))). It panics with a *DTypeError on Int64
 // and Bool tensors.
-func (x *Tensor) LogSoftmax(dim int) *Tensor {
-	needFloat("LogSoftmax", x)
-	d := normDim("LogSoftmax", dim, x.Dim(), x.layout.Shape)
+func (x *Tensor) LogSoftmax(dim int) *Tensor { return softmax("LogSoftmax", x, dim, true) }
+
+// softmax is Softmax, or LogSoftmax with log set.
+func softmax(op string, x *Tensor, dim int, log bool) *Tensor {
+	needFloat(op, x)
+	d := normDim(op, dim, x.Dim(), x.layout.Shape)
 	if x.Numel() == 0 {
 		return x.Clone()
 	}
-	c := x.Sub(x.Detach().MaxKeep(d))
-	return c.Sub(c.Exp().SumKeep(d).Log())
+	sb, fused := x.backend.Backend.(backend.Softmax)
+	if !fused {
+		c := x.Sub(x.Detach().MaxKeep(d))
+		if log {
+			return c.Sub(c.Exp().SumKeep(d).Log())
+		}
+		e := c.Exp()
+		return e.Div(e.SumKeep(d))
+	}
+	out := newTensor(x.backend, sb.Softmax(x.storage, x.layout, d, log), x.Shape())
+	if !tracked(x) {
+		return out
+	}
+	return record(out, op, func(g *Tensor) []*Tensor {
+		if g.DType() != out.DType() {
+			g = g.AsType(out.DType())
+		}
+		s := sb.SoftmaxBackward(g.storage, g.layout, out.storage, out.layout, d, log)
+		return []*Tensor{newTensor(g.backend, s, g.Shape())}
+	}, x)
 }
 
 // LogSumExp returns log(sum(exp(x))) along dim, removing it, computed

@@ -3,31 +3,43 @@
 // The CUDA C sources of kernels/, compiled by the host compiler, and their
 // entry points as listed in the PTX. Digests of the sources (a change to
 // any of them changes this file, so the Go build recompiles the emulator):
+//   activation.cu sha256:c3b5e79f92afc85af06dc6e03aef7c649edad56627d84c78522c4fa1cc6086c1
 //   common.cuh sha256:da28511e0a752527dee543ecd5b61c70ff7e8ad0100d9aaf3f0f8cfcc2da6c04
 //   compare.cu sha256:f87dea7552cfe2f7fe183b6f77abf0da32ae0286b603e3dd07746b95f884fbc9
-//   conv.cu sha256:010812086ce92a0ecaa4ca515a1ae9d14efe4ef676011027aa422a09a57fc846
+//   conv.cu sha256:03563a0da51c15a5fbd2c761f376d651c308488372b1cb458c0a88bb2b18cf64
 //   copy.cu sha256:838ade4f74e1afbba35bccd1c9a477009a861a0b5108ebeb38534df52819295d
 //   elementwise.cu sha256:90602fecba342438d3d1ad560b7fb39694f833ea4c871bdcefed59625045ed66
 //   emu/cuda_emu.h sha256:7cfe6e6f9e25e2aa2115ee1a9dda3b2a542e5325b97ce1de8a0dbfe3d021e8c8
 //   index.cu sha256:813e0ed9effc04f2248e9a8b1a19131e93b6e112b39aeedf794db11be8862b8d
 //   linalg.cu sha256:46e2937ee6635ed6d9b51887ebc0025a37af86eabac5c48887630019c4171984
+//   norm.cu sha256:ee0dbce3e9822ba4774f6d7ef92e3722b637be0a284df69a842db20acdc4f2fe
 //   optim.cu sha256:a68bf4027713cae4cdba1dbc8c1e78613d55b195c19ee497bca40483e585dcbd
+//   pool.cu sha256:6cd45a62618fad7ea4ee3d9db6c3df5a5745ec43d9fd256c227a88c5e3f3b259
 //   random.cu sha256:0979025070b46b57c7e684a11848aae58772b3cbe2a860e471556ec10bf09890
 //   reduce.cu sha256:7e63a92d1a95272264efc3a952415e084fc0f1c6d02df5b46fe4520cecd8a823
+//   rows.cuh sha256:9f7718d9565db4e10db9abf2543cee25c5bd5305e03087834a46678ee0258122
+//   softmax.cu sha256:a35145e64e0ab668acc14b7a4273eb5c1cfddfa12f62516d856a5e4769b54f55
+//   window.cuh sha256:2f128ddc1b76baf371be0c3034e4bf57ece7c0291f70954817aa6c9d02759ba3
 
+#include "../../../kernels/activation.cu"
 #include "../../../kernels/compare.cu"
 #include "../../../kernels/conv.cu"
 #include "../../../kernels/copy.cu"
 #include "../../../kernels/elementwise.cu"
 #include "../../../kernels/index.cu"
 #include "../../../kernels/linalg.cu"
+#include "../../../kernels/norm.cu"
 #include "../../../kernels/optim.cu"
+#include "../../../kernels/pool.cu"
 #include "../../../kernels/random.cu"
 #include "../../../kernels/reduce.cu"
+#include "../../../kernels/softmax.cu"
 
 // EMU_KERNELS(X) calls X(name, sync) for every entry point; sync is 1
 // when the kernel calls __syncthreads.
 #define EMU_KERNELS(X) \
+  X(relu_backward_f32, 0) \
+  X(relu_backward_f64, 0) \
   X(eq_f32, 0) \
   X(eq_f64, 0) \
   X(eq_i64, 0) \
@@ -58,13 +70,10 @@
   X(where_bool, 0) \
   X(im2col_f32, 0) \
   X(col2im_f32, 0) \
-  X(maxpool2d_f32, 0) \
   X(im2col_f64, 0) \
   X(col2im_f64, 0) \
-  X(maxpool2d_f64, 0) \
   X(im2col_i64, 0) \
   X(col2im_i64, 0) \
-  X(maxpool2d_i64, 0) \
   X(copy_f32, 0) \
   X(copy_f64, 0) \
   X(copy_i64, 0) \
@@ -176,10 +185,35 @@
   X(scatter_add_f64, 0) \
   X(scatter_add_i64, 0) \
   X(matmul_i64, 0) \
+  X(layer_norm_f32, 1) \
+  X(layer_norm_backward_f32, 1) \
+  X(layer_norm_backward_wb_f32, 0) \
+  X(sum_parts_f32, 0) \
+  X(batch_norm_stats_f32, 1) \
+  X(batch_norm_stats_final_f32, 0) \
+  X(batch_norm_apply_f32, 0) \
+  X(batch_norm_backward_stats_f32, 1) \
+  X(batch_norm_backward_final_f32, 0) \
+  X(batch_norm_backward_apply_f32, 0) \
+  X(layer_norm_f64, 1) \
+  X(layer_norm_backward_f64, 1) \
+  X(layer_norm_backward_wb_f64, 0) \
+  X(sum_parts_f64, 0) \
+  X(batch_norm_stats_f64, 1) \
+  X(batch_norm_stats_final_f64, 0) \
+  X(batch_norm_apply_f64, 0) \
+  X(batch_norm_backward_stats_f64, 1) \
+  X(batch_norm_backward_final_f64, 0) \
+  X(batch_norm_backward_apply_f64, 0) \
   X(adam_f32, 0) \
   X(sgd_f32, 0) \
   X(adam_f64, 0) \
   X(sgd_f64, 0) \
+  X(maxpool2d_f32, 0) \
+  X(maxpool2d_f64, 0) \
+  X(maxpool2d_i64, 0) \
+  X(maxpool2d_backward_f32, 0) \
+  X(maxpool2d_backward_f64, 0) \
   X(uniform_f32, 0) \
   X(uniform_f64, 0) \
   X(normal_f32, 0) \
@@ -214,4 +248,14 @@
   X(argmax_i64, 1) \
   X(argmax_serial_i64, 0) \
   X(argmin_i64, 1) \
-  X(argmin_serial_i64, 0)
+  X(argmin_serial_i64, 0) \
+  X(softmax_f32, 1) \
+  X(softmax_backward_f32, 1) \
+  X(cross_entropy_f32, 1) \
+  X(mean_rows_f32, 1) \
+  X(cross_entropy_backward_f32, 0) \
+  X(softmax_f64, 1) \
+  X(softmax_backward_f64, 1) \
+  X(cross_entropy_f64, 1) \
+  X(mean_rows_f64, 1) \
+  X(cross_entropy_backward_f64, 0)

@@ -35,6 +35,7 @@ func init() {
 		"FullLike":      reflect.ValueOf(tensor.FullLike),
 		"GradEnabled":   reflect.ValueOf(tensor.GradEnabled),
 		"Int64":         reflect.ValueOf(tensor.Int64),
+		"LayerNorm":     reflect.ValueOf(tensor.LayerNorm),
 		"Linear":        reflect.ValueOf(tensor.Linear),
 		"ManualSeed":    reflect.ValueOf(tensor.ManualSeed),
 		"NewDevice":     reflect.ValueOf(tensor.NewDevice),
