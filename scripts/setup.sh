@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # setup.sh installs what gotensor needs to build, run and test on Debian 12:
 # Jupyter, ipykernel, the test tools, NumPy/PyTorch for reference numbers,
+# jupyter_server and jupyterlab_server with Node.js and npm (for `gotensor
+# lab`, whose front end scripts/setup-lab.sh assembles),
 # OpenBLAS, gcc and g++ (cgo, and the C++ CUDA emulator), the Go toolchain
 # that go.mod names, and the Go modules. The CUDA toolkit, for the -tags cuda
 # build, comes from scripts/setup-cuda.sh.
@@ -16,8 +18,15 @@ packages=(
 	python3-pytest-subtests
 	python3-numpy python3-torch libopenblas-dev libopenblas0-pthread
 	chromium libjs-mathjax dataset-fashion-mnist
+	python3-jupyter-server python3-jupyterlab-server
 	gcc g++ make git ca-certificates curl unzip
 )
+
+# Node.js and npm, from Debian unless the machine has them already (from
+# elsewhere: Debian's npm would not install beside another nodejs).
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+	packages+=(nodejs npm)
+fi
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
