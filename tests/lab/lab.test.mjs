@@ -477,5 +477,22 @@ describe('gotensor lab', () => {
     assert.deepEqual(errors, []);
     await page.$$eval(CELLS, (cs, i) => cs[i].scrollIntoView(), table);
     await shot('10-mnist-results');
+
+    // LaTeX in Markdown, typeset by Debian's MathJax that the server serves:
+    // the MLP's description has $\max(0, x)$.
+    const md = await page.$$eval(CELLS, cs => cs.findIndex(c => c.classList.contains('jp-MarkdownCell') && c.innerText.includes('ReLU')));
+    assert.ok(md >= 0, 'no Markdown cell about the ReLU');
+    await page.$$eval(CELLS, (cs, i) => cs[i].scrollIntoView(), md);
+    const math = await until(
+      (sel, i) => {
+        const m = document.querySelectorAll(sel)[i].querySelector('.jp-RenderedMarkdown .MathJax');
+        return m && m.textContent.replace(/\s+/g, '');
+      },
+      SHORT,
+      CELLS,
+      md
+    );
+    assert.match(math, /max\(0,x\)/);
+    await shot('11-mnist-latex');
   });
 });
