@@ -36,6 +36,10 @@ done
 
 mkdir -p "$dir/templates"
 dir="$(cd "$dir" && pwd)"
+# One assembly at a time in a directory: a second waits for the first, then
+# finds its build current.
+exec 9>"$dir/.assemble.lock"
+flock 9
 if [[ "$src" != "$dir" ]]; then
 	for f in "${sources[@]}"; do
 		cmp -s "$src/$f" "$dir/$f" || cp "$src/$f" "$dir/$f"
