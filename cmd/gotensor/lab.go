@@ -269,7 +269,7 @@ func waitReady(base, token string, done <-chan error) error {
 }
 
 // openBrowser opens url with $BROWSER or the desktop's opener, and says so
-// when there is none.
+// when there is none or it fails (on a machine without a display).
 func openBrowser(url string, stderr io.Writer) {
 	var cands []string
 	if b := os.Getenv("BROWSER"); b != "" {
@@ -285,7 +285,11 @@ func openBrowser(url string, stderr io.Writer) {
 		if err := cmd.Start(); err != nil {
 			continue
 		}
-		go cmd.Wait()
+		go func() {
+			if err := cmd.Wait(); err != nil {
+				fmt.Fprintf(stderr, "gotensor lab: %s could not open a browser (%v): open the URL above yourself\n", c, err)
+			}
+		}()
 		return
 	}
 	fmt.Fprintln(stderr, "gotensor lab: no browser found: open the URL above yourself")
