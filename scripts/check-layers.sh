@@ -31,9 +31,10 @@ declare -A may=(
 	[kernel]="protocol"
 	[install]=""
 	[internal/testenv]=""
+	[lab]=""
 	[interp]="autograd tensorlib kernels cuda display"
 	[nbrun]="autograd tensorlib kernels cuda display interp"
-	[cmd]="autograd tensorlib kernels cuda display interp protocol kernel install nbrun"
+	[cmd]="autograd tensorlib kernels cuda display interp protocol kernel install nbrun lab"
 	[bench]="autograd tensorlib kernels cuda display interp"
 )
 

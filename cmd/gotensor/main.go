@@ -7,11 +7,13 @@
 //	gotensor kernel -f CONNECTION_FILE
 //	gotensor data mnist|fashion-mnist [--dir D]
 //	gotensor run NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html]
+//	gotensor lab [--port N] [--no-browser] [DIR]
 //	gotensor version
 //	gotensor help
 //
 // Install once, then pick "Go (gotensor)" in JupyterLab or Notebook; Jupyter
-// runs `gotensor kernel` itself.
+// runs `gotensor kernel` itself. Where no JupyterLab is installed,
+// `gotensor lab` assembles one and starts it.
 package main
 
 import (
@@ -37,6 +39,7 @@ func init() {
 		{"kernel", "run the kernel (Jupyter starts this)", runKernel},
 		{"data", "fetch a data set (mnist, fashion-mnist)", runData},
 		{"run", "execute a notebook without Jupyter and write the executed copy", runRun},
+		{"lab", "start JupyterLab on 127.0.0.1 with the kernel", runLab},
 		{"version", "print the version", runVersion},
 		{"help", "show this help", runHelp},
 	}
