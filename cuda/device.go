@@ -122,10 +122,11 @@ func (d *device) elementwise(name string, n int64, args *driver.Args) {
 
 // reduceThreads is the block size of shared-memory reductions: the
 // kernels' REDUCE_THREADS on a GPU, fewer on the emulator, where each
-// thread of a synchronizing block is a coroutine.
+// thread of a synchronizing block is a coroutine (two warps, so that the
+// combining across warps runs there too).
 func (d *device) reduceThreads() int {
 	if d.props.Emulated {
-		return 32
+		return 64
 	}
 	return 256
 }

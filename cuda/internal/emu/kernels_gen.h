@@ -3,17 +3,18 @@
 // The CUDA C sources of kernels/, compiled by the host compiler, and their
 // entry points as listed in the PTX. Digests of the sources (a change to
 // any of them changes this file, so the Go build recompiles the emulator):
-//   common.cuh sha256:da28511e0a752527dee543ecd5b61c70ff7e8ad0100d9aaf3f0f8cfcc2da6c04
+//   common.cuh sha256:bffb116910a42f2ee5f8dccb3afbad5ddc7e284ac062ea5310e3987c0c744253
 //   compare.cu sha256:f87dea7552cfe2f7fe183b6f77abf0da32ae0286b603e3dd07746b95f884fbc9
 //   conv.cu sha256:010812086ce92a0ecaa4ca515a1ae9d14efe4ef676011027aa422a09a57fc846
 //   copy.cu sha256:037546297b896938de59da7fe6f2bb9d5f0ecc947ae5182872da36d584e0dc33
 //   elementwise.cu sha256:90602fecba342438d3d1ad560b7fb39694f833ea4c871bdcefed59625045ed66
-//   emu/cuda_emu.h sha256:7cfe6e6f9e25e2aa2115ee1a9dda3b2a542e5325b97ce1de8a0dbfe3d021e8c8
+//   emu/cuda_emu.h sha256:f883ecc1a189e1e31dd0230a2b84e78f1e4723568ad058898007fe27574d14e0
 //   index.cu sha256:813e0ed9effc04f2248e9a8b1a19131e93b6e112b39aeedf794db11be8862b8d
 //   linalg.cu sha256:46e2937ee6635ed6d9b51887ebc0025a37af86eabac5c48887630019c4171984
 //   optim.cu sha256:a68bf4027713cae4cdba1dbc8c1e78613d55b195c19ee497bca40483e585dcbd
 //   random.cu sha256:0979025070b46b57c7e684a11848aae58772b3cbe2a860e471556ec10bf09890
-//   reduce.cu sha256:7e63a92d1a95272264efc3a952415e084fc0f1c6d02df5b46fe4520cecd8a823
+//   reduce.cu sha256:4a87461331d9523efedda8a1ecd0229bd4391fb7ab41037d27564dd301c7d9fc
+//   selftest.cu sha256:c6e7915e2994db0436c8929ef54fa96a6ea9036825daaf14f9696d1a92207dff
 
 #include "../../../kernels/compare.cu"
 #include "../../../kernels/conv.cu"
@@ -24,9 +25,10 @@
 #include "../../../kernels/optim.cu"
 #include "../../../kernels/random.cu"
 #include "../../../kernels/reduce.cu"
+#include "../../../kernels/selftest.cu"
 
 // EMU_KERNELS(X) calls X(name, sync) for every entry point; sync is 1
-// when the kernel calls __syncthreads.
+// when the kernel calls __syncthreads or a warp primitive.
 #define EMU_KERNELS(X) \
   X(eq_f32, 0) \
   X(eq_f64, 0) \
@@ -177,33 +179,54 @@
   X(normal_f32, 0) \
   X(normal_f64, 0) \
   X(randint_i64, 0) \
-  X(sum_f32, 1) \
-  X(sum_serial_f32, 0) \
-  X(max_f32, 1) \
-  X(max_serial_f32, 0) \
-  X(min_f32, 1) \
-  X(min_serial_f32, 0) \
-  X(argmax_f32, 1) \
-  X(argmax_serial_f32, 0) \
-  X(argmin_f32, 1) \
-  X(argmin_serial_f32, 0) \
-  X(sum_f64, 1) \
-  X(sum_serial_f64, 0) \
-  X(max_f64, 1) \
-  X(max_serial_f64, 0) \
-  X(min_f64, 1) \
-  X(min_serial_f64, 0) \
-  X(argmax_f64, 1) \
-  X(argmax_serial_f64, 0) \
-  X(argmin_f64, 1) \
-  X(argmin_serial_f64, 0) \
-  X(sum_i64, 1) \
-  X(sum_serial_i64, 0) \
-  X(max_i64, 1) \
-  X(max_serial_i64, 0) \
-  X(min_i64, 1) \
-  X(min_serial_i64, 0) \
-  X(argmax_i64, 1) \
-  X(argmax_serial_i64, 0) \
-  X(argmin_i64, 1) \
-  X(argmin_serial_i64, 0)
+  X(sum_rows_f32, 1) \
+  X(sum_cols_f32, 1) \
+  X(max_rows_f32, 1) \
+  X(max_cols_f32, 1) \
+  X(min_rows_f32, 1) \
+  X(min_cols_f32, 1) \
+  X(argmax_rows_f32, 1) \
+  X(argmax_cols_f32, 1) \
+  X(argmax_rows_part_f32, 1) \
+  X(argmax_cols_part_f32, 1) \
+  X(argmin_rows_f32, 1) \
+  X(argmin_cols_f32, 1) \
+  X(argmin_rows_part_f32, 1) \
+  X(argmin_cols_part_f32, 1) \
+  X(sum_rows_f64, 1) \
+  X(sum_cols_f64, 1) \
+  X(max_rows_f64, 1) \
+  X(max_cols_f64, 1) \
+  X(min_rows_f64, 1) \
+  X(min_cols_f64, 1) \
+  X(argmax_rows_f64, 1) \
+  X(argmax_cols_f64, 1) \
+  X(argmax_rows_part_f64, 1) \
+  X(argmax_cols_part_f64, 1) \
+  X(argmin_rows_f64, 1) \
+  X(argmin_cols_f64, 1) \
+  X(argmin_rows_part_f64, 1) \
+  X(argmin_cols_part_f64, 1) \
+  X(sum_rows_i64, 1) \
+  X(sum_cols_i64, 1) \
+  X(max_rows_i64, 1) \
+  X(max_cols_i64, 1) \
+  X(min_rows_i64, 1) \
+  X(min_cols_i64, 1) \
+  X(argmax_rows_i64, 1) \
+  X(argmax_cols_i64, 1) \
+  X(argmax_rows_part_i64, 1) \
+  X(argmax_cols_part_i64, 1) \
+  X(argmin_rows_i64, 1) \
+  X(argmin_cols_i64, 1) \
+  X(argmin_rows_part_i64, 1) \
+  X(argmin_cols_part_i64, 1) \
+  X(selftest_shfl_i32, 1) \
+  X(selftest_shfl_u32, 1) \
+  X(selftest_shfl_f32, 1) \
+  X(selftest_shfl_f64, 1) \
+  X(selftest_shfl_i64, 1) \
+  X(selftest_sums, 1) \
+  X(selftest_syncwarp, 1) \
+  X(selftest_diverge, 1) \
+  X(selftest_mixed, 1)
