@@ -4,10 +4,11 @@
 // entry points as listed in the PTX. Digests of the sources (a change to
 // any of them changes this file, so the Go build recompiles the emulator):
 //   common.cuh sha256:bffb116910a42f2ee5f8dccb3afbad5ddc7e284ac062ea5310e3987c0c744253
-//   compare.cu sha256:f87dea7552cfe2f7fe183b6f77abf0da32ae0286b603e3dd07746b95f884fbc9
+//   compare.cu sha256:cc282688fbde131af875aa1221a6a889f393f8057170b44feacd725e5e152222
 //   conv.cu sha256:010812086ce92a0ecaa4ca515a1ae9d14efe4ef676011027aa422a09a57fc846
 //   copy.cu sha256:037546297b896938de59da7fe6f2bb9d5f0ecc947ae5182872da36d584e0dc33
-//   elementwise.cu sha256:90602fecba342438d3d1ad560b7fb39694f833ea4c871bdcefed59625045ed66
+//   elementwise.cu sha256:2605a201cc50e21758c48ff8468c02e61c15a0b9d26e97a7edd2e77d6c08341d
+//   elementwise.cuh sha256:1cfbc88ec7d991f227b03b327e2c7ac61bb6b45a576960e276b033f2107bdcef
 //   emu/cuda_emu.h sha256:f883ecc1a189e1e31dd0230a2b84e78f1e4723568ad058898007fe27574d14e0
 //   index.cu sha256:813e0ed9effc04f2248e9a8b1a19131e93b6e112b39aeedf794db11be8862b8d
 //   linalg.cu sha256:46e2937ee6635ed6d9b51887ebc0025a37af86eabac5c48887630019c4171984
