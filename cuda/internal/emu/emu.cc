@@ -3,15 +3,20 @@
 // Blocks run one after another. Within a block, a kernel that never
 // synchronizes (no __syncthreads and no warp primitive, as the PTX says, see
 // kernels_gen.h) runs its threads as plain calls, one after another; a
-// kernel that does runs each thread as a coroutine (ucontext) on its own
-// stack. __syncthreads and the warp primitives (__syncwarp, the shuffles)
+// kernel that does runs each thread as a coroutine on its own
+// stack (see Sched). __syncthreads and the warp primitives (__syncwarp, the shuffles)
 // switch back to the scheduler, which runs every runnable thread until it
 // waits or returns, then releases each warp whose lanes all wait at a warp
 // primitive (exchanging their values), or, when none does, the whole block
 // once every thread that has not returned waits at __syncthreads.
 
+// _longjmp between coroutine stacks is what the scheduler does; glibc's
+// fortified longjmp would take that for a corrupt stack.
+#undef _FORTIFY_SOURCE
+
 #include "emu.h"
 
+#include <setjmp.h>
 #include <ucontext.h>
 
 #include <cstdio>
@@ -76,9 +81,19 @@ enum WarpOp : unsigned char { opSync, opShfl };
 const int warpLanes = 32;
 
 // Sched is one host thread's scheduler state.
+// A coroutine starts on its own stack through makecontext and setcontext;
+// after that, switches save and restore registers with _setjmp and
+// _longjmp, which (unlike swapcontext) make no system call to save the
+// signal mask.
+struct Jmp {
+  jmp_buf b;
+};
+
 struct Sched {
-  ucontext_t main;
+  jmp_buf main;
+  std::vector<Jmp> jmp;
   std::vector<ucontext_t> ctx;
+  std::vector<unsigned char> started;
   std::vector<char*> stacks;
   std::vector<unsigned char> state;  // State
   std::vector<unsigned char> wop;    // WarpOp of a thread atWarp
@@ -100,7 +115,24 @@ void trampoline() {
   Sched& s = sched;
   s.call(s.args);
   s.state[s.cur] = finished;
-  // Returning resumes uc_link, the scheduler.
+  _longjmp(s.main, 1);
+}
+
+// yield suspends the running coroutine and resumes the scheduler.
+void yield() {
+  Sched& s = sched;
+  if (_setjmp(s.jmp[s.cur].b) == 0) _longjmp(s.main, 1);
+}
+
+// resume runs coroutine t until it yields or returns.
+void resume(int t) {
+  Sched& s = sched;
+  if (_setjmp(s.main) != 0) return;
+  if (!s.started[t]) {
+    s.started[t] = 1;
+    setcontext(&s.ctx[t]);
+  }
+  _longjmp(s.jmp[t].b, 1);
 }
 
 const Entry* lookup(const char* name) {
@@ -124,7 +156,7 @@ extern "C" void emu_syncthreads(void) {
     return;
   }
   s.state[s.cur] = atBlock;
-  swapcontext(&s.ctx[s.cur], &s.main);
+  yield();
 }
 
 namespace {
@@ -150,7 +182,7 @@ void warpWait(WarpOp op, unsigned mask) {
   s.state[s.cur] = atWarp;
   s.wop[s.cur] = op;
   s.wgen[s.cur]++;
-  swapcontext(&s.ctx[s.cur], &s.main);
+  yield();
 }
 
 }  // namespace
@@ -245,6 +277,8 @@ extern "C" int emu_launch(const char* name, int gx, int gy, int gz, int bx, int 
       for (int x = 0; x < bx; x++, t++) s.tids[t] = uint3{(unsigned)x, (unsigned)y, (unsigned)z};
   if (s.coroutines) {
     s.ctx.resize(nthreads);
+    s.jmp.resize(nthreads);
+    s.started.resize(nthreads);
     s.state.resize(nthreads);
     s.wop.resize(nthreads);
     s.wgen.resize(nthreads);
@@ -288,8 +322,9 @@ extern "C" int emu_launch(const char* name, int gx, int gy, int gz, int bx, int 
           getcontext(&s.ctx[t]);
           s.ctx[t].uc_stack.ss_sp = s.stacks[t];
           s.ctx[t].uc_stack.ss_size = stackSize;
-          s.ctx[t].uc_link = &s.main;
+          s.ctx[t].uc_link = nullptr;
           makecontext(&s.ctx[t], trampoline, 0);
+          s.started[t] = 0;
           s.state[t] = running;
           s.wgen[t] = 0;
         }
@@ -298,7 +333,7 @@ extern "C" int emu_launch(const char* name, int gx, int gy, int gz, int bx, int 
             if (s.state[t] != running) continue;
             s.cur = t;
             threadIdx = s.tids[t];
-            swapcontext(&s.main, &s.ctx[t]);
+            resume(t);
           }
           if (!s.fault.empty()) {
             std::snprintf(err, errlen, "kernel %s, block (%d,%d,%d): %s", name, x, y, z, s.fault.c_str());
