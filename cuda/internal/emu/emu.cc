@@ -3,8 +3,8 @@
 // Blocks run one after another. Within a block, a kernel that never
 // synchronizes (no __syncthreads and no warp primitive, as the PTX says, see
 // kernels_gen.h) runs its threads as plain calls, one after another; a
-// kernel that does runs each thread as a coroutine on its own
-// stack (see Sched). __syncthreads and the warp primitives (__syncwarp, the shuffles)
+// kernel that does runs each thread as a coroutine on its own stack (see
+// Sched). __syncthreads and the warp primitives (__syncwarp, the shuffles)
 // switch back to the scheduler, which runs every runnable thread until it
 // waits or returns, then releases each warp whose lanes all wait at a warp
 // primitive (exchanging their values), or, when none does, the whole block
