@@ -1,8 +1,9 @@
 // Package kernels holds gotensor's CUDA kernels: CUDA C sources, one
 // .cu file per family (elementwise, compare, copy, reduce, index, conv,
 // optim, random, and selftest, which only tests launch), and their PTX,
-// compiled by nvcc for compute_70 and embedded in the binary. The driver JIT-compiles the PTX for the GPU at
-// hand, so one build runs on Volta and every later architecture.
+// compiled by nvcc for compute_70 and embedded in the binary. The driver
+// JIT-compiles the PTX for the GPU at hand, so one build runs on Volta and
+// every later architecture.
 //
 // Kernels are named <op>_<dtype> (add_f32, sum_rows_f64, cast_i64_bool)
 // and declared extern "C" so that their PTX names are those names. Each
