@@ -37,11 +37,11 @@ func TestModulesHaveEntries(t *testing.T) {
 }
 
 // TestKernelNames checks the <op>_<dtype> naming convention: a dtype, or
-// b1, b2, b4, b8 for kernels that move elements of that many bytes
+// b1 to b16 for kernels that move elements of that many bytes
 // whatever their dtype (the test kernels of selftest.cu, which no op
 // launches, excepted).
 func TestKernelNames(t *testing.T) {
-	re := regexp.MustCompile(`^[a-z0-9]+(_[a-z0-9]+)*_(f32|f64|i64|bool|b1|b2|b4|b8)$`)
+	re := regexp.MustCompile(`^[a-z0-9]+(_[a-z0-9]+)*_(f32|f64|i64|bool|b1|b2|b4|b8|b16)$`)
 	for _, k := range Kernels() {
 		if !re.MatchString(k) && !strings.HasPrefix(k, "selftest_") {
 			t.Errorf("kernel %s is not named <op>_<dtype>", k)
