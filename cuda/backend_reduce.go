@@ -23,8 +23,10 @@ import (
 //
 // When the outputs are too few to fill the device (a sum of all elements,
 // 64 BatchNorm channels), each row is split into chunks reduced by
-// different blocks into a workspace, and a second launch combines the
-// chunks in a fixed order: no atomics, so every run gives the same bits.
+// different blocks into a workspace, [nout, nsplit], and a second launch
+// (a rows kernel, reading each output's partials as one contiguous row)
+// combines the chunks in a fixed order: no atomics, so every run gives the
+// same bits.
 
 // rowsWarpMax is the longest row, in vectors, that a warp (not a block)
 // reduces.
@@ -99,7 +101,7 @@ func (d *device) reduce(op backend.ReduceOp, out, src *storage, p backend.Reduct
 	}
 	nk := in.nkeep
 	if nk > 0 && in.strides[nk-1] == 1 && in.strides[len(in.strides)-1] != 1 {
-		d.reduceCols(prefix+"_cols", prefix+"_cols"+partSuffix, src.dt, out.ptr, in)
+		d.reduceCols(prefix+"_cols", prefix+"_rows"+partSuffix, src.dt, out.ptr, in)
 		return
 	}
 	d.reduceRows(prefix+"_rows", prefix+"_rows"+partSuffix, src.dt, out.ptr, in)
@@ -181,10 +183,16 @@ func (d *device) reduceRows(kernel, partKernel string, dt tensor.DType, out driv
 	ws, a := d.reduceArgs(in, out, nsplit)
 	a.I64(int64(seglen)).I32(int32(nsplit)).I64(int64(chunk)).I32(int32(group))
 	d.launch(kernel+"_"+suffix(dt), grid, threads, a)
+	d.reducePartials(partKernel, dt, out, in, ws, nsplit)
+}
+
+// reducePartials launches partKernel (a rows kernel) over ws, the [nout,
+// nsplit] partial results of a split reduction of in, and frees ws; it
+// does nothing when ws is nil (no split).
+func (d *device) reducePartials(partKernel string, dt tensor.DType, out driver.DevicePtr, in reduceInput, ws *storage, nsplit int) {
 	if ws == nil {
 		return
 	}
-	// The workspace is [nout, nsplit]: rows of contiguous partials.
 	vec := 1
 	if in.accDType == dt && in.accBytes == elemSize(dt) {
 		vec = vecWidth(dt)
@@ -195,8 +203,8 @@ func (d *device) reduceRows(kernel, partKernel string, dt tensor.DType, out driv
 }
 
 // reduceCols launches kernel (sum_cols, ...) over in, whose last kept dim
-// is the contiguous columns, then, when split, partKernel over the
-// workspace.
+// is the contiguous columns, then, when split, partKernel (a rows kernel)
+// over the workspace.
 func (d *device) reduceCols(kernel, partKernel string, dt tensor.DType, out driver.DevicePtr, in reduceInput) {
 	threads := d.reduceThreads()
 	ncol := in.shape[in.nkeep-1]
@@ -211,13 +219,7 @@ func (d *device) reduceCols(kernel, partKernel string, dt tensor.DType, out driv
 	ws, a := d.reduceArgs(in, out, nsplit)
 	a.I32(int32(nsplit)).I64(int64(chunk)).I32(int32(tcols))
 	d.launch(kernel+"_"+suffix(dt), grid, threads, a)
-	if ws == nil {
-		return
-	}
-	// The workspace is [nsplit, nout]: nout contiguous columns.
-	d.reduceCols(partKernel, partKernel, dt, out, reduceInput{ptr: ws.ptr, shape: []int{in.nout, nsplit},
-		strides: []int{1, in.nout}, nkeep: 1, vec: 1, nout: in.nout, nred: nsplit, final: true})
-	ws.Free()
+	d.reducePartials(partKernel, dt, out, in, ws, nsplit)
 }
 
 // Reduce reduces s under l over dims with OpSum, OpMax or OpMin.

@@ -26,7 +26,7 @@ func TestModulesHaveEntries(t *testing.T) {
 			t.Errorf("%s.ptx does not target sm_70 (compute_70)", mod)
 		}
 	}
-	for _, k := range []string{"add_f32", "sum_rows_f32", "argmax_cols_part_i64", "gather_bool", "im2col_f64", "adam_f32", "uniform_f32", "cast_i64_bool"} {
+	for _, k := range []string{"add_f32", "sum_rows_f32", "argmax_rows_part_i64", "gather_bool", "im2col_f64", "adam_f32", "uniform_f32", "cast_i64_bool"} {
 		if _, ok := ModuleOf(k); !ok {
 			t.Errorf("kernel %s is in no module", k)
 		}

@@ -26,12 +26,12 @@
 //     shared memory.
 //
 // When outputs are too few to fill the device, each row is split into
-// nsplit chunks of chunk elements, each reduced by its own group: the
-// partial results (the ops' accumulators) go to part, [nout, nsplit] for
-// rows and [nsplit, nout] for cols, and a second launch of the same kernel
-// reduces part in a fixed order (for argmax and argmin, the _part
-// kernels, whose input is the accumulators). No atomics: every run gives
-// the same bits. With nsplit 1, results go to out.
+// nsplit chunks of chunk elements, each reduced by its own group (block):
+// the partial results (the ops' accumulators) go to part, [nout, nsplit],
+// and a second launch, of the rows kernel over contiguous rows of nsplit,
+// reduces part in a fixed order (for argmax and argmin, <op>_rows_part,
+// whose input is the accumulators). No atomics: every run gives the same
+// bits. With nsplit 1, results go to out.
 //
 // op is sum, max or min (out has in's dtype) or argmax, argmin (out is
 // long long). Max and min propagate NaN; argmax and argmin return the
@@ -304,7 +304,7 @@ DEVICE void reduce_cols(long long nout, long long nred, typename Op::Out* out, t
       if (nsplit == 1) {
         out[r] = op.out(buf[tx]);
       } else {
-        part[c * nout + r] = buf[tx];
+        part[r * nsplit + c] = buf[tx];
       }
     }
     __syncthreads();
@@ -332,7 +332,7 @@ DEVICE void reduce_cols(long long nout, long long nred, typename Op::Out* out, t
   typedef ArgOp<T, max> op##_##dt##_t;                                              \
   typedef PartOp<op##_##dt##_t> op##_part_##dt##_t;                                 \
   ROWS(op##_rows_##dt, op##_##dt##_t) COLS(op##_cols_##dt, op##_##dt##_t)           \
-  ROWS(op##_rows_part_##dt, op##_part_##dt##_t) COLS(op##_cols_part_##dt, op##_part_##dt##_t)
+  ROWS(op##_rows_part_##dt, op##_part_##dt##_t)
 
 #define REDUCE_ALL(T, dt)                                                                  \
   REDUCE_VALUE(sum, SumOp, T, dt) REDUCE_VALUE(max, MaxOp, T, dt) REDUCE_VALUE(min, MinOp, T, dt) \

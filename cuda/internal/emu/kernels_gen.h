@@ -14,7 +14,7 @@
 //   linalg.cu sha256:46e2937ee6635ed6d9b51887ebc0025a37af86eabac5c48887630019c4171984
 //   optim.cu sha256:a68bf4027713cae4cdba1dbc8c1e78613d55b195c19ee497bca40483e585dcbd
 //   random.cu sha256:0979025070b46b57c7e684a11848aae58772b3cbe2a860e471556ec10bf09890
-//   reduce.cu sha256:4a87461331d9523efedda8a1ecd0229bd4391fb7ab41037d27564dd301c7d9fc
+//   reduce.cu sha256:f6fc32b7cec478afaa1f5929352e9973c17f258aa00e45d35abe0c6751203914
 //   selftest.cu sha256:c6e7915e2994db0436c8929ef54fa96a6ea9036825daaf14f9696d1a92207dff
 
 #include "../../../kernels/compare.cu"
@@ -189,11 +189,9 @@
   X(argmax_rows_f32, 1) \
   X(argmax_cols_f32, 1) \
   X(argmax_rows_part_f32, 1) \
-  X(argmax_cols_part_f32, 1) \
   X(argmin_rows_f32, 1) \
   X(argmin_cols_f32, 1) \
   X(argmin_rows_part_f32, 1) \
-  X(argmin_cols_part_f32, 1) \
   X(sum_rows_f64, 1) \
   X(sum_cols_f64, 1) \
   X(max_rows_f64, 1) \
@@ -203,11 +201,9 @@
   X(argmax_rows_f64, 1) \
   X(argmax_cols_f64, 1) \
   X(argmax_rows_part_f64, 1) \
-  X(argmax_cols_part_f64, 1) \
   X(argmin_rows_f64, 1) \
   X(argmin_cols_f64, 1) \
   X(argmin_rows_part_f64, 1) \
-  X(argmin_cols_part_f64, 1) \
   X(sum_rows_i64, 1) \
   X(sum_cols_i64, 1) \
   X(max_rows_i64, 1) \
@@ -217,11 +213,9 @@
   X(argmax_rows_i64, 1) \
   X(argmax_cols_i64, 1) \
   X(argmax_rows_part_i64, 1) \
-  X(argmax_cols_part_i64, 1) \
   X(argmin_rows_i64, 1) \
   X(argmin_cols_i64, 1) \
   X(argmin_rows_part_i64, 1) \
-  X(argmin_cols_part_i64, 1) \
   X(selftest_shfl_i32, 1) \
   X(selftest_shfl_u32, 1) \
   X(selftest_shfl_f32, 1) \
