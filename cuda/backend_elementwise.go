@@ -30,7 +30,7 @@ func (b *deviceBackend) Unary(op backend.UnaryOp, s backend.Storage, l backend.L
 		a := d.newArgs()
 		a.I64(int64(n)).Ptr(out.ptr).Ptr(src.ptr)
 		packLayout(a, shape, st[0], l.Offset)
-		d.elementwise(unaryKernels[op]+"_"+suffix(src.dt), int64(n), a)
+		d.elementwiseVec(unaryKernels[op]+"_"+suffix(src.dt), int64(n), a)
 	})
 	return out
 }
@@ -55,7 +55,7 @@ func (b *deviceBackend) binary(out tensor.DType, prefix string, x backend.Storag
 		packLayout(a, shape, st[0], la.Offset)
 		a.Ptr(ys.ptr)
 		packLayout(a, shape, st[1], lb.Offset)
-		d.elementwise(prefix+"_"+suffix(xs.dt), int64(n), a)
+		d.elementwiseVec(prefix+"_"+suffix(xs.dt), int64(n), a)
 	})
 	return res
 }
@@ -81,7 +81,7 @@ func (b *deviceBackend) BinaryScalar(op backend.BinaryOp, x backend.Storage, la 
 			a.I64(int64(s))
 		}
 		a.I32(b2i(reversed))
-		d.elementwise(binaryKernels[op]+"_scalar_"+suffix(xs.dt), int64(n), a)
+		d.elementwiseVec(binaryKernels[op]+"_scalar_"+suffix(xs.dt), int64(n), a)
 	})
 	return out
 }
@@ -107,7 +107,7 @@ func (b *deviceBackend) Where(cond backend.Storage, lc backend.Layout, x backend
 		packLayout(a, shape, st[1], la.Offset)
 		a.Ptr(ys.ptr)
 		packLayout(a, shape, st[2], lb.Offset)
-		d.elementwise("where_"+suffix(xs.dt), int64(n), a)
+		d.elementwiseVec("where_"+suffix(xs.dt), int64(n), a)
 	})
 	return out
 }

@@ -120,12 +120,24 @@ func (d *device) elementwise(name string, n int64, args *driver.Args) {
 	d.launch(name, d.gridFor(n, elemThreads), elemThreads, args)
 }
 
+// vecElems is how many elements a thread of the elementwise kernels'
+// fast path takes at a time (four floats, kernels/elementwise.cuh).
+const vecElems = 4
+
+// elementwiseVec launches a grid-stride kernel over n elements with the
+// fast path of kernels/elementwise.cuh: a thread for each vecElems
+// elements.
+func (d *device) elementwiseVec(name string, n int64, args *driver.Args) {
+	d.launch(name, d.gridFor((n+vecElems-1)/vecElems, elemThreads), elemThreads, args)
+}
+
 // reduceThreads is the block size of shared-memory reductions: the
 // kernels' REDUCE_THREADS on a GPU, fewer on the emulator, where each
-// thread of a synchronizing block is a coroutine.
+// thread of a synchronizing block is a coroutine (two warps, so that the
+// combining across warps runs there too).
 func (d *device) reduceThreads() int {
 	if d.props.Emulated {
-		return 32
+		return 64
 	}
 	return 256
 }

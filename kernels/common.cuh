@@ -1,15 +1,21 @@
 // common.cuh holds what every kernel family shares: the strided layout
 // passed by value to kernels, index arithmetic, grid-stride loops, math
-// overloads for float and double, and the KERNEL macro.
+// overloads for float and double, aligned vector loads, warp and block
+// reductions, and the KERNEL macro.
 //
 // The same sources compile two ways: with nvcc to PTX (go generate
 // ./kernels), and with the host C++ compiler against emu/cuda_emu.h for the
 // CPU emulator (package cuda/internal/emu). Keep to what both accept: no
-// dynamic shared memory, no warp intrinsics, no device-side printf.
+// dynamic shared memory, no device-side printf, and of the warp intrinsics
+// only warpSize, __syncwarp and the shuffles (__shfl_sync, __shfl_up_sync,
+// __shfl_down_sync, __shfl_xor_sync) with the full mask 0xffffffff, every
+// lane of the warp taking part; prefer the helpers below (warp_reduce,
+// block_reduce, shfl_xor).
 #pragma once
 
 #ifdef __CUDACC__
 #include <climits>
+#include <cstring>
 #include <math.h>
 #else
 #include "emu/cuda_emu.h"
@@ -139,3 +145,131 @@ DEVICE void report_index(unsigned long long* err, long long idx, long long size)
 // REDUCE_THREADS is the block size of kernels that reduce in shared memory;
 // launch them with exactly this many threads or fewer (a power of two).
 #define REDUCE_THREADS 256
+
+// ---- vector loads ----
+
+// Vec is N elements of T read or written as one aligned access (ld.v4.f32
+// for Vec<float, 4>): the pointer must be aligned to sizeof(Vec). The
+// emulator checks the alignment, as the GPU faults on a misaligned one.
+template <typename T, int N> struct alignas(sizeof(T) * N) Vec {
+  T v[N];
+};
+
+// VecWidth<T>::n is how many T make a 16-byte vector access (1 for types
+// that have none).
+template <typename T> struct VecWidth { static constexpr int n = 1; };
+template <> struct VecWidth<float> { static constexpr int n = 4; };
+template <> struct VecWidth<double> { static constexpr int n = 2; };
+template <> struct VecWidth<long long> { static constexpr int n = 2; };
+template <> struct VecWidth<unsigned char> { static constexpr int n = 4; };
+
+// is_aligned reports whether p may be read as Vec<T, N>.
+template <int N, typename T> DEVICE bool is_aligned(const T* p) {
+  return ((unsigned long long)p % (sizeof(T) * N)) == 0;
+}
+
+// load_vec reads p[0..N) in one access; p must be aligned (is_aligned).
+template <int N, typename T> DEVICE Vec<T, N> load_vec(const T* p) {
+#ifdef __CUDACC__
+  return *reinterpret_cast<const Vec<T, N>*>(p);
+#else
+  if (!is_aligned<N>(p)) emu_fault("misaligned vector load (a GPU raises an illegal address error)");
+  Vec<T, N> v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+#endif
+}
+
+// store_vec writes v to p[0..N) in one access; p must be aligned.
+template <int N, typename T> DEVICE void store_vec(T* p, const Vec<T, N>& v) {
+#ifdef __CUDACC__
+  *reinterpret_cast<Vec<T, N>*>(p) = v;
+#else
+  if (!is_aligned<N>(p)) emu_fault("misaligned vector store (a GPU raises an illegal address error)");
+  std::memcpy(p, &v, sizeof v);
+#endif
+}
+
+// ---- warp and block reductions ----
+
+// WARP_SIZE is warpSize as a constant, for array sizes.
+#define WARP_SIZE 32
+#define FULL_MASK 0xffffffffu
+
+// shfl_words moves v, of any trivially copyable type (a struct of a value
+// and an index, say), as 32-bit words through the shuffle selected by Down
+// (__shfl_down_sync, else __shfl_xor_sync) with arg.
+template <bool Down, typename T> DEVICE T shfl_words(T v, int arg) {
+  constexpr int words = (sizeof(T) + 3) / 4;
+  int w[words];
+  memcpy(w, &v, sizeof(T));
+#ifdef __CUDACC__
+#pragma unroll
+#endif
+  for (int k = 0; k < words; k++) {
+    w[k] = Down ? __shfl_down_sync(FULL_MASK, w[k], arg) : __shfl_xor_sync(FULL_MASK, w[k], arg);
+  }
+  memcpy(&v, w, sizeof(T));
+  return v;
+}
+
+// shfl_xor returns v of lane (this lane ^ mask) of the calling warp, for
+// any trivially copyable T. Every lane of the warp must call it.
+template <typename T> DEVICE T shfl_xor(T v, int mask) { return shfl_words<false>(v, mask); }
+
+// shfl_down returns v of lane (this lane + delta) of the calling warp, or
+// this lane's own v past lane 31; like shfl_xor otherwise.
+template <typename T> DEVICE T shfl_down(T v, int delta) { return shfl_words<true>(v, delta); }
+
+// warp_reduce combines v over aligned groups of W lanes of the calling warp
+// (W a power of two up to 32: all 32 lanes by default, or lanes 0-7, 8-15,
+// ... for W = 8) with op, a binary function object, by a butterfly of
+// shuffles: every lane of a group gets the same result. With an op that
+// is commutative (a + b and b + a round alike), the result is the same bits
+// on every run. Every lane of the warp must call it, with the same W.
+template <int W = WARP_SIZE, typename T, typename Op> DEVICE T warp_reduce(T v, Op op) {
+#ifdef __CUDACC__
+#pragma unroll
+#endif
+  for (int m = W / 2; m > 0; m >>= 1) v = op(v, shfl_xor(v, m));
+  return v;
+}
+
+// warp_reduce_n is warp_reduce over groups of w lanes, w a power of two up
+// to 32 known only at run time.
+template <typename T, typename Op> DEVICE T warp_reduce_n(T v, Op op, int w) {
+  for (int m = w / 2; m > 0; m >>= 1) v = op(v, shfl_xor(v, m));
+  return v;
+}
+
+// block_reduce combines v over all threads of the block (blockDim.x a
+// multiple of 32, at most 1024; blockDim.y and .z 1) with op and returns
+// the result to every thread: each warp reduces with shuffles, warp 0
+// combines the warps' results in warp order, and thread 0's result is
+// broadcast. It calls __syncthreads, so every thread of the block must
+// call it; scratch is WARP_SIZE elements of __shared__ memory, which it
+// may reuse at once (declare `__shared__ T scratch[WARP_SIZE];` in the
+// kernel; T must have no constructor, as __shared__ variables cannot).
+// The result is the same bits on every run for a given block size.
+template <typename T, typename Op> DEVICE T block_reduce(T v, Op op, T* scratch) {
+  int lane = threadIdx.x % WARP_SIZE, warp = threadIdx.x / WARP_SIZE;
+  int nwarps = (blockDim.x + WARP_SIZE - 1) / WARP_SIZE;
+  v = warp_reduce(v, op);
+  __syncthreads();  // an earlier call may still be reading scratch
+  if (lane == 0) scratch[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = scratch[lane < nwarps ? lane : 0];
+    // A tree over the nwarps values, lane i taking lane i + m's.
+#ifdef __CUDACC__
+#pragma unroll
+#endif
+    for (int m = WARP_SIZE / 2; m > 0; m >>= 1) {
+      T o = shfl_down(v, m);
+      if (lane + m < nwarps) v = op(v, o);
+    }
+    if (lane == 0) scratch[0] = v;
+  }
+  __syncthreads();
+  return scratch[0];
+}

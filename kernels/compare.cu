@@ -4,8 +4,9 @@
 //   where_<dt>(n, out, cond, lc, a, la, b, lb)   out[i] = cond ? a : b
 //
 // op is eq, ne, lt, le, gt or ge; NaN compares unequal to everything, as
-// in IEEE 754 and the CPU backend.
-#include "common.cuh"
+// in IEEE 754 and the CPU backend. Dense and broadcast-vector inputs take
+// the fast path of elementwise.cuh.
+#include "elementwise.cuh"
 
 struct EqOp { template <typename T> DEVICE bool operator()(T x, T y) const { return x == y; } };
 struct NeOp { template <typename T> DEVICE bool operator()(T x, T y) const { return x != y; } };
@@ -17,6 +18,22 @@ struct GeOp { template <typename T> DEVICE bool operator()(T x, T y) const { ret
 template <typename T, typename Op>
 DEVICE void compare(long long n, unsigned char* out, const T* a, const Layout& la, const T* b, const Layout& lb) {
   Op op;
+  constexpr int V = VecWidth<T>::n;
+  Operand<T> oa, ob;
+  if (as_operand(a, la, n, oa) && as_operand(b, lb, n, ob)) {
+    bool vec = oa.template vectorizable<V>() && ob.template vectorizable<V>();
+    ew_loop<V>(n, out, vec, [&](unsigned i) { return (unsigned char)(op(oa.at(i), ob.at(i)) ? 1 : 0); },
+               [&](unsigned i) {
+                 Vec<T, V> x = oa.template vec<V>(i), y = ob.template vec<V>(i);
+                 Vec<unsigned char, V> r;
+#ifdef __CUDACC__
+#pragma unroll
+#endif
+                 for (int e = 0; e < V; e++) r.v[e] = op(x.v[e], y.v[e]) ? 1 : 0;
+                 return r;
+               });
+    return;
+  }
   FOR_EACH(i, n) out[i] = op(a[at(la, i)], b[at(lb, i)]) ? 1 : 0;
 }
 
@@ -36,6 +53,23 @@ COMPARE_ALL(ge, GeOp)
 template <typename T>
 DEVICE void where(long long n, T* out, const unsigned char* c, const Layout& lc, const T* a, const Layout& la,
                   const T* b, const Layout& lb) {
+  constexpr int V = VecWidth<T>::n;
+  Operand<unsigned char> oc;
+  Operand<T> oa, ob;
+  if (as_operand(c, lc, n, oc) && as_operand(a, la, n, oa) && as_operand(b, lb, n, ob)) {
+    bool vec = oc.template vectorizable<V>() && oa.template vectorizable<V>() && ob.template vectorizable<V>();
+    ew_loop<V>(n, out, vec, [&](unsigned i) { return oc.at(i) ? oa.at(i) : ob.at(i); },
+               [&](unsigned i) {
+                 Vec<unsigned char, V> k = oc.template vec<V>(i);
+                 Vec<T, V> x = oa.template vec<V>(i), y = ob.template vec<V>(i);
+#ifdef __CUDACC__
+#pragma unroll
+#endif
+                 for (int e = 0; e < V; e++) x.v[e] = k.v[e] ? x.v[e] : y.v[e];
+                 return x;
+               });
+    return;
+  }
   FOR_EACH(i, n) out[i] = c[at(lc, i)] ? a[at(la, i)] : b[at(lb, i)];
 }
 

@@ -26,7 +26,7 @@ func TestModulesHaveEntries(t *testing.T) {
 			t.Errorf("%s.ptx does not target sm_70 (compute_70)", mod)
 		}
 	}
-	for _, k := range []string{"add_f32", "sum_f32", "gather_bool", "im2col_f64", "adam_f32", "uniform_f32", "cast_i64_bool"} {
+	for _, k := range []string{"add_f32", "sum_rows_f32", "argmax_rows_part_i64", "gather_bool", "im2col_f64", "adam_f32", "uniform_f32", "cast_i64_bool"} {
 		if _, ok := ModuleOf(k); !ok {
 			t.Errorf("kernel %s is in no module", k)
 		}
@@ -36,11 +36,14 @@ func TestModulesHaveEntries(t *testing.T) {
 	}
 }
 
-// TestKernelNames checks the <op>_<dtype> naming convention.
+// TestKernelNames checks the <op>_<dtype> naming convention: a dtype, or
+// b1 to b16 for kernels that move elements of that many bytes
+// whatever their dtype (the test kernels of selftest.cu, which no op
+// launches, excepted).
 func TestKernelNames(t *testing.T) {
-	re := regexp.MustCompile(`^[a-z0-9]+(_[a-z0-9]+)*_(f32|f64|i64|bool)$`)
+	re := regexp.MustCompile(`^[a-z0-9]+(_[a-z0-9]+)*_(f32|f64|i64|bool|b1|b2|b4|b8|b16)$`)
 	for _, k := range Kernels() {
-		if !re.MatchString(k) {
+		if !re.MatchString(k) && !strings.HasPrefix(k, "selftest_") {
 			t.Errorf("kernel %s is not named <op>_<dtype>", k)
 		}
 	}

@@ -2,13 +2,25 @@
 // sources of kernels/ for the CPU emulator in package cuda/internal/emu.
 //
 // It supplies what the kernels use of CUDA: the built-in index variables,
-// the __global__/__device__/__shared__ qualifiers, __syncthreads, atomics
-// and the device math functions (the C library's). The emulator runs the
-// blocks of a grid one after another on one host thread; the threads of a
-// block run one after another, as coroutines that switch at __syncthreads,
+// warpSize, the __global__/__device__/__shared__ qualifiers, __syncthreads,
+// the warp primitives (__syncwarp, __shfl_sync, __shfl_up_sync,
+// __shfl_down_sync, __shfl_xor_sync), atomics and the device math functions
+// (the C library's). The emulator runs the blocks of a grid one after
+// another on one host thread; the threads of a block run one after another,
+// as coroutines that switch at __syncthreads and at every warp primitive,
 // so __shared__ variables are per-host-thread statics and atomics need no
 // hardware support (they use std::atomic_ref all the same, so that the
 // emulator may spread blocks over host threads one day).
+//
+// Warps are the threads of a block in groups of 32 by linear thread index,
+// the last one partial when the block is not a multiple of 32. A warp
+// primitive waits until every lane of the warp has reached a warp
+// primitive, then exchanges values: the emulator checks that every lane
+// takes part (a lane that has returned, or one waiting at __syncthreads
+// while the others shuffle, fails the launch, where a GPU's behaviour is
+// undefined) and that the mask names every lane of the warp (only full
+// masks are emulated). A shuffle from a lane outside the width's segment,
+// or past the end of a partial warp, returns the caller's own value.
 #pragma once
 
 #include <atomic>
@@ -44,6 +56,52 @@ inline thread_local dim3 gridDim;
 // block has reached it. The emulator's scheduler defines it.
 extern "C" void emu_syncthreads(void);
 #define __syncthreads() emu_syncthreads()
+
+// warpSize is the number of threads of a warp.
+inline constexpr int warpSize = 32;
+
+// emu_shfl is a warp exchange: the calling lane offers bits and receives
+// those of the lane that kind (0 idx, 1 up, 2 down, 3 xor), arg and width
+// select, as CUDA's shuffles do. emu_syncwarp is the warp barrier, and
+// emu_fault fails the launch with msg. The scheduler defines them.
+extern "C" unsigned long long emu_shfl(unsigned mask, unsigned long long bits, int kind, int arg, int width);
+extern "C" void emu_syncwarp(unsigned mask);
+extern "C" void emu_fault(const char* msg);
+
+inline void __syncwarp(unsigned mask = 0xffffffffu) { emu_syncwarp(mask); }
+
+template <typename T> inline T emu_shfl_as(unsigned mask, T v, int kind, int arg, int width) {
+  static_assert(sizeof(T) <= 8, "shuffles move at most 8 bytes");
+  unsigned long long bits = 0;
+  std::memcpy(&bits, &v, sizeof(T));
+  bits = emu_shfl(mask, bits, kind, arg, width);
+  std::memcpy(&v, &bits, sizeof(T));
+  return v;
+}
+
+// The shuffles of CUDA, for the types CUDA has them for.
+#define EMU_SHFL(T)                                                                     \
+  inline T __shfl_sync(unsigned mask, T v, int src, int width = warpSize) {            \
+    return emu_shfl_as(mask, v, 0, src, width);                                        \
+  }                                                                                    \
+  inline T __shfl_up_sync(unsigned mask, T v, unsigned delta, int width = warpSize) {  \
+    return emu_shfl_as(mask, v, 1, (int)delta, width);                                 \
+  }                                                                                    \
+  inline T __shfl_down_sync(unsigned mask, T v, unsigned delta, int width = warpSize) { \
+    return emu_shfl_as(mask, v, 2, (int)delta, width);                                 \
+  }                                                                                    \
+  inline T __shfl_xor_sync(unsigned mask, T v, int lane_mask, int width = warpSize) {  \
+    return emu_shfl_as(mask, v, 3, lane_mask, width);                                  \
+  }
+EMU_SHFL(int)
+EMU_SHFL(unsigned)
+EMU_SHFL(long)
+EMU_SHFL(unsigned long)
+EMU_SHFL(long long)
+EMU_SHFL(unsigned long long)
+EMU_SHFL(float)
+EMU_SHFL(double)
+#undef EMU_SHFL
 
 // Atomics return the old value, as CUDA's do.
 template <typename T> inline T emu_atomic_add(T* p, T v) {

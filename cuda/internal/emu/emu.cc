@@ -1,14 +1,22 @@
 // emu.cc runs the CUDA kernels of kernels/*.cu on the CPU.
 //
-// Blocks run one after another. Within a block, a kernel that never calls
-// __syncthreads (as the PTX says, see kernels_gen.h) runs its threads as
-// plain calls, one after another; a kernel that does runs each thread as a
-// coroutine (ucontext) on its own stack, and __syncthreads switches back to
-// the scheduler, which resumes every thread in turn once all have reached
-// the barrier or returned.
+// Blocks run one after another. Within a block, a kernel that never
+// synchronizes (no __syncthreads and no warp primitive, as the PTX says, see
+// kernels_gen.h) runs its threads as plain calls, one after another; a
+// kernel that does runs each thread as a coroutine on its own stack (see
+// Sched). __syncthreads and the warp primitives (__syncwarp, the shuffles)
+// switch back to the scheduler, which runs every runnable thread until it
+// waits or returns, then releases each warp whose lanes all wait at a warp
+// primitive (exchanging their values), or, when none does, the whole block
+// once every thread that has not returned waits at __syncthreads.
+
+// _longjmp between coroutine stacks is what the scheduler does; glibc's
+// fortified longjmp would take that for a corrupt stack.
+#undef _FORTIFY_SOURCE
 
 #include "emu.h"
 
+#include <setjmp.h>
 #include <ucontext.h>
 
 #include <cstdio>
@@ -21,6 +29,7 @@
 
 #include "kernels_gen.h"
 
+#include <algorithm>
 #include <cstddef>
 
 // The Go side packs these structs byte by byte (cuda/layout.go,
@@ -63,16 +72,39 @@ const int tableLen = sizeof(table) / sizeof(table[0]);
 
 const size_t stackSize = 128 << 10;
 
+// The states of an emulated thread.
+enum State : unsigned char { running, atBlock, atWarp, finished };
+
+// The warp primitives a thread may wait at.
+enum WarpOp : unsigned char { opSync, opShfl };
+
+const int warpLanes = 32;
+
 // Sched is one host thread's scheduler state.
+// A coroutine starts on its own stack through makecontext and setcontext;
+// after that, switches save and restore registers with _setjmp and
+// _longjmp, which (unlike swapcontext) make no system call to save the
+// signal mask.
+struct Jmp {
+  jmp_buf b;
+};
+
 struct Sched {
-  ucontext_t main;
+  jmp_buf main;
+  std::vector<Jmp> jmp;
   std::vector<ucontext_t> ctx;
+  std::vector<unsigned char> started;
   std::vector<char*> stacks;
-  std::vector<unsigned char> done;
+  std::vector<unsigned char> state;  // State
+  std::vector<unsigned char> wop;    // WarpOp of a thread atWarp
+  std::vector<unsigned> wgen;        // warp primitives each thread has reached
+  std::vector<unsigned long long> slot;  // shuffle values, two per thread (by wgen parity)
   std::vector<uint3> tids;
+  int nthreads = 0;
   int cur = -1;
   bool coroutines = false;
   bool badSync = false;
+  std::string fault;  // the first emu_fault message of the launch
   Call call = nullptr;
   void** args = nullptr;
 };
@@ -82,8 +114,25 @@ thread_local Sched sched;
 void trampoline() {
   Sched& s = sched;
   s.call(s.args);
-  s.done[s.cur] = 1;
-  // Returning resumes uc_link, the scheduler.
+  s.state[s.cur] = finished;
+  _longjmp(s.main, 1);
+}
+
+// yield suspends the running coroutine and resumes the scheduler.
+void yield() {
+  Sched& s = sched;
+  if (_setjmp(s.jmp[s.cur].b) == 0) _longjmp(s.main, 1);
+}
+
+// resume runs coroutine t until it yields or returns.
+void resume(int t) {
+  Sched& s = sched;
+  if (_setjmp(s.main) != 0) return;
+  if (!s.started[t]) {
+    s.started[t] = 1;
+    setcontext(&s.ctx[t]);
+  }
+  _longjmp(s.jmp[t].b, 1);
 }
 
 const Entry* lookup(const char* name) {
@@ -95,13 +144,85 @@ const Entry* lookup(const char* name) {
 
 }  // namespace
 
+extern "C" void emu_fault(const char* msg) {
+  Sched& s = sched;
+  if (s.fault.empty()) s.fault = msg;
+}
+
 extern "C" void emu_syncthreads(void) {
   Sched& s = sched;
   if (!s.coroutines) {
     s.badSync = true;
     return;
   }
-  swapcontext(&s.ctx[s.cur], &s.main);
+  s.state[s.cur] = atBlock;
+  yield();
+}
+
+namespace {
+
+// lanesOf returns the mask of the lanes that exist in warp w.
+unsigned lanesOf(const Sched& s, int w) {
+  int n = s.nthreads - w * warpLanes;
+  return n >= warpLanes ? 0xffffffffu : (1u << n) - 1;
+}
+
+// warpWait suspends the running thread at a warp primitive until every
+// lane of its warp has reached one.
+void warpWait(WarpOp op, unsigned mask) {
+  Sched& s = sched;
+  unsigned lanes = lanesOf(s, s.cur / warpLanes);
+  if ((mask & lanes) != lanes) {
+    char msg[160];
+    std::snprintf(msg, sizeof msg,
+                  "a warp primitive with mask %#x in a warp of lanes %#x (the emulator runs full-warp masks only)",
+                  mask, lanes);
+    emu_fault(msg);
+  }
+  s.state[s.cur] = atWarp;
+  s.wop[s.cur] = op;
+  s.wgen[s.cur]++;
+  yield();
+}
+
+}  // namespace
+
+extern "C" void emu_syncwarp(unsigned mask) {
+  Sched& s = sched;
+  if (!s.coroutines) {
+    s.badSync = true;
+    return;
+  }
+  warpWait(opSync, mask);
+}
+
+extern "C" unsigned long long emu_shfl(unsigned mask, unsigned long long bits, int kind, int arg, int width) {
+  Sched& s = sched;
+  if (!s.coroutines) {
+    s.badSync = true;
+    return bits;
+  }
+  if (width <= 0 || width > warpLanes || (width & (width - 1)) != 0) {
+    emu_fault("a shuffle width that is not a power of two from 1 to 32");
+    width = warpLanes;
+  }
+  int t = s.cur;
+  s.slot[2 * t + (s.wgen[t] & 1)] = bits;
+  warpWait(opShfl, mask);
+  // Every lane has offered its value for this generation; the next
+  // generation writes the other slot, so this one stays until all have
+  // read it.
+  int lane = t % warpLanes, seg = lane & ~(width - 1);
+  int src;
+  switch (kind) {
+    case 0: src = seg + (arg & (width - 1)); break;
+    case 1: src = lane - arg; break;
+    case 2: src = lane + arg; break;
+    default: src = lane ^ arg; break;
+  }
+  int st = t - lane + src;
+  if (src < seg || src >= seg + width || st >= s.nthreads) return bits;
+  return s.slot[2 * st + ((s.wgen[t] - 1) & 1)];
 }
 
 extern "C" int emu_kernel_count(void) { return tableLen; }
@@ -148,13 +269,20 @@ extern "C" int emu_launch(const char* name, int gx, int gy, int gz, int bx, int 
   s.args = args.data();
   s.coroutines = e->sync != 0;
   s.badSync = false;
+  s.fault.clear();
+  s.nthreads = nthreads;
   s.tids.resize(nthreads);
   for (int t = 0, z = 0; z < bz; z++)
     for (int y = 0; y < by; y++)
       for (int x = 0; x < bx; x++, t++) s.tids[t] = uint3{(unsigned)x, (unsigned)y, (unsigned)z};
   if (s.coroutines) {
     s.ctx.resize(nthreads);
-    s.done.resize(nthreads);
+    s.jmp.resize(nthreads);
+    s.started.resize(nthreads);
+    s.state.resize(nthreads);
+    s.wop.resize(nthreads);
+    s.wgen.resize(nthreads);
+    s.slot.resize(2 * nthreads);
     while ((int)s.stacks.size() < nthreads) {
       char* st = static_cast<char*>(std::malloc(stackSize));
       if (!st) {
@@ -166,6 +294,7 @@ extern "C" int emu_launch(const char* name, int gx, int gy, int gz, int bx, int 
   }
   gridDim = dim3{(unsigned)gx, (unsigned)gy, (unsigned)gz};
   blockDim = dim3{(unsigned)bx, (unsigned)by, (unsigned)bz};
+  int nwarps = (nthreads + warpLanes - 1) / warpLanes;
   for (int z = 0; z < gz; z++) {
     for (int y = 0; y < gy; y++) {
       for (int x = 0; x < gx; x++) {
@@ -178,9 +307,13 @@ extern "C" int emu_launch(const char* name, int gx, int gy, int gz, int bx, int 
           }
           if (s.badSync) {
             std::snprintf(err, errlen,
-                          "kernel %s called __syncthreads but its PTX has no barrier "
+                          "kernel %s called __syncthreads or a warp primitive but its PTX has neither "
                           "(stale kernels_gen.h? run go generate ./kernels)",
                           name);
+            return -1;
+          }
+          if (!s.fault.empty()) {
+            std::snprintf(err, errlen, "kernel %s, block (%d,%d,%d): %s", name, x, y, z, s.fault.c_str());
             return -1;
           }
           continue;
@@ -189,18 +322,66 @@ extern "C" int emu_launch(const char* name, int gx, int gy, int gz, int bx, int 
           getcontext(&s.ctx[t]);
           s.ctx[t].uc_stack.ss_sp = s.stacks[t];
           s.ctx[t].uc_stack.ss_size = stackSize;
-          s.ctx[t].uc_link = &s.main;
+          s.ctx[t].uc_link = nullptr;
           makecontext(&s.ctx[t], trampoline, 0);
-          s.done[t] = 0;
+          s.started[t] = 0;
+          s.state[t] = running;
+          s.wgen[t] = 0;
         }
-        int left = nthreads;
-        while (left > 0) {
+        for (;;) {
           for (int t = 0; t < nthreads; t++) {
-            if (s.done[t]) continue;
+            if (s.state[t] != running) continue;
             s.cur = t;
             threadIdx = s.tids[t];
-            swapcontext(&s.main, &s.ctx[t]);
-            if (s.done[t]) left--;
+            resume(t);
+          }
+          if (!s.fault.empty()) {
+            std::snprintf(err, errlen, "kernel %s, block (%d,%d,%d): %s", name, x, y, z, s.fault.c_str());
+            return -1;
+          }
+          // Release the warps whose lanes all wait at a warp primitive.
+          bool released = false, blockWait = false, live = false;
+          for (int w = 0; w < nwarps; w++) {
+            int lo = w * warpLanes, hi = std::min(nthreads, lo + warpLanes);
+            int atWarpN = 0, doneN = 0;
+            for (int t = lo; t < hi; t++) {
+              atWarpN += s.state[t] == atWarp;
+              doneN += s.state[t] == finished;
+              blockWait = blockWait || s.state[t] == atBlock;
+            }
+            live = live || doneN < hi - lo;
+            if (atWarpN == 0) continue;
+            const char* why = nullptr;
+            if (atWarpN + doneN < hi - lo) continue;  // others are at __syncthreads: checked below
+            if (doneN > 0) why = "lanes of the warp returned while others wait at a warp primitive";
+            for (int t = lo; t < hi && !why; t++) {
+              if (s.wgen[t] != s.wgen[lo] || s.wop[t] != s.wop[lo])
+                why = "lanes of the warp reached different warp primitives (divergent shuffles or __syncwarp)";
+            }
+            if (why) {
+              std::snprintf(err, errlen, "kernel %s, block (%d,%d,%d), warp %d: %s", name, x, y, z, w, why);
+              return -1;
+            }
+            for (int t = lo; t < hi; t++) s.state[t] = running;
+            released = true;
+          }
+          if (released) continue;
+          if (!live) break;
+          // No warp can go on: every thread left waits at __syncthreads,
+          // or some wait at a warp primitive that others of their warp
+          // will never reach.
+          for (int t = 0; t < nthreads; t++) {
+            if (s.state[t] == atWarp) {
+              std::snprintf(err, errlen,
+                            "kernel %s, block (%d,%d,%d): thread %d waits at a warp primitive while lanes of "
+                            "its warp wait at __syncthreads",
+                            name, x, y, z, t);
+              return -1;
+            }
+          }
+          if (blockWait) {
+            for (int t = 0; t < nthreads; t++)
+              if (s.state[t] == atBlock) s.state[t] = running;
           }
         }
       }

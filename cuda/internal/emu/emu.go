@@ -9,8 +9,14 @@
 //
 // The emulator exists for tests: it checks the CUDA backend's Go code and
 // the kernels' logic without a GPU. It is slow (one host thread, threads of
-// a block run in turn) and does not model timing, warps or memory
-// coherence beyond __syncthreads.
+// a block run in turn, as coroutines in kernels that synchronize) and does
+// not model timing or memory coherence beyond __syncthreads and the warp
+// primitives. Warps are groups of 32 threads by linear index: __syncwarp
+// and the shuffles (__shfl_sync, __shfl_up_sync, __shfl_down_sync,
+// __shfl_xor_sync) wait for every lane of the warp and exchange values
+// as a GPU does; a launch whose lanes do not all take part, or that reads
+// a 16-byte vector at a misaligned address, fails with an error where a
+// GPU's result would be undefined or an illegal address.
 package emu
 
 /*

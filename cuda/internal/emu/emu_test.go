@@ -88,8 +88,9 @@ func TestLaunchAdd(t *testing.T) {
 	}
 }
 
-// TestBarrier runs a block reduction, whose threads must meet at each
-// __syncthreads, against a plain sum.
+// TestBarrier runs the row reduction, whose threads meet at __syncthreads
+// and at warp shuffles, against a plain sum: one block a row (group =
+// the block) and lanes of a warp a row.
 func TestBarrier(t *testing.T) {
 	d := New(Options{})
 	defer d.Close()
@@ -109,18 +110,214 @@ func TestBarrier(t *testing.T) {
 	binary.LittleEndian.PutUint64(lb[24:], cols)
 	binary.LittleEndian.PutUint64(lb[80:], cols)
 	binary.LittleEndian.PutUint64(lb[88:], 1)
-	for _, threads := range []int{1, 32, 256} {
+	for _, c := range []struct{ threads, group int }{{32, 32}, {64, 64}, {256, 256}, {96, 8}, {32, 1}} {
 		var a driver.Args
-		a.I64(rows).I64(cols).Ptr(out).Ptr(px).Struct(lb[:], 8).I32(1)
-		if err := Launch("sum_f64", driver.Dim3{2, 1, 1}, driver.Dim3{threads, 1, 1}, &a); err != nil {
+		a.I64(rows).I64(cols).Ptr(out).Ptr(0).Ptr(px).Struct(lb[:], 8).I32(1).I64(cols).I32(1).I64(cols).I32(int32(c.group))
+		if err := Launch("sum_rows_f64", driver.Dim3{2, 1, 1}, driver.Dim3{c.threads, 1, 1}, &a); err != nil {
 			t.Fatal(err)
 		}
 		got := download[float64](t, d, out, rows)
 		for i := range want {
 			if math.Abs(got[i]-want[i]) > 1e-12 {
-				t.Errorf("%d threads: row %d sum = %v, want %v", threads, i, got[i], want[i])
+				t.Errorf("%d threads, groups of %d: row %d sum = %v, want %v", c.threads, c.group, i, got[i], want[i])
 			}
 		}
+	}
+}
+
+// shflWant is CUDA's shuffle (kind 0 idx, 1 up, 2 down, 3 xor) for lane of
+// a warp of n lanes: the source lane, or lane itself when the source lies
+// outside lane's segment of width lanes or past the warp's end.
+func shflWant(kind, arg, width, lane, n int) int {
+	seg := lane &^ (width - 1)
+	var src int
+	switch kind {
+	case 0:
+		src = seg + arg&(width-1)
+	case 1:
+		src = lane - arg
+	case 2:
+		src = lane + arg
+	default:
+		src = lane ^ arg
+	}
+	if src < seg || src >= seg+width || src >= n {
+		return lane
+	}
+	return src
+}
+
+// TestShuffles runs each shuffle on each type over blocks of whole and
+// partial warps and checks which lane's value every lane received.
+func TestShuffles(t *testing.T) {
+	d := New(Options{})
+	defer d.Close()
+	const grid = 2
+	for _, block := range []int{32, 64, 40} {
+		n := grid * block
+		for _, c := range []struct{ kind, arg, width int }{
+			{0, 5, 32}, {0, 3, 8}, {1, 1, 32}, {1, 4, 16}, {2, 1, 32}, {2, 16, 32}, {2, 2, 4},
+			{3, 1, 32}, {3, 16, 32}, {3, 7, 8}, {3, 8, 8},
+		} {
+			check := func(typ string, got []float64) {
+				t.Helper()
+				for i, g := range got {
+					b, tid := i/block, i%block
+					lane, warp := tid%32, tid/32
+					lanes := min(32, block-32*warp)
+					src := shflWant(c.kind, c.arg, c.width, lane, lanes)
+					if want := float64(b*block + warp*32 + src); g != want {
+						t.Fatalf("block %d, %s shuffle %+v: thread %d got the value of %v, want %v", block, typ, c, i, g, want)
+					}
+				}
+			}
+			run := func(name string, in, out driver.DevicePtr) {
+				t.Helper()
+				var a driver.Args
+				a.Ptr(out).Ptr(in).I32(int32(c.kind)).I32(int32(c.arg)).I32(int32(c.width))
+				if err := Launch(name, driver.Dim3{grid, 1, 1}, driver.Dim3{block, 1, 1}, &a); err != nil {
+					t.Fatal(err)
+				}
+			}
+			i32, f32, f64, i64 := make([]int32, n), make([]float32, n), make([]float64, n), make([]int64, n)
+			for i := range n {
+				i32[i], f32[i], f64[i], i64[i] = int32(i), float32(i), float64(i), int64(i)
+			}
+			// Values that use every byte: a shuffle that moved 4 of 8
+			// bytes would lose them.
+			big := func(v []int64) []float64 {
+				r := make([]float64, len(v))
+				for i, x := range v {
+					r[i] = float64(x - 1<<40)
+				}
+				return r
+			}
+			for i := range i64 {
+				i64[i] += 1 << 40
+				f64[i] += 0.25
+			}
+			pi, pf, pd, pl := upload(t, d, i32), upload(t, d, f32), upload(t, d, f64), upload(t, d, i64)
+			out, _ := d.Alloc(8 * n)
+			conv := func(f func(i int) float64) []float64 {
+				r := make([]float64, n)
+				for i := range r {
+					r[i] = f(i)
+				}
+				return r
+			}
+			run("selftest_shfl_i32", pi, out)
+			o32 := download[int32](t, d, out, n)
+			check("int", conv(func(i int) float64 { return float64(o32[i]) }))
+			run("selftest_shfl_u32", pi, out)
+			ou := download[uint32](t, d, out, n)
+			check("unsigned", conv(func(i int) float64 { return float64(ou[i]) }))
+			run("selftest_shfl_f32", pf, out)
+			of := download[float32](t, d, out, n)
+			check("float", conv(func(i int) float64 { return float64(of[i]) }))
+			run("selftest_shfl_f64", pd, out)
+			od := download[float64](t, d, out, n)
+			check("double", conv(func(i int) float64 { return od[i] - 0.25 }))
+			run("selftest_shfl_i64", pl, out)
+			check("long long", big(download[int64](t, d, out, n)))
+			for _, p := range []driver.DevicePtr{pi, pf, pd, pl, out} {
+				d.Free(p)
+			}
+		}
+	}
+}
+
+// TestBlockReduce checks block_reduce (sum and max) and warp_reduce over
+// groups of 8 lanes for block sizes from one warp to 1024 threads.
+func TestBlockReduce(t *testing.T) {
+	d := New(Options{})
+	defer d.Close()
+	const grid = 3
+	for _, block := range []int{32, 64, 96, 256, 1024} {
+		n := grid * block
+		x := make([]int64, n)
+		for i := range x {
+			x[i] = int64((i*7919)%1000) - 500 + int64(i)<<33
+		}
+		px := upload(t, d, x)
+		out, _ := d.Alloc(8 * 3 * grid)
+		var a driver.Args
+		a.Ptr(out).Ptr(px)
+		if err := Launch("selftest_sums", driver.Dim3{grid, 1, 1}, driver.Dim3{block, 1, 1}, &a); err != nil {
+			t.Fatal(err)
+		}
+		got := download[int64](t, d, out, 3*grid)
+		for b := range grid {
+			var sum, mx int64 = 0, math.MinInt64
+			for _, v := range x[b*block : (b+1)*block] {
+				sum += v
+				mx = max(mx, v)
+			}
+			if got[3*b] != sum || got[3*b+1] != mx || got[3*b+2] != sum {
+				t.Errorf("block of %d, block %d: sum %d, max %d, groups of 8 %d; want %d, %d, %d",
+					block, b, got[3*b], got[3*b+1], got[3*b+2], sum, mx, sum)
+			}
+		}
+		d.Free(px)
+		d.Free(out)
+	}
+}
+
+// TestSyncwarp checks that __syncwarp orders shared memory within a warp,
+// in whole and partial warps.
+func TestSyncwarp(t *testing.T) {
+	d := New(Options{})
+	defer d.Close()
+	for _, block := range []int{32, 70} {
+		out, _ := d.Alloc(4 * 2 * block)
+		var a driver.Args
+		a.Ptr(out)
+		if err := Launch("selftest_syncwarp", driver.Dim3{2, 1, 1}, driver.Dim3{block, 1, 1}, &a); err != nil {
+			t.Fatal(err)
+		}
+		got := download[int32](t, d, out, 2*block)
+		for i, g := range got {
+			b, tid := i/block, i%block
+			base := tid - tid%32
+			lanes := min(32, block-base)
+			if want := int32(1000*(b+1) + base + (tid%32+1)%lanes); g != want {
+				t.Fatalf("block of %d: thread %d read %d, want %d", block, i, g, want)
+			}
+		}
+		d.Free(out)
+	}
+}
+
+// TestWarpMisuse checks that the emulator fails launches whose warp
+// primitives a GPU would run with undefined results.
+func TestWarpMisuse(t *testing.T) {
+	d := New(Options{})
+	defer d.Close()
+	out, _ := d.Alloc(4 * 64)
+	defer d.Free(out)
+	for name, want := range map[string]string{
+		"selftest_diverge": "returned while others wait at a warp primitive",
+		"selftest_mixed":   "waits at a warp primitive while lanes of its warp wait at __syncthreads",
+	} {
+		var a driver.Args
+		a.Ptr(out)
+		err := Launch(name, driver.Dim3{1, 1, 1}, driver.Dim3{64, 1, 1}, &a)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error containing %q", name, err, want)
+		}
+	}
+	// A misaligned vector load: sum_rows_f32 over a contiguous row reads
+	// 16-byte vectors from the first aligned element; a layout that
+	// claims a row but an odd pointer is caught.
+	buf, _ := d.Alloc(4 * 64)
+	defer d.Free(buf)
+	var lb [144]byte
+	binary.LittleEndian.PutUint32(lb[0:], 1)
+	binary.LittleEndian.PutUint64(lb[16:], 40)
+	binary.LittleEndian.PutUint64(lb[80:], 1)
+	var a driver.Args
+	a.I64(1).I64(40).Ptr(out).Ptr(0).Ptr(buf.Add(2)).Struct(lb[:], 8).I32(0).I64(40).I32(1).I64(40).I32(32)
+	if err := Launch("sum_rows_f32", driver.Dim3{1, 1, 1}, driver.Dim3{32, 1, 1}, &a); err == nil || !strings.Contains(err.Error(), "misaligned vector load") {
+		t.Errorf("misaligned: %v", err)
 	}
 }
 

@@ -4,20 +4,22 @@
 // entry points as listed in the PTX. Digests of the sources (a change to
 // any of them changes this file, so the Go build recompiles the emulator):
 //   activation.cu sha256:c3b5e79f92afc85af06dc6e03aef7c649edad56627d84c78522c4fa1cc6086c1
-//   common.cuh sha256:da28511e0a752527dee543ecd5b61c70ff7e8ad0100d9aaf3f0f8cfcc2da6c04
-//   compare.cu sha256:f87dea7552cfe2f7fe183b6f77abf0da32ae0286b603e3dd07746b95f884fbc9
+//   common.cuh sha256:bffb116910a42f2ee5f8dccb3afbad5ddc7e284ac062ea5310e3987c0c744253
+//   compare.cu sha256:cc282688fbde131af875aa1221a6a889f393f8057170b44feacd725e5e152222
 //   conv.cu sha256:03563a0da51c15a5fbd2c761f376d651c308488372b1cb458c0a88bb2b18cf64
 //   copy.cu sha256:838ade4f74e1afbba35bccd1c9a477009a861a0b5108ebeb38534df52819295d
-//   elementwise.cu sha256:90602fecba342438d3d1ad560b7fb39694f833ea4c871bdcefed59625045ed66
-//   emu/cuda_emu.h sha256:7cfe6e6f9e25e2aa2115ee1a9dda3b2a542e5325b97ce1de8a0dbfe3d021e8c8
+//   elementwise.cu sha256:2605a201cc50e21758c48ff8468c02e61c15a0b9d26e97a7edd2e77d6c08341d
+//   elementwise.cuh sha256:1cfbc88ec7d991f227b03b327e2c7ac61bb6b45a576960e276b033f2107bdcef
+//   emu/cuda_emu.h sha256:f883ecc1a189e1e31dd0230a2b84e78f1e4723568ad058898007fe27574d14e0
 //   index.cu sha256:813e0ed9effc04f2248e9a8b1a19131e93b6e112b39aeedf794db11be8862b8d
 //   linalg.cu sha256:46e2937ee6635ed6d9b51887ebc0025a37af86eabac5c48887630019c4171984
 //   norm.cu sha256:ee0dbce3e9822ba4774f6d7ef92e3722b637be0a284df69a842db20acdc4f2fe
 //   optim.cu sha256:a68bf4027713cae4cdba1dbc8c1e78613d55b195c19ee497bca40483e585dcbd
 //   pool.cu sha256:6cd45a62618fad7ea4ee3d9db6c3df5a5745ec43d9fd256c227a88c5e3f3b259
 //   random.cu sha256:0979025070b46b57c7e684a11848aae58772b3cbe2a860e471556ec10bf09890
-//   reduce.cu sha256:7e63a92d1a95272264efc3a952415e084fc0f1c6d02df5b46fe4520cecd8a823
+//   reduce.cu sha256:f6fc32b7cec478afaa1f5929352e9973c17f258aa00e45d35abe0c6751203914
 //   rows.cuh sha256:9f7718d9565db4e10db9abf2543cee25c5bd5305e03087834a46678ee0258122
+//   selftest.cu sha256:c6e7915e2994db0436c8929ef54fa96a6ea9036825daaf14f9696d1a92207dff
 //   softmax.cu sha256:a35145e64e0ab668acc14b7a4273eb5c1cfddfa12f62516d856a5e4769b54f55
 //   window.cuh sha256:2f128ddc1b76baf371be0c3034e4bf57ece7c0291f70954817aa6c9d02759ba3
 
@@ -33,10 +35,11 @@
 #include "../../../kernels/pool.cu"
 #include "../../../kernels/random.cu"
 #include "../../../kernels/reduce.cu"
+#include "../../../kernels/selftest.cu"
 #include "../../../kernels/softmax.cu"
 
 // EMU_KERNELS(X) calls X(name, sync) for every entry point; sync is 1
-// when the kernel calls __syncthreads.
+// when the kernel calls __syncthreads or a warp primitive.
 #define EMU_KERNELS(X) \
   X(relu_backward_f32, 0) \
   X(relu_backward_f64, 0) \
@@ -219,36 +222,51 @@
   X(normal_f32, 0) \
   X(normal_f64, 0) \
   X(randint_i64, 0) \
-  X(sum_f32, 1) \
-  X(sum_serial_f32, 0) \
-  X(max_f32, 1) \
-  X(max_serial_f32, 0) \
-  X(min_f32, 1) \
-  X(min_serial_f32, 0) \
-  X(argmax_f32, 1) \
-  X(argmax_serial_f32, 0) \
-  X(argmin_f32, 1) \
-  X(argmin_serial_f32, 0) \
-  X(sum_f64, 1) \
-  X(sum_serial_f64, 0) \
-  X(max_f64, 1) \
-  X(max_serial_f64, 0) \
-  X(min_f64, 1) \
-  X(min_serial_f64, 0) \
-  X(argmax_f64, 1) \
-  X(argmax_serial_f64, 0) \
-  X(argmin_f64, 1) \
-  X(argmin_serial_f64, 0) \
-  X(sum_i64, 1) \
-  X(sum_serial_i64, 0) \
-  X(max_i64, 1) \
-  X(max_serial_i64, 0) \
-  X(min_i64, 1) \
-  X(min_serial_i64, 0) \
-  X(argmax_i64, 1) \
-  X(argmax_serial_i64, 0) \
-  X(argmin_i64, 1) \
-  X(argmin_serial_i64, 0) \
+  X(sum_rows_f32, 1) \
+  X(sum_cols_f32, 1) \
+  X(max_rows_f32, 1) \
+  X(max_cols_f32, 1) \
+  X(min_rows_f32, 1) \
+  X(min_cols_f32, 1) \
+  X(argmax_rows_f32, 1) \
+  X(argmax_cols_f32, 1) \
+  X(argmax_rows_part_f32, 1) \
+  X(argmin_rows_f32, 1) \
+  X(argmin_cols_f32, 1) \
+  X(argmin_rows_part_f32, 1) \
+  X(sum_rows_f64, 1) \
+  X(sum_cols_f64, 1) \
+  X(max_rows_f64, 1) \
+  X(max_cols_f64, 1) \
+  X(min_rows_f64, 1) \
+  X(min_cols_f64, 1) \
+  X(argmax_rows_f64, 1) \
+  X(argmax_cols_f64, 1) \
+  X(argmax_rows_part_f64, 1) \
+  X(argmin_rows_f64, 1) \
+  X(argmin_cols_f64, 1) \
+  X(argmin_rows_part_f64, 1) \
+  X(sum_rows_i64, 1) \
+  X(sum_cols_i64, 1) \
+  X(max_rows_i64, 1) \
+  X(max_cols_i64, 1) \
+  X(min_rows_i64, 1) \
+  X(min_cols_i64, 1) \
+  X(argmax_rows_i64, 1) \
+  X(argmax_cols_i64, 1) \
+  X(argmax_rows_part_i64, 1) \
+  X(argmin_rows_i64, 1) \
+  X(argmin_cols_i64, 1) \
+  X(argmin_rows_part_i64, 1) \
+  X(selftest_shfl_i32, 1) \
+  X(selftest_shfl_u32, 1) \
+  X(selftest_shfl_f32, 1) \
+  X(selftest_shfl_f64, 1) \
+  X(selftest_shfl_i64, 1) \
+  X(selftest_sums, 1) \
+  X(selftest_syncwarp, 1) \
+  X(selftest_diverge, 1) \
+  X(selftest_mixed, 1) \
   X(softmax_f32, 1) \
   X(softmax_backward_f32, 1) \
   X(cross_entropy_f32, 1) \

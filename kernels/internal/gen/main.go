@@ -6,9 +6,9 @@
 // It writes kernels/ptx/<family>.ptx for each kernels/<family>.cu (nvcc
 // -ptx -arch=compute_70), and cuda/internal/emu/kernels_gen.h, which
 // includes the same sources into the CPU emulator and lists every entry
-// point found in the PTX, marking those that synchronize (bar.sync,
-// directly or through a called function) so that the emulator runs their
-// threads as coroutines. The header records a SHA-256 digest of each
+// point found in the PTX, marking those that synchronize (bar.sync, or a
+// warp primitive such as bar.warp.sync or shfl.sync, directly or through a
+// called function) so that the emulator runs their threads as coroutines. The header records a SHA-256 digest of each
 // source, so that a source change also changes a file the Go build tracks,
 // and the emulator is rebuilt.
 //
@@ -167,7 +167,9 @@ type ptxFile struct {
 var (
 	funcHead = regexp.MustCompile(`(?m)^\s*(?:\.visible\s+|\.weak\s+)?(\.entry|\.func)\s+(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)`)
 	callRE   = regexp.MustCompile(`\bcall(?:\.uni)?\s+(?:\([^)]*\)\s*,\s*)?([A-Za-z_$][\w$]*)`)
-	syncRE   = regexp.MustCompile(`\b(?:bar|barrier)\.sync\b|\bbar\.red\b|\bbarrier\.red\b`)
+	// A barrier, a warp barrier or a warp shuffle: the emulator runs the
+	// threads of such a kernel as coroutines.
+	syncRE = regexp.MustCompile(`\b(?:bar|barrier)\.sync\b|\bbar\.red\b|\bbarrier\.red\b|\bbar\.warp\.sync\b|\bshfl\.sync\b|\bvote\.sync\b|\bmatch\.sync\b|\bredux\.sync\b`)
 )
 
 type ptxFunc struct {
@@ -249,7 +251,7 @@ func emuTable(dir string, ptxs []ptxFile) ([]byte, error) {
 		fmt.Fprintf(&b, "#include \"../../../kernels/%s\"\n", p.src)
 	}
 	b.WriteString("\n// EMU_KERNELS(X) calls X(name, sync) for every entry point; sync is 1\n")
-	b.WriteString("// when the kernel calls __syncthreads.\n")
+	b.WriteString("// when the kernel calls __syncthreads or a warp primitive.\n")
 	b.WriteString("#define EMU_KERNELS(X)")
 	seen := map[string]string{}
 	for _, p := range ptxs {
