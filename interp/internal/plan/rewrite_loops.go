@@ -123,8 +123,10 @@ func (g *gen) captures(loop ast.Node, vars map[types.Object]*ast.Ident) bool {
 // yaegi gives a closure that compiled code calls (sync.WaitGroup.Go, a
 // callback kept for later) the variables of the frame as they are when it
 // is called, not as they were when it was made: every closure of the loop
-// would see the last iteration's. A literal that assigns one of those
-// variables is left alone, since the copy would not see its writes.
+// would see the last iteration's. A literal that a go or defer statement
+// calls takes them as parameters of its own instead (see bindCallVars). A
+// literal that assigns one of those variables is left alone, since the
+// copy would not see its writes.
 func (g *gen) bindLoopVars(lit *ast.FuncLit, stack []ast.Node) {
 	var loops []ast.Node
 	for _, n := range stack {
@@ -138,9 +140,23 @@ func (g *gen) bindLoopVars(lit *ast.FuncLit, stack []ast.Node) {
 	if len(loops) == 0 {
 		return
 	}
+	// A variable of the loops is declared in one of their scopes, and not
+	// in the literal's. Scopes, not positions: a variable of an earlier
+	// cell has a position in another file, which may fall inside the
+	// loop's span of this one.
+	loopScopes := map[*types.Scope]bool{}
+	for _, l := range loops {
+		if sc := g.c.info.Scopes[l]; sc != nil {
+			loopScopes[sc] = true
+		}
+	}
+	litScope := g.c.info.Scopes[lit.Type]
 	inLoop := func(v *types.Var) bool {
-		for _, l := range loops {
-			if v.Pos() >= l.Pos() && v.Pos() < l.End() && !(v.Pos() >= lit.Pos() && v.Pos() < lit.End()) {
+		for sc := v.Parent(); sc != nil; sc = sc.Parent() {
+			if sc == litScope {
+				return false
+			}
+			if loopScopes[sc] {
 				return true
 			}
 		}
@@ -148,7 +164,7 @@ func (g *gen) bindLoopVars(lit *ast.FuncLit, stack []ast.Node) {
 	}
 	var vars []*types.Var
 	seen := map[*types.Var]bool{}
-	assigned := false
+	var assigned *ast.Ident // a variable of the loops the literal assigns
 	ast.Inspect(lit.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.Ident:
@@ -159,21 +175,32 @@ func (g *gen) bindLoopVars(lit *ast.FuncLit, stack []ast.Node) {
 		case *ast.AssignStmt:
 			for _, l := range n.Lhs {
 				if id, ok := ast.Unparen(l).(*ast.Ident); ok && inLoop(asVar(g.c.info.Uses[id])) {
-					assigned = true
+					assigned = id
 				}
 			}
 		case *ast.IncDecStmt:
 			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && inLoop(asVar(g.c.info.Uses[id])) {
-				assigned = true
+				assigned = id
 			}
 		case *ast.UnaryExpr:
 			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && inLoop(asVar(g.c.info.Uses[id])) {
-				assigned = true
+				assigned = id
 			}
 		}
-		return !assigned
+		return assigned == nil
 	})
-	if assigned || len(vars) == 0 {
+	call := goOrDeferCall(lit, stack)
+	if assigned != nil && call != nil {
+		if _, ok := stack[len(stack)-2].(*ast.DeferStmt); ok {
+			g.errorf(assigned.Pos(), "a deferred function literal in a loop writes %[1]s, a variable of the loop's iteration: the interpreter would give each deferred call the last iteration's %[1]s; write to a copy declared in the literal (%[1]s := %[1]s) or pass it as an argument", assigned.Name)
+		}
+		return
+	}
+	if assigned != nil || len(vars) == 0 {
+		return
+	}
+	if call != nil {
+		g.bindCallVars(lit, call, vars)
 		return
 	}
 	var params, args []string
@@ -196,4 +223,73 @@ func asVar(obj types.Object) *types.Var {
 		return v
 	}
 	return types.NewVar(token.NoPos, nil, "", nil)
+}
+
+// goOrDeferCall returns the call of a go or defer statement whose function
+// is lit, or nil.
+func goOrDeferCall(lit *ast.FuncLit, stack []ast.Node) *ast.CallExpr {
+	if len(stack) < 2 {
+		return nil
+	}
+	call, ok := stack[len(stack)-1].(*ast.CallExpr)
+	if !ok || ast.Unparen(call.Fun) != lit {
+		return nil
+	}
+	switch stack[len(stack)-2].(type) {
+	case *ast.GoStmt, *ast.DeferStmt:
+		return call
+	}
+	return nil
+}
+
+// bindCallVars makes a function literal that a go or defer statement
+// calls take the variables of the iteration it uses as parameters of its
+// own, before those it has, evaluated where the statement is as Go
+// evaluates the call's arguments:
+//
+//	go func(i int, k int) { use(i, k) }(i, 3)
+//
+// yaegi makes such a literal's closure when the call runs, not when the
+// statement does: a deferred call in a loop would see the last
+// iteration's variables (and so would a goroutine, were the literal
+// wrapped as bindLoopVars wraps others: yaegi evaluates the function of a
+// go statement in the new goroutine). A parameter whose name the literal
+// declares again in its outermost block gets a name of its own.
+func (g *gen) bindCallVars(lit *ast.FuncLit, call *ast.CallExpr, vars []*types.Var) {
+	scope := g.c.info.Scopes[lit.Type]
+	rename := map[types.Object]string{}
+	var params, args []string
+	for _, v := range vars {
+		t, ok := g.typeSrc(v.Type())
+		if !ok {
+			return
+		}
+		name := v.Name()
+		if scope != nil && scope.Lookup(name) != nil {
+			name = g.fresh("_gtv") + "_" + name
+			rename[v] = name
+		}
+		params = append(params, name+" "+t)
+		args = append(args, v.Name())
+	}
+	if len(rename) > 0 {
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if name, ok := rename[g.c.info.Uses[id]]; ok {
+					g.ed.replace(g.off(id.Pos()), g.off(id.End()), name)
+				}
+			}
+			return true
+		})
+	}
+	sep := ""
+	if lit.Type.Params.NumFields() > 0 {
+		sep = ", "
+	}
+	g.ed.insert(g.off(lit.Type.Params.Opening)+1, strings.Join(params, ", ")+sep)
+	sep = ""
+	if len(call.Args) > 0 {
+		sep = ", "
+	}
+	g.ed.insert(g.off(call.Lparen)+1, strings.Join(args, ", ")+sep)
 }

@@ -32,6 +32,7 @@ func TestRefused(t *testing.T) {
 	cases := []struct{ src, want string }{
 		{"for v := range gen { defer fmt.Println(v) }", "cell line 1:22: defer in the body of a range over a function is not supported yet: move the body into a function"},
 		{"for v := range gen { if v > 0 { goto end } }\nend:", "cell line 1:33: goto in the body of a range over a function is not supported yet"},
+		{"for i := 0; i < 3; i++ { defer func() { i++; fmt.Print(i) }() }", "cell line 1:41: a deferred function literal in a loop writes i, a variable of the loop's iteration: the interpreter would give each deferred call the last iteration's i; write to a copy declared in the literal (i := i) or pass it as an argument"},
 	}
 	for i, c := range cases {
 		_, err := s.Plan(i+2, c.src)
