@@ -73,14 +73,52 @@ func (g *gen) recordConstUsers(step int) {
 			record(name+"."+m.Name.Name, m, true)
 		}
 	}
+	// Constants and types computed from constants: declared again, they
+	// keep the value they were computed with.
+	derived := func(kind, name string, nodes ...ast.Node) {
+		consts := map[string]bool{}
+		for _, n := range nodes {
+			if n != nil {
+				ast.Inspect(n, func(n ast.Node) bool {
+					if id, ok := n.(*ast.Ident); ok {
+						if k, ok := c.info.Uses[id].(*types.Const); ok && k.Pkg() != nil && k.Pkg().Path() == cellPath && k.Parent() == k.Pkg().Scope() && k.Name() != name {
+							consts[k.Name()] = true
+						}
+					}
+					return true
+				})
+			}
+		}
+		key := kind + " " + name
+		g.commitAfter(step, func() {
+			if len(consts) == 0 {
+				delete(s.constUsers, key)
+				return
+			}
+			s.constUsers[key] = &constUser{cell: c.n, consts: consts}
+		})
+	}
+	for _, vs := range c.consts {
+		for _, id := range vs.Names {
+			var nodes []ast.Node
+			for _, v := range vs.Values {
+				nodes = append(nodes, v)
+			}
+			derived("constant", id.Name, append(nodes, vs.Type)...)
+		}
+	}
+	for _, ts := range c.types {
+		derived("type", ts.Name.Name, ts.Type)
+	}
 }
 
 // staleConsts returns the functions of earlier cells that use a constant
 // the checked cell c declares again with another value or type, and
 // that c does not declare itself: their sources, to be declared again
-// with the cell; the methods among them, which cannot be; and the
-// constants by name with the line of the cell that declares them.
-func (s *Session) staleConsts(c *cell) (funcs, methods []string, srcs []string, changed map[string]int) {
+// with the cell; the methods among them, which cannot be; the constants
+// and types computed from them ("constant Area"); and the constants by
+// name with the line of the cell that declares them.
+func (s *Session) staleConsts(c *cell) (funcs, methods, derived, srcs []string, changed map[string]int) {
 	changed = map[string]int{}
 	for _, vs := range c.consts {
 		for _, id := range vs.Names {
@@ -97,7 +135,7 @@ func (s *Session) staleConsts(c *cell) (funcs, methods []string, srcs []string, 
 		}
 	}
 	if len(changed) == 0 {
-		return nil, nil, nil, nil
+		return nil, nil, nil, nil, nil
 	}
 	var keys []string
 	for key := range s.constUsers {
@@ -117,6 +155,13 @@ func (s *Session) staleConsts(c *cell) (funcs, methods []string, srcs []string, 
 			methods = append(methods, key)
 			continue
 		}
+		if kind, name, ok := strings.Cut(key, " "); ok {
+			// A constant or type computed from a constant.
+			if e := s.entries[name]; !c.declared[name] && e != nil && e.cell == u.cell {
+				derived = append(derived, kind+" "+name)
+			}
+			continue
+		}
 		if c.declared[key] {
 			continue
 		}
@@ -129,14 +174,14 @@ func (s *Session) staleConsts(c *cell) (funcs, methods []string, srcs []string, 
 		funcs = append(funcs, key)
 		srcs = append(srcs, u.src)
 	}
-	return funcs, methods, srcs, changed
+	return funcs, methods, derived, srcs, changed
 }
 
 // constWarning returns the warning for constants declared again whose
 // earlier users keep the old value: the methods (the interpreter cannot
 // declare a method again), and the functions when they could not be
 // declared again with the cell (why says what stopped them).
-func constWarning(changed map[string]int, funcs, methods []string, why string) []string {
+func constWarning(changed map[string]int, funcs, methods, derived []string, why string) []string {
 	var names []string
 	for name := range changed {
 		names = append(names, name)
@@ -159,21 +204,26 @@ func constWarning(changed map[string]int, funcs, methods []string, why string) [
 		ws = append(ws, fmt.Sprintf("cell line %d: %s declared again with another value; the methods %s of earlier cells keep the old value (the interpreter cannot change a method): run the cell that declares their type again",
 			line, what, strings.Join(methods, ", ")))
 	}
+	if len(derived) > 0 {
+		ws = append(ws, fmt.Sprintf("cell line %d: %s declared again with another value; the %s of earlier cells keep the value computed from the old one: declare them again",
+			line, what, strings.Join(derived, ", ")))
+	}
 	return ws
 }
 
 // planStale plans a cell that declares constants again (changed) with
 // the functions of earlier cells that use them (funcs, their sources
 // srcs) declared again after its text: each that still checks with the
-// session's names; the cell warns for the others, and for methods.
-func (s *Session) planStale(n int, src string, funcs, methods, srcs []string, changed map[string]int) (*Plan, error) {
+// session's names; the cell warns for the others, for methods, and for the
+// constants and types of earlier cells computed from the old value.
+func (s *Session) planStale(n int, src string, funcs, methods, derived, srcs []string, changed map[string]int) (*Plan, error) {
 	if !strings.HasSuffix(src, "\n") {
 		src += "\n"
 	}
 	with := func(srcs []string) string { return src + "\n" + strings.Join(srcs, "\n\n") + "\n" }
 	if p, err := s.plan(n, with(srcs), false); err == nil || len(funcs) == 0 {
 		if err == nil {
-			p.Warnings = append(p.Warnings, constWarning(changed, nil, methods, "")...)
+			p.Warnings = append(p.Warnings, constWarning(changed, nil, methods, derived, "")...)
 		}
 		return p, err
 	}
@@ -203,7 +253,7 @@ func (s *Session) planStale(n int, src string, funcs, methods, srcs []string, ch
 		p, err = s.plan(n, src, false)
 	}
 	if err == nil {
-		p.Warnings = append(p.Warnings, constWarning(changed, stuck, methods, why)...)
+		p.Warnings = append(p.Warnings, constWarning(changed, stuck, methods, derived, why)...)
 	}
 	return p, err
 }

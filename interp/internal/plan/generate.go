@@ -41,8 +41,8 @@ func (s *Session) plan(n int, src string, stale bool) (*Plan, error) {
 		return nil, err
 	}
 	if stale {
-		if funcs, methods, srcs, changed := s.staleConsts(c); len(changed) > 0 {
-			return s.planStale(n, src, funcs, methods, srcs, changed)
+		if funcs, methods, derived, srcs, changed := s.staleConsts(c); len(changed) > 0 {
+			return s.planStale(n, src, funcs, methods, derived, srcs, changed)
 		}
 	}
 	s.localKey = c.localKey

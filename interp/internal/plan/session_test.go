@@ -182,16 +182,24 @@ func TestConstantDeclaredAgain(t *testing.T) {
 	if got := p.Warnings; !reflect.DeepEqual(got, want) {
 		t.Errorf("warnings %q, want %q", got, want)
 	}
+	// Constants and types computed from it keep the old value.
+	run(t, s, 3, "const Area = Width * Width\ntype Row [Width]int")
+	p = run(t, s, 4, "const Width = 3")
+	want2 := "cell line 1: constant Width declared again with another value; the constant Area, type Row of earlier cells keep the value computed from the old one: declare them again"
+	if len(p.Warnings) != 2 || p.Warnings[1] != want2 {
+		t.Errorf("warnings %q, want %q second", p.Warnings, want2)
+	}
+	run(t, s, 5, "const Width = 5")
 	// The same value again declares nothing again.
-	if p := run(t, s, 3, "const Width = 5"); strings.Contains(allSrc(p), "area") || len(p.Warnings) > 0 {
+	if p := run(t, s, 6, "const Width = 5"); strings.Contains(allSrc(p), "area") || len(p.Warnings) > 0 {
 		t.Errorf("the same value: %q\n%s", p.Warnings, dump(p))
 	}
 	// A function that no longer checks keeps the old value, with a warning.
-	run(t, s, 4, "var scale = 2\nfunc scaled() int { return Width * scale }")
-	run(t, s, 5, "scale := \"x\"")
-	p = run(t, s, 6, "const Width = 6")
+	run(t, s, 7, "var scale = 2\nfunc scaled() int { return Width * scale }")
+	run(t, s, 8, "scale := \"x\"")
+	p = run(t, s, 9, "const Width = 6")
 	checkSource(t, p, []string{"_area() int {"}, []string{"_scaled() int {"})
-	want = []string{"cell line 1: constant Width declared again with another value; the functions scaled of earlier cells use the old value (declared again with this cell, they would not compile: invalid operation: Width * scale (mismatched types untyped int and string)): correct them and declare them again", want[0]}
+	want = []string{"cell line 1: constant Width declared again with another value; the functions scaled of earlier cells use the old value (declared again with this cell, they would not compile: invalid operation: Width * scale (mismatched types untyped int and string)): correct them and declare them again", want[0], want2}
 	if got := p.Warnings; !reflect.DeepEqual(got, want) {
 		t.Errorf("warnings %q, want %q", got, want)
 	}
