@@ -176,14 +176,21 @@ func gocompatPrograms(t *testing.T) []gocompatProgram {
 // name (loops/defer_range) it matches run; with -v, the standard error of
 // each run that differs is logged.
 func TestGocompat(t *testing.T) {
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("the go command gives the expected output, and there is none on PATH")
-	}
 	progs := gocompatPrograms(t)
 	if re := os.Getenv("GOTENSOR_GOCOMPAT"); re != "" {
 		// Only the programs whose name ("loops/defer_range") matches.
 		m := regexp.MustCompile(re)
 		progs = slices.DeleteFunc(progs, func(p gocompatProgram) bool { return !m.MatchString(p.Name) })
+	}
+	runGocompat(t, progs)
+}
+
+// runGocompat runs progs with the go command, all in one build, and as
+// cells in each of gocompatModes, and checks that each kind of cell does
+// what go run does, or gives the program's want-error.
+func runGocompat(t *testing.T, progs []gocompatProgram) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command gives the expected output, and there is none on PATH")
 	}
 	plain := make([]corpus.Program, len(progs))
 	for i, p := range progs {
@@ -208,11 +215,36 @@ func TestGocompat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A busy machine can make a run time out, or lose the end of its
+	// output when the cell ends: a run that differs counts when a second
+	// run differs too.
+	var again []corpus.Job
+	var where []int
+	for i, r := range runs {
+		p := progs[i%len(progs)]
+		if g, ok := want[p.Name]; ok && g.Elapsed > 0 && !g.TimedOut && !r.SameAsGo(g) && !hasWantErr(p, r) {
+			again = append(again, jobs[i])
+			where = append(where, i)
+		}
+	}
+	if len(again) > 0 {
+		reruns, err := corpus.Run(context.Background(), again, workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, r := range reruns {
+			g, first := want[again[k].Name], runs[where[k]]
+			if r.SameAsGo(g) || hasWantErr(progs[where[k]%len(progs)], r) {
+				t.Logf("%s %s: %s; not so on a second run", again[k].Name, gocompatModes[where[k]/len(progs)].name, describeRun(first, g))
+				runs[where[k]] = r
+			}
+		}
+	}
 	failed := 0
 	for j, p := range progs {
 		g, ok := want[p.Name]
 		if !ok || g.Elapsed == 0 {
-			t.Errorf("%s: the go command cannot build it", p.Name)
+			t.Errorf("%s: the go command cannot build it:\n%s", p.Name, p.Src)
 			continue
 		}
 		if g.TimedOut {
@@ -225,7 +257,7 @@ func TestGocompat(t *testing.T) {
 			switch {
 			case r.SameAsGo(g):
 				asGo++
-			case p.wantErr != "" && (strings.Contains(r.Err, p.wantErr) || strings.Contains(r.Stderr, p.wantErr)):
+			case hasWantErr(p, r):
 			case p.wantErr != "":
 				failed++
 				t.Errorf("%s %s: want the error or warning %q, or go run's output; got %s", p.Name, m.name, p.wantErr, describeRun(r, g))
@@ -237,11 +269,20 @@ func TestGocompat(t *testing.T) {
 				}
 			}
 		}
+		if p.Path == "" && asGo < len(gocompatModes) && p.wantErr == "" {
+			t.Logf("%s, generated:\n%s", p.Name, p.Src)
+		}
 		if p.wantErr != "" && asGo == len(gocompatModes) {
 			t.Errorf("%s: each kind of cell prints what go run prints: remove its want-error comment", p.Name)
 		}
 	}
 	t.Logf("%d programs, %d kinds of cell: %d runs differ from go run's", len(progs), len(gocompatModes), failed)
+}
+
+// hasWantErr reports whether p has a want-error that r, a run of it as
+// cells, ended with or wrote.
+func hasWantErr(p gocompatProgram, r corpus.Result) bool {
+	return p.wantErr != "" && (strings.Contains(r.Err, p.wantErr) || strings.Contains(r.Stderr, p.wantErr))
 }
 
 // describeRun says how r, a run as cells, differs from g, go run's.
