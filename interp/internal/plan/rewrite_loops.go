@@ -196,6 +196,10 @@ func (g *gen) bindLoopVars(lit *ast.FuncLit, stack []ast.Node) {
 		}
 		return
 	}
+	if assigned != nil && g.compiledArg(lit, stack) {
+		g.errorf(assigned.Pos(), "a function literal in a loop handed to compiled code writes %[1]s, a variable of the loop's iteration: the interpreter would give it the variables of the frame as they are when it runs, not its iteration's; write to a copy declared in the literal (%[1]s := %[1]s)", assigned.Name)
+		return
+	}
 	if assigned != nil || len(vars) == 0 {
 		return
 	}
@@ -292,4 +296,30 @@ func (g *gen) bindCallVars(lit *ast.FuncLit, call *ast.CallExpr, vars []*types.V
 		sep = ", "
 	}
 	g.ed.insert(g.off(call.Lparen)+1, strings.Join(args, ", ")+sep)
+}
+
+// compiledArg reports whether lit is an argument of a call of compiled
+// code: a function or method of a package the interpreter was given
+// compiled (sync.WaitGroup.Go, sort.Slice), not an instance of generic
+// code, which the interpreter runs.
+func (g *gen) compiledArg(lit *ast.FuncLit, stack []ast.Node) bool {
+	if len(stack) == 0 {
+		return false
+	}
+	call, ok := stack[len(stack)-1].(*ast.CallExpr)
+	if !ok || ast.Unparen(call.Fun) == lit {
+		return false
+	}
+	var fn *types.Func
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.SelectorExpr:
+		if sel, ok := g.c.info.Selections[f]; ok {
+			fn, _ = sel.Obj().(*types.Func)
+		} else {
+			fn, _ = g.c.info.Uses[f.Sel].(*types.Func)
+		}
+	case *ast.Ident:
+		fn, _ = g.c.info.Uses[f].(*types.Func)
+	}
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() != cellPath && !instantiated(fn)
 }
