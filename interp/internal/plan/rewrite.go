@@ -245,24 +245,15 @@ func (g *gen) call(call *ast.CallExpr) {
 			return
 		}
 	}
-	fun := ast.Unparen(call.Fun)
-	var fn *types.Func
-	switch f := fun.(type) {
-	case *ast.SelectorExpr:
-		if sel, ok := info.Selections[f]; ok {
-			fn, _ = sel.Obj().(*types.Func)
-			if fn != nil && sel.Kind() == types.MethodVal && fn.Pkg() != nil && fn.Pkg().Path() == "log" &&
-				strings.HasPrefix(fn.Name(), "Fatal") {
-				g.fatal(f, "log."+fn.Name())
-			}
-		} else {
-			fn, _ = info.Uses[f.Sel].(*types.Func)
-		}
-	case *ast.Ident:
-		fn, _ = info.Uses[f].(*types.Func)
-	}
+	fn := g.calledFunc(call)
 	if fn == nil || fn.Pkg() == nil {
 		return
+	}
+	if f, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if sel, ok := info.Selections[f]; ok && sel.Kind() == types.MethodVal && fn.Pkg().Path() == "log" &&
+			strings.HasPrefix(fn.Name(), "Fatal") {
+			g.fatal(f, "log."+fn.Name())
+		}
 	}
 	if fn.Pkg().Path() != cellPath && !instantiated(fn) {
 		g.variadicSlice(call, fn)
@@ -275,6 +266,23 @@ func (g *gen) call(call *ast.CallExpr) {
 			g.errorsAs(call)
 		}
 	}
+}
+
+// calledFunc returns the function or method a call calls, or nil (a
+// function value, a conversion, a builtin).
+func (g *gen) calledFunc(call *ast.CallExpr) *types.Func {
+	var fn *types.Func
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.SelectorExpr:
+		if sel, ok := g.c.info.Selections[f]; ok {
+			fn, _ = sel.Obj().(*types.Func)
+		} else {
+			fn, _ = g.c.info.Uses[f.Sel].(*types.Func)
+		}
+	case *ast.Ident:
+		fn, _ = g.c.info.Uses[f].(*types.Func)
+	}
+	return fn
 }
 
 // instantiated reports whether a function of a package runs as

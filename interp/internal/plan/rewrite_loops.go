@@ -310,16 +310,6 @@ func (g *gen) compiledArg(lit *ast.FuncLit, stack []ast.Node) bool {
 	if !ok || ast.Unparen(call.Fun) == lit {
 		return false
 	}
-	var fn *types.Func
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.SelectorExpr:
-		if sel, ok := g.c.info.Selections[f]; ok {
-			fn, _ = sel.Obj().(*types.Func)
-		} else {
-			fn, _ = g.c.info.Uses[f.Sel].(*types.Func)
-		}
-	case *ast.Ident:
-		fn, _ = g.c.info.Uses[f].(*types.Func)
-	}
+	fn := g.calledFunc(call)
 	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() != cellPath && !instantiated(fn)
 }
