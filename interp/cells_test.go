@@ -183,6 +183,40 @@ func TestRedefinition(t *testing.T) {
 	}
 }
 
+// TestConstantRedefinition checks that a constant declared again reaches
+// the functions of earlier cells that use it, as a function declared again
+// reaches its callers, and that a method, which the interpreter cannot
+// declare again, keeps the old value with a warning at the cell's line.
+func TestConstantRedefinition(t *testing.T) {
+	s := newSession(t)
+	cells := []struct{ code, want string }{
+		{"const Width = 4\nfunc area() int { return Width * Width }\nfunc report() string { return fmt.Sprint(\"area \", area()) }\narea()", "16"},
+		{"const Width = 5", ""},
+		{"area()", "25"},
+		{"report()", "area 25"},
+		{"const (\n\tA = iota * 10\n\tB\n)\nfunc b() int { return B }\nb()", "10"},
+		{"const (\n\tB = iota + 1\n\tA\n)\nb()", "1"},
+	}
+	for i, c := range cells {
+		res, _ := mustRun(t, s, c.code)
+		if res != c.want {
+			t.Errorf("cell %d %q: got %q, want %q", i, c.code, res, c.want)
+		}
+	}
+	mustRun(t, s, "type Sq struct{}\nfunc (Sq) Side() int { return Width }")
+	var r recorder
+	if _, err := s.Execute(t.Context(), "// a comment\nconst Width = 7", &r); err != nil {
+		t.Fatal(err)
+	}
+	want := "interp: warning: cell line 2: constant Width declared again with another value; the methods Sq.Side of earlier cells keep the old value (the interpreter cannot change a method): run the cell that declares their type again\n"
+	if got := r.text("stderr"); got != want {
+		t.Errorf("stderr %q, want %q", got, want)
+	}
+	if res, _ := mustRun(t, s, "area()"); res != "49" {
+		t.Errorf("area() after Width = 7: got %s, want 49", res)
+	}
+}
+
 // TestNewSyntax checks Go 1.21/1.22 syntax yaegi lacks (docs/design.md:
 // for i := range 3 panics inside yaegi's compiler).
 func TestNewSyntax(t *testing.T) {

@@ -21,7 +21,7 @@ import (
 // TestMain lets the corpus tests start this binary again as the child that
 // runs one program (see package corpus).
 func TestMain(m *testing.M) {
-	corpus.ServeChild(map[string]corpus.Runner{"bare": corpus.Bare, "cell": runCell})
+	corpus.ServeChild(map[string]corpus.Runner{"bare": corpus.Bare, "cell": runCell, "cells": runCells})
 	os.Exit(m.Run())
 }
 

@@ -48,6 +48,11 @@
 //     a new declaration, and earlier functions keep the old one. A type
 //     declared again is a new type under a versioned name (P_gt2) with P an
 //     alias of it; values made before keep the old type and methods.
+//     A constant declared again with another value declares again the
+//     functions of earlier cells that use it (yaegi compiles a constant's
+//     value into its users), after the cell's text; those that no longer
+//     check, methods, and constants and types computed from it keep the
+//     old value, with a warning (see consts.go).
 //   - A method may be declared on a type of an earlier cell; values made
 //     before get it. Declaring a method again alone keeps the first
 //     definition (the interpreter cannot change a method), with a warning;
@@ -88,7 +93,10 @@
 //   - Loop variables live per iteration where a closure or & captures
 //     them, and a closure in a loop takes its iteration's variables as
 //     parameters (yaegi gives closures called later by compiled code the
-//     frame as it is then).
+//     frame as it is then); the literal of a go or defer statement takes
+//     them as parameters of its own (yaegi makes its closure when the
+//     call runs). A deferred literal in a loop that writes them is an
+//     error.
 //   - Loops and function bodies check the interrupt flag; function bodies
 //     that call interpreted code count their depth, so runaway recursion
 //     is an error before the Go stack limit.

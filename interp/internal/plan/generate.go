@@ -22,6 +22,16 @@ import (
 func (s *Session) Plan(n int, src string) (*Plan, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.plan(n, src, true)
+}
+
+// plan plans a cell. With stale set, a cell that declares a constant
+// again with another value also declares again the functions of earlier
+// cells that use it, so that they see the new value, as Go would: the
+// interpreter compiles a constant's value into the code that uses it.
+// When they cannot be (they no longer check with the session's names), and
+// for methods, the cell warns instead.
+func (s *Session) plan(n int, src string, stale bool) (*Plan, error) {
 	s.planID++
 	c := &cell{s: s, n: n, src: src}
 	if err := c.parse(); err != nil {
@@ -29,6 +39,11 @@ func (s *Session) Plan(n int, src string) (*Plan, error) {
 	}
 	if err := c.check(); err != nil {
 		return nil, err
+	}
+	if stale {
+		if funcs, methods, derived, srcs, changed := s.staleConsts(c); len(changed) > 0 {
+			return s.planStale(n, src, funcs, methods, derived, srcs, changed)
+		}
 	}
 	s.localKey = c.localKey
 	defer func() { s.localKey = nil }()
@@ -1005,6 +1020,7 @@ func (g *gen) commitDecls(fileStep, declareStep int) {
 	if step < 0 {
 		step = len(g.p.Steps) - 1
 	}
+	g.recordConstUsers(step)
 	src := func(n ast.Node) string { return strings.TrimSpace(g.c.text[g.off(n.Pos()):g.off(n.End())]) }
 	for _, ts := range c.types {
 		obj, _ := c.info.Defs[ts.Name].(*types.TypeName)

@@ -69,6 +69,9 @@ type Session struct {
 	// sources hold the declarations (without bodies) of the functions,
 	// types and methods ("T.M") cells declared, for Inspect.
 	sources map[string]string
+	// constUsers hold the cells' functions and methods that use
+	// package-level constants, by name ("f", "T.M"; see consts.go).
+	constUsers map[string]*constUser
 
 	// The monomorphizer's state (see mono): the cells' generic
 	// declarations with their sources, by object; the instances made
@@ -132,6 +135,7 @@ func (s *Session) Reset() error {
 	s.versions = map[string]int{}
 	s.methods = map[*types.TypeName]map[string]int{}
 	s.sources = map[string]string{}
+	s.constUsers = map[string]*constUser{}
 	s.bodies = map[types.Object]string{}
 	s.generics = map[types.Object]*source{}
 	s.instances = map[string]string{}

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"go/types"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -166,5 +167,40 @@ func TestLastValue(t *testing.T) {
 		if got != c.want {
 			t.Errorf("case %d %q: result %q, want %q", i, c.src, got, c.want)
 		}
+	}
+}
+
+// TestConstantDeclaredAgain checks that a constant declared again reaches
+// the functions of earlier cells that use it, declared again with the
+// cell, and that the cell warns for what cannot be.
+func TestConstantDeclaredAgain(t *testing.T) {
+	s := newSession(t)
+	run(t, s, 1, "const Width = 4\nfunc area() int { return Width * Width }\ntype Box struct{}\nfunc (Box) Area() int { return Width }\nfunc other() int { return 1 }")
+	p := run(t, s, 2, "const Width = 5")
+	checkSource(t, p, []string{"func _gtf", "_area() int {", "return Width * Width"}, []string{"_other()"})
+	want := []string{"cell line 1: constant Width declared again with another value; the methods Box.Area of earlier cells keep the old value (the interpreter cannot change a method): run the cell that declares their type again"}
+	if got := p.Warnings; !reflect.DeepEqual(got, want) {
+		t.Errorf("warnings %q, want %q", got, want)
+	}
+	// Constants and types computed from it keep the old value.
+	run(t, s, 3, "const Area = Width * Width\ntype Row [Width]int")
+	p = run(t, s, 4, "const Width = 3")
+	want2 := "cell line 1: constant Width declared again with another value; the constant Area, type Row of earlier cells keep the value computed from the old one: declare them again"
+	if len(p.Warnings) != 2 || p.Warnings[1] != want2 {
+		t.Errorf("warnings %q, want %q second", p.Warnings, want2)
+	}
+	run(t, s, 5, "const Width = 5")
+	// The same value again declares nothing again.
+	if p := run(t, s, 6, "const Width = 5"); strings.Contains(allSrc(p), "area") || len(p.Warnings) > 0 {
+		t.Errorf("the same value: %q\n%s", p.Warnings, dump(p))
+	}
+	// A function that no longer checks keeps the old value, with a warning.
+	run(t, s, 7, "var scale = 2\nfunc scaled() int { return Width * scale }")
+	run(t, s, 8, "scale := \"x\"")
+	p = run(t, s, 9, "const Width = 6")
+	checkSource(t, p, []string{"_area() int {"}, []string{"_scaled() int {"})
+	want = []string{"cell line 1: constant Width declared again with another value; the functions scaled of earlier cells use the old value (declared again with this cell, they would not compile: invalid operation: Width * scale (mismatched types untyped int and string)): correct them and declare them again", want[0], want2}
+	if got := p.Warnings; !reflect.DeepEqual(got, want) {
+		t.Errorf("warnings %q, want %q", got, want)
 	}
 }

@@ -1,0 +1,238 @@
+package interp_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gotensor/gotensor/interp/internal/corpus"
+)
+
+// A fragment is a piece of a generated program: package-level
+// declarations and a function f{N} that returns a string, in which {N}
+// is the fragment's number, {n} a small count, {k} and {c} small integers.
+type fragment struct {
+	family  string
+	imports []string
+	src     string
+}
+
+// fragments combine the harness's families: loops with goroutines,
+// deferred calls and kept closures; variables and constants of other
+// declarations captured in loops.
+var fragments = []fragment{
+	{"loops", []string{"sync"}, `
+func f{N}() string {
+	out := make([]int, {n})
+	var wg sync.WaitGroup
+	for i := 0; i < {n}; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = i*{k} + {c}
+		}()
+	}
+	wg.Wait()
+	return fmt.Sprint(out)
+}
+`},
+	{"loops", nil, `
+func f{N}() (s string) {
+	for i := range {n} {
+		defer func() { s += fmt.Sprint(i*{k}, ",") }()
+	}
+	return "d{N}:"
+}
+`},
+	{"loops", []string{"strings"}, `
+func f{N}() string {
+	var fs []func() string
+	for i, w := range strings.Fields("a bb ccc dddd eeeee")[:{n}] {
+		fs = append(fs, func() string { return fmt.Sprint(i+{c}, w) })
+	}
+	var b strings.Builder
+	for _, f := range fs {
+		b.WriteString(f())
+	}
+	return b.String()
+}
+`},
+	{"loops", nil, `
+func f{N}() string {
+	var got []int
+	func() {
+	outer:
+		for i := 0; i < {n}+1; i++ {
+			for j := 0; j < 3; j++ {
+				if (i+j)%{k} == 0 {
+					continue outer
+				}
+				defer func() { got = append(got, i*10+j) }()
+			}
+		}
+	}()
+	return fmt.Sprint(got)
+}
+`},
+	{"loops", []string{"sync"}, `
+func f{N}() string {
+	res := make([]string, {n})
+	var wg sync.WaitGroup
+	for i := range {n} {
+		wg.Go(func() { res[i] = strconv.Itoa(i * {k}) })
+	}
+	wg.Wait()
+	return fmt.Sprint(res)
+}
+`},
+	{"loops", nil, `
+func gen{N}(n int) func(func(int, int) bool) {
+	return func(yield func(int, int) bool) {
+		for i := 0; i < n; i++ {
+			if !yield(i, i*{k}) {
+				return
+			}
+		}
+	}
+}
+
+func f{N}() string {
+	ch := make(chan [2]int, {n})
+	for i, v := range gen{N}({n}) {
+		go func() { ch <- [2]int{i, v} }()
+	}
+	out := make([]int, {n})
+	for range {n} {
+		p := <-ch
+		out[p[0]] = p[1]
+	}
+	return fmt.Sprint(out)
+}
+`},
+	{"capture", nil, `
+type tally{N} struct{ N int }
+
+var t{N} tally{N}
+
+func f{N}() string {
+	for i := 0; i < {n}; i++ {
+		func() { t{N}.N += i + {c} }()
+	}
+	return fmt.Sprint(t{N}.N)
+}
+`},
+	{"capture", []string{"sync"}, `
+var (
+	wg{N}  sync.WaitGroup
+	mu{N}  sync.Mutex
+	sum{N} int
+)
+
+func f{N}() string {
+	for i := 1; i <= {n}; i++ {
+		wg{N}.Add(1)
+		go func() {
+			defer wg{N}.Done()
+			mu{N}.Lock()
+			sum{N} += i * {k}
+			mu{N}.Unlock()
+		}()
+	}
+	wg{N}.Wait()
+	return fmt.Sprint(sum{N})
+}
+`},
+	{"consts", []string{"sync"}, `
+const c{N} = {k}
+
+const d{N} = c{N} * {c}
+
+func f{N}() string {
+	out := make([]int, {n})
+	var wg sync.WaitGroup
+	for i := 0; i < {n}; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = i*c{N} + d{N}
+		}()
+	}
+	wg.Wait()
+	return fmt.Sprint(out)
+}
+`},
+	{"consts", nil, `
+type level{N} int
+
+const (
+	low{N} level{N} = iota + {c}
+	mid{N}
+	high{N}
+)
+
+func (l level{N}) String() string { return fmt.Sprintf("L%d", int(l)) }
+
+func f{N}() (s string) {
+	for l := low{N}; l <= high{N}; l++ {
+		defer func() { s += l.String() }()
+	}
+	return ""
+}
+`},
+}
+
+// generateProgram returns a program of count fragments drawn by r.
+func generateProgram(r *rand.Rand, count int) string {
+	imports := map[string]bool{"fmt": true}
+	var decls, calls []string
+	for n := range count {
+		f := fragments[r.IntN(len(fragments))]
+		for _, i := range f.imports {
+			imports[i] = true
+		}
+		if strings.Contains(f.src, "strconv.") {
+			imports["strconv"] = true
+		}
+		decls = append(decls, strings.NewReplacer(
+			"{N}", strconv.Itoa(n),
+			"{n}", strconv.Itoa(2+r.IntN(4)),
+			"{k}", strconv.Itoa(2+r.IntN(7)),
+			"{c}", strconv.Itoa(r.IntN(10)),
+		).Replace(f.src))
+		calls = append(calls, fmt.Sprintf("\tfmt.Println(%q, f%d())\n", f.family, n))
+	}
+	var paths []string
+	for p := range imports {
+		paths = append(paths, strconv.Quote(p))
+	}
+	slices.Sort(paths)
+	return "package main\n\nimport (\n\t" + strings.Join(paths, "\n\t") + "\n)\n" +
+		strings.Join(decls, "") + "\nfunc main() {\n" + strings.Join(calls, "") + "}\n"
+}
+
+// TestGocompatGenerated runs programs that combine the harness's families
+// at random as TestGocompat runs its own: 6 programs of 2 to 5 fragments,
+// drawn from the seed $GOTENSOR_GOCOMPAT_SEED (1 when unset). A program
+// that differs is logged whole, to be kept in testdata/gocompat.
+func TestGocompatGenerated(t *testing.T) {
+	seed := uint64(1)
+	if s := os.Getenv("GOTENSOR_GOCOMPAT_SEED"); s != "" {
+		var err error
+		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {
+			t.Fatalf("GOTENSOR_GOCOMPAT_SEED=%q: %v", s, err)
+		}
+	}
+	r := rand.New(rand.NewPCG(seed, 20261127))
+	var progs []gocompatProgram
+	for i := range 6 {
+		progs = append(progs, gocompatProgram{Program: corpus.Program{
+			Name: fmt.Sprintf("generated/seed%d-%d", seed, i),
+			Src:  generateProgram(r, 2+r.IntN(4)),
+		}})
+	}
+	runGocompat(t, progs)
+}

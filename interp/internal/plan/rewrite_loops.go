@@ -1,0 +1,315 @@
+package plan
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// loopCopy is a three-clause loop whose variables live per iteration: the
+// loop runs on outer copies, and each iteration declares its own.
+type loopCopy struct {
+	vars, outer []string
+}
+
+// loopCheck makes a loop body check the interrupt flag first.
+func (g *gen) loopCheck(body *ast.BlockStmt) {
+	if g.initializer {
+		// In a package-level variable's initializer (see walkFunc), the
+		// compiled check: slower, but it refers to no variable.
+		g.ed.insert(g.off(body.Lbrace)+1, " "+rtName+".Check();")
+		return
+	}
+	g.ed.insert(g.off(body.Lbrace)+1, fmt.Sprintf(" if %s != 0 { %s.Stop() };", stopName, rtName))
+}
+
+// forCopies gives a three-clause loop's variables one copy per iteration
+// (Go 1.22), when a function literal captures one or it has its address
+// taken: the loop runs on outer variables, each iteration declares its
+// own from them and copies it back at its end and before continue.
+func (g *gen) forCopies(f *ast.ForStmt, fc *fnCtx) {
+	init, ok := f.Init.(*ast.AssignStmt)
+	if !ok || init.Tok != token.DEFINE {
+		return
+	}
+	vars := map[types.Object]*ast.Ident{}
+	for _, l := range init.Lhs {
+		if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
+			if obj := g.c.info.Defs[id]; obj != nil {
+				vars[obj] = id
+			}
+		}
+	}
+	if len(vars) == 0 || !g.captures(f, vars) {
+		return
+	}
+	lc := &loopCopy{}
+	outer := map[types.Object]string{}
+	for _, l := range init.Lhs {
+		id, ok := l.(*ast.Ident)
+		if !ok || vars[g.c.info.Defs[id]] == nil {
+			continue
+		}
+		o := g.fresh("_gtloop") + "_" + id.Name
+		outer[g.c.info.Defs[id]] = o
+		lc.vars = append(lc.vars, id.Name)
+		lc.outer = append(lc.outer, o)
+	}
+	rename := func(n ast.Node) {
+		if n == nil {
+			return
+		}
+		ast.Inspect(n, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				obj := g.c.info.Uses[id]
+				if obj == nil {
+					obj = g.c.info.Defs[id]
+				}
+				if o, ok := outer[obj]; ok {
+					g.ed.replace(g.off(id.Pos()), g.off(id.End()), o)
+				}
+			}
+			return true
+		})
+	}
+	rename(f.Init)
+	rename(f.Cond)
+	rename(f.Post)
+	in, out := strings.Join(lc.vars, ", "), strings.Join(lc.outer, ", ")
+	g.ed.insert(g.off(f.Body.Lbrace)+1, " "+in+" := "+out+";")
+	g.ed.insert(g.off(f.Body.Rbrace), "; "+out+" = "+in+"; ")
+	if fc.copies == nil {
+		fc.copies = map[ast.Stmt]*loopCopy{}
+	}
+	fc.copies[f] = lc
+}
+
+// captures reports whether a function literal in loop uses one of vars,
+// or the loop takes the address of one.
+func (g *gen) captures(loop ast.Node, vars map[types.Object]*ast.Ident) bool {
+	found := false
+	var lits int
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			lits++
+			ast.Inspect(n.Body, visit)
+			lits--
+			return false
+		case *ast.Ident:
+			if lits > 0 && vars[g.c.info.Uses[n]] != nil {
+				found = true
+			}
+		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && vars[g.c.info.Uses[id]] != nil {
+				found = true
+			}
+		}
+		return !found
+	}
+	ast.Inspect(loop, visit)
+	return found
+}
+
+// bindLoopVars makes a function literal in a loop take the variables of
+// the iteration it uses (the loop's variables, those its body declares)
+// as parameters of a function called at once:
+//
+//	func(i int) func() { return func() { use(i) } }(i)
+//
+// yaegi gives a closure that compiled code calls (sync.WaitGroup.Go, a
+// callback kept for later) the variables of the frame as they are when it
+// is called, not as they were when it was made: every closure of the loop
+// would see the last iteration's. A literal that a go or defer statement
+// calls takes them as parameters of its own instead (see bindCallVars). A
+// literal that assigns one of those variables is left alone, since the
+// copy would not see its writes.
+func (g *gen) bindLoopVars(lit *ast.FuncLit, stack []ast.Node) {
+	var loops []ast.Node
+	for _, n := range stack {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			loops = append(loops, n)
+		case *ast.FuncLit:
+			loops = nil // an enclosing function's loops run before it
+		}
+	}
+	if len(loops) == 0 {
+		return
+	}
+	// A variable of the loops is declared in one of their scopes, and not
+	// in the literal's. Scopes, not positions: a variable of an earlier
+	// cell has a position in another file, which may fall inside the
+	// loop's span of this one.
+	loopScopes := map[*types.Scope]bool{}
+	for _, l := range loops {
+		if sc := g.c.info.Scopes[l]; sc != nil {
+			loopScopes[sc] = true
+		}
+	}
+	litScope := g.c.info.Scopes[lit.Type]
+	inLoop := func(v *types.Var) bool {
+		for sc := v.Parent(); sc != nil; sc = sc.Parent() {
+			if sc == litScope {
+				return false
+			}
+			if loopScopes[sc] {
+				return true
+			}
+		}
+		return false
+	}
+	var vars []*types.Var
+	seen := map[*types.Var]bool{}
+	var assigned *ast.Ident // a variable of the loops the literal assigns
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			if v, ok := g.c.info.Uses[n].(*types.Var); ok && !v.IsField() && inLoop(v) && !seen[v] {
+				seen[v] = true
+				vars = append(vars, v)
+			}
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok && inLoop(asVar(g.c.info.Uses[id])) {
+					assigned = id
+				}
+			}
+		case *ast.IncDecStmt:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && inLoop(asVar(g.c.info.Uses[id])) {
+				assigned = id
+			}
+		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && inLoop(asVar(g.c.info.Uses[id])) {
+				assigned = id
+			}
+		}
+		return assigned == nil
+	})
+	call := goOrDeferCall(lit, stack)
+	if assigned != nil && call != nil {
+		if _, ok := stack[len(stack)-2].(*ast.DeferStmt); ok {
+			g.errorf(assigned.Pos(), "a deferred function literal in a loop writes %[1]s, a variable of the loop's iteration: the interpreter would give each deferred call the last iteration's %[1]s; write to a copy declared in the literal (%[1]s := %[1]s) or pass it as an argument", assigned.Name)
+		}
+		return
+	}
+	if assigned != nil && g.compiledArg(lit, stack) {
+		g.errorf(assigned.Pos(), "a function literal in a loop handed to compiled code writes %[1]s, a variable of the loop's iteration: the interpreter would give it the variables of the frame as they are when it runs, not its iteration's; write to a copy declared in the literal (%[1]s := %[1]s)", assigned.Name)
+		return
+	}
+	if assigned != nil || len(vars) == 0 {
+		return
+	}
+	if call != nil {
+		g.bindCallVars(lit, call, vars)
+		return
+	}
+	var params, args []string
+	for _, v := range vars {
+		t, ok := g.typeSrc(v.Type())
+		if !ok {
+			return
+		}
+		params = append(params, v.Name()+" "+t)
+		args = append(args, v.Name())
+	}
+	ft := g.text(lit.Type)
+	g.ed.insert(g.off(lit.Pos()), "func("+strings.Join(params, ", ")+") "+ft+" { return ")
+	g.ed.insertClosing(g.off(lit.End()), " }("+strings.Join(args, ", ")+")")
+}
+
+// asVar returns obj as a variable, or a variable no loop holds.
+func asVar(obj types.Object) *types.Var {
+	if v, ok := obj.(*types.Var); ok {
+		return v
+	}
+	return types.NewVar(token.NoPos, nil, "", nil)
+}
+
+// goOrDeferCall returns the call of a go or defer statement whose function
+// is lit, or nil.
+func goOrDeferCall(lit *ast.FuncLit, stack []ast.Node) *ast.CallExpr {
+	if len(stack) < 2 {
+		return nil
+	}
+	call, ok := stack[len(stack)-1].(*ast.CallExpr)
+	if !ok || ast.Unparen(call.Fun) != lit {
+		return nil
+	}
+	switch stack[len(stack)-2].(type) {
+	case *ast.GoStmt, *ast.DeferStmt:
+		return call
+	}
+	return nil
+}
+
+// bindCallVars makes a function literal that a go or defer statement
+// calls take the variables of the iteration it uses as parameters of its
+// own, before those it has, evaluated where the statement is as Go
+// evaluates the call's arguments:
+//
+//	go func(i int, k int) { use(i, k) }(i, 3)
+//
+// yaegi makes such a literal's closure when the call runs, not when the
+// statement does: a deferred call in a loop would see the last
+// iteration's variables (and so would a goroutine, were the literal
+// wrapped as bindLoopVars wraps others: yaegi evaluates the function of a
+// go statement in the new goroutine). A parameter whose name the literal
+// declares again in its outermost block gets a name of its own.
+func (g *gen) bindCallVars(lit *ast.FuncLit, call *ast.CallExpr, vars []*types.Var) {
+	scope := g.c.info.Scopes[lit.Type]
+	rename := map[types.Object]string{}
+	var params, args []string
+	for _, v := range vars {
+		t, ok := g.typeSrc(v.Type())
+		if !ok {
+			return
+		}
+		name := v.Name()
+		if scope != nil && scope.Lookup(name) != nil {
+			name = g.fresh("_gtv") + "_" + name
+			rename[v] = name
+		}
+		params = append(params, name+" "+t)
+		args = append(args, v.Name())
+	}
+	if len(rename) > 0 {
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if name, ok := rename[g.c.info.Uses[id]]; ok {
+					g.ed.replace(g.off(id.Pos()), g.off(id.End()), name)
+				}
+			}
+			return true
+		})
+	}
+	sep := ""
+	if lit.Type.Params.NumFields() > 0 {
+		sep = ", "
+	}
+	g.ed.insert(g.off(lit.Type.Params.Opening)+1, strings.Join(params, ", ")+sep)
+	sep = ""
+	if len(call.Args) > 0 {
+		sep = ", "
+	}
+	g.ed.insert(g.off(call.Lparen)+1, strings.Join(args, ", ")+sep)
+}
+
+// compiledArg reports whether lit is an argument of a call of compiled
+// code: a function or method of a package the interpreter was given
+// compiled (sync.WaitGroup.Go, sort.Slice), not an instance of generic
+// code, which the interpreter runs.
+func (g *gen) compiledArg(lit *ast.FuncLit, stack []ast.Node) bool {
+	if len(stack) == 0 {
+		return false
+	}
+	call, ok := stack[len(stack)-1].(*ast.CallExpr)
+	if !ok || ast.Unparen(call.Fun) == lit {
+		return false
+	}
+	fn := g.calledFunc(call)
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() != cellPath && !instantiated(fn)
+}
