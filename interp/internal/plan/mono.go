@@ -6,6 +6,8 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -933,7 +935,11 @@ func (m *mono) substitute(inst *instance, src *source, node ast.Node, sub substi
 	// The sources of the type arguments, and the names they use.
 	args := map[*types.TypeParam]string{}
 	conflicts := map[string]bool{}
-	for tp, t := range sub {
+	// In the type parameters' order, so that the first argument the
+	// interpreter cannot name is the one an error names, every run.
+	tps := slices.SortedFunc(maps.Keys(sub), func(a, b *types.TypeParam) int { return a.Index() - b.Index() })
+	for _, tp := range tps {
+		t := sub[tp]
 		s, good := m.typeSrc(inst, t)
 		if !good {
 			return "", false
