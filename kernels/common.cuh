@@ -242,6 +242,19 @@ template <typename T, typename Op> DEVICE T warp_reduce_n(T v, Op op, int w) {
   return v;
 }
 
+// warp_reduce_ordered_n is warp_reduce_n for an op that need not be
+// commutative (a Welford merge, say): at each step both lanes of a pair
+// put the value of the lower lane first, so every lane of a group combines
+// the same values in the same order and gets the same bits.
+template <typename T, typename Op> DEVICE T warp_reduce_ordered_n(T v, Op op, int w) {
+  int lane = threadIdx.x % WARP_SIZE;
+  for (int m = w / 2; m > 0; m >>= 1) {
+    T o = shfl_xor(v, m);
+    v = (lane & m) ? op(o, v) : op(v, o);
+  }
+  return v;
+}
+
 // block_reduce combines v over all threads of the block (blockDim.x a
 // multiple of 32, at most 1024; blockDim.y and .z 1) with op and returns
 // the result to every thread: each warp reduces with shuffles, warp 0
