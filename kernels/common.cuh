@@ -243,12 +243,13 @@ template <typename T, typename Op> DEVICE T warp_reduce_n(T v, Op op, int w) {
 }
 
 // warp_reduce_ordered_n is warp_reduce_n for an op that need not be
-// commutative (a Welford merge, say): at each step both lanes of a pair
-// put the value of the lower lane first, so every lane of a group combines
-// the same values in the same order and gets the same bits.
+// commutative (a Welford merge, composition): the result is op over the
+// group's lanes in lane order, (v0 op v1) op (v2 op v3) for w = 4, the
+// same bits on every lane of the group. Neighbouring runs of lanes combine
+// first, and both lanes of a pair put the lower run's value first.
 template <typename T, typename Op> DEVICE T warp_reduce_ordered_n(T v, Op op, int w) {
   int lane = threadIdx.x % WARP_SIZE;
-  for (int m = w / 2; m > 0; m >>= 1) {
+  for (int m = 1; m < w; m <<= 1) {
     T o = shfl_xor(v, m);
     v = (lane & m) ? op(o, v) : op(v, o);
   }
