@@ -242,6 +242,20 @@ template <typename T, typename Op> DEVICE T warp_reduce_n(T v, Op op, int w) {
   return v;
 }
 
+// warp_reduce_ordered_n is warp_reduce_n for an op that need not be
+// commutative (a Welford merge, composition): the result is op over the
+// group's lanes in lane order, (v0 op v1) op (v2 op v3) for w = 4, the
+// same bits on every lane of the group. Neighbouring runs of lanes combine
+// first, and both lanes of a pair put the lower run's value first.
+template <typename T, typename Op> DEVICE T warp_reduce_ordered_n(T v, Op op, int w) {
+  int lane = threadIdx.x % WARP_SIZE;
+  for (int m = 1; m < w; m <<= 1) {
+    T o = shfl_xor(v, m);
+    v = (lane & m) ? op(o, v) : op(v, o);
+  }
+  return v;
+}
+
 // block_reduce combines v over all threads of the block (blockDim.x a
 // multiple of 32, at most 1024; blockDim.y and .z 1) with op and returns
 // the result to every thread: each warp reduces with shuffles, warp 0

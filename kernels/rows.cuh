@@ -9,8 +9,9 @@
 // Row kernels split a block into groups of G threads (G a power of two
 // that divides blockDim.x); each group works on one row, so short rows
 // keep every thread busy and long ones get the whole block. Reductions
-// run over a group in shared memory, with __syncthreads that every thread
-// of the block reaches the same number of times.
+// over a group use warp shuffles (common.cuh), and shared memory with
+// __syncthreads, that every thread of the block reaches the same number of
+// times, only for groups larger than a warp.
 #pragma once
 
 #include "common.cuh"
@@ -89,25 +90,24 @@ DEVICE void row_each2(const RowCache<T>& a, const RowCache<T>& b, bool cached, c
 }
 
 // rows_reduce combines v over the G threads of the calling thread's group
-// with op (associative; the tree fixes the order, so results do not vary
-// from run to run) and returns the result to every thread of the group.
-// Every thread of the block must call it.
-//
-// TODO(warp): when G <= 32 a warp shuffle reduction (__shfl_xor_sync)
-// replaces this tree, without shared memory or __syncthreads; the emulator
-// does not run warp intrinsics yet.
+// with op (associative, not necessarily commutative) and returns the result
+// to every thread of the group. A group within a warp (G <= 32) reduces
+// with shuffles alone; a larger one (G a multiple of 32) reduces each of
+// its warps with shuffles and then combines the warps' results in warp
+// order through shared memory, with two __syncthreads. The order is fixed,
+// so results do not vary from run to run. Every thread of the block must
+// call it, with the same G.
 template <typename V, typename Op>
 DEVICE V rows_reduce(V v, unsigned G, Op op) {
-  __shared__ V buf[REDUCE_THREADS];
-  unsigned t = threadIdx.x, lane = t & (G - 1);
-  buf[t] = v;
+  v = warp_reduce_ordered_n(v, op, G < WARP_SIZE ? (int)G : WARP_SIZE);
+  if (G <= WARP_SIZE) return v;
+  __shared__ V part[REDUCE_THREADS / WARP_SIZE];
+  unsigned warp = threadIdx.x / WARP_SIZE, first = (threadIdx.x & ~(G - 1)) / WARP_SIZE;
+  __syncthreads();  // an earlier call may still be reading part
+  if (threadIdx.x % WARP_SIZE == 0) part[warp] = v;
   __syncthreads();
-  for (unsigned s = G / 2; s > 0; s >>= 1) {
-    if (lane < s) buf[t] = op(buf[t], buf[t + s]);
-    __syncthreads();
-  }
-  V r = buf[t - lane];
-  __syncthreads();  // buf is reused by the next call
+  V r = part[first];
+  for (unsigned k = 1; k < G / WARP_SIZE; k++) r = op(r, part[first + k]);
   return r;
 }
 

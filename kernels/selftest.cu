@@ -1,5 +1,5 @@
 // selftest.cu: kernels that exercise the warp primitives and the helpers
-// of common.cuh (warp_reduce, block_reduce), for the tests of the
+// of common.cuh (warp_reduce, block_reduce) and rows.cuh (rows_reduce), for the tests of the
 // emulator (cuda/internal/emu) and of a GPU. No op uses them.
 //
 //   selftest_shfl_<t>(out, in, kind, arg, width)  out[i] = the shuffle
@@ -8,12 +8,16 @@
 //       block_reduce sum, out[3b+1] = block_reduce max, and
 //       out[3b+2] = the sum of lane 0's warp_reduce<8> over the block's
 //       threads (each group of 8 lanes' sum, counted once a group)
+//   selftest_rows(out, in, G)                     out[2i], out[2i+1] = the
+//       rows_reduce over thread i's group of G of the affine maps
+//       x -> in[2j]*x + in[2j+1] (mod 2^64), composed in lane order
+//       (an op that is not commutative, as a Welford merge is not)
 //   selftest_syncwarp(out)                        out[i] = the value the
 //       next lane of the warp wrote to shared memory before __syncwarp
 //   selftest_diverge(out), selftest_mixed(out)    invalid on purpose: lanes
 //       that skip a shuffle, lanes at __syncthreads while the others wait
 //       at __syncwarp; the emulator must fail the launch
-#include "common.cuh"
+#include "rows.cuh"
 
 template <typename T> DEVICE T shfl_kind(T v, int kind, int arg, int width) {
   switch (kind) {
@@ -58,6 +62,28 @@ KERNEL selftest_sums(long long* out, const long long* in) {
     out[3 * blockIdx.x + 1] = m;
     out[3 * blockIdx.x + 2] = t;
   }
+}
+
+// Affine is the map x -> a*x + b on unsigned 64-bit integers.
+struct Affine {
+  unsigned long long a, b;
+};
+
+// ComposeAffine returns f after g (x -> f(g(x))): associative, not
+// commutative, and exact.
+struct ComposeAffine {
+  DEVICE Affine operator()(Affine f, Affine g) const {
+    Affine r = {f.a * g.a, f.a * g.b + f.b};
+    return r;
+  }
+};
+
+KERNEL selftest_rows(unsigned long long* out, const unsigned long long* in, int G) {
+  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  Affine f = {in[2 * i], in[2 * i + 1]};
+  Affine r = rows_reduce(f, (unsigned)G, ComposeAffine());
+  out[2 * i] = r.a;
+  out[2 * i + 1] = r.b;
 }
 
 KERNEL selftest_syncwarp(int* out) {

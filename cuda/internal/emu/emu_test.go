@@ -262,6 +262,43 @@ func TestBlockReduce(t *testing.T) {
 	}
 }
 
+// TestRowsReduce checks rows_reduce (kernels/rows.cuh) with an op that is
+// not commutative, composition of affine maps, for groups within a warp
+// and across warps: every thread of a group must get the maps of its
+// group's threads composed in thread order.
+func TestRowsReduce(t *testing.T) {
+	d := New(Options{})
+	defer d.Close()
+	const grid, block = 2, 64
+	n := grid * block
+	in := make([]uint64, 2*n)
+	for i := range in {
+		in[i] = uint64(i)*0x9e3779b97f4a7c15 + 1
+	}
+	pin := upload(t, d, in)
+	defer d.Free(pin)
+	for _, G := range []int{1, 2, 8, 32, 64} {
+		out, _ := d.Alloc(8 * 2 * n)
+		var a driver.Args
+		a.Ptr(out).Ptr(pin).I32(int32(G))
+		if err := Launch("selftest_rows", driver.Dim3{grid, 1, 1}, driver.Dim3{block, 1, 1}, &a); err != nil {
+			t.Fatal(err)
+		}
+		got := download[uint64](t, d, out, 2*n)
+		for i := range n {
+			// The composition f0 after f1 after ... of the group's maps.
+			wa, wb := uint64(1), uint64(0)
+			for j := i - i%G; j < i-i%G+G; j++ {
+				wa, wb = wa*in[2*j], wa*in[2*j+1]+wb
+			}
+			if got[2*i] != wa || got[2*i+1] != wb {
+				t.Errorf("G %d, thread %d: got x -> %#x x + %#x, want %#x x + %#x", G, i, got[2*i], got[2*i+1], wa, wb)
+			}
+		}
+		d.Free(out)
+	}
+}
+
 // TestSyncwarp checks that __syncwarp orders shared memory within a warp,
 // in whole and partial warps.
 func TestSyncwarp(t *testing.T) {

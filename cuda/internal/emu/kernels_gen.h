@@ -4,7 +4,7 @@
 // entry points as listed in the PTX. Digests of the sources (a change to
 // any of them changes this file, so the Go build recompiles the emulator):
 //   activation.cu sha256:c3b5e79f92afc85af06dc6e03aef7c649edad56627d84c78522c4fa1cc6086c1
-//   common.cuh sha256:bffb116910a42f2ee5f8dccb3afbad5ddc7e284ac062ea5310e3987c0c744253
+//   common.cuh sha256:06519535f444dee09727ee43911d6481e9c5a17c230bf8bdcff4cde38f0683b3
 //   compare.cu sha256:cc282688fbde131af875aa1221a6a889f393f8057170b44feacd725e5e152222
 //   conv.cu sha256:03563a0da51c15a5fbd2c761f376d651c308488372b1cb458c0a88bb2b18cf64
 //   copy.cu sha256:838ade4f74e1afbba35bccd1c9a477009a861a0b5108ebeb38534df52819295d
@@ -18,8 +18,8 @@
 //   pool.cu sha256:6cd45a62618fad7ea4ee3d9db6c3df5a5745ec43d9fd256c227a88c5e3f3b259
 //   random.cu sha256:0979025070b46b57c7e684a11848aae58772b3cbe2a860e471556ec10bf09890
 //   reduce.cu sha256:f6fc32b7cec478afaa1f5929352e9973c17f258aa00e45d35abe0c6751203914
-//   rows.cuh sha256:9f7718d9565db4e10db9abf2543cee25c5bd5305e03087834a46678ee0258122
-//   selftest.cu sha256:c6e7915e2994db0436c8929ef54fa96a6ea9036825daaf14f9696d1a92207dff
+//   rows.cuh sha256:4a78a0c0f8c01b14c7510160864de768f4009bcdf6d27b640a5267c8686f42d9
+//   selftest.cu sha256:ad1143bc8e0334a79415bbf9a16f8015244a70d7aec61baf33fa2b5710ae4d3b
 //   softmax.cu sha256:a35145e64e0ab668acc14b7a4273eb5c1cfddfa12f62516d856a5e4769b54f55
 //   window.cuh sha256:2f128ddc1b76baf371be0c3034e4bf57ece7c0291f70954817aa6c9d02759ba3
 
@@ -264,6 +264,7 @@
   X(selftest_shfl_f64, 1) \
   X(selftest_shfl_i64, 1) \
   X(selftest_sums, 1) \
+  X(selftest_rows, 1) \
   X(selftest_syncwarp, 1) \
   X(selftest_diverge, 1) \
   X(selftest_mixed, 1) \
