@@ -114,6 +114,16 @@ var gradExprs = map[string]func(xs []*tensor.Tensor, y *tensor.Tensor) *tensor.T
 	"linear32": func(xs []*tensor.Tensor, y *tensor.Tensor) *tensor.Tensor {
 		return tensor.CrossEntropy(tensor.Linear(xs[0], xs[1], nil).ReLU(), y)
 	},
+	"sort_topk_cumsum": func(xs []*tensor.Tensor, _ *tensor.Tensor) *tensor.Tensor {
+		s, _ := xs[0].Sort(1, true)
+		k, _ := xs[0].TopK(3, 1)
+		return s.CumSum(1).Mul(k.SumKeep(1))
+	},
+	"causal_scores": func(xs []*tensor.Tensor, _ *tensor.Tensor) *tensor.Tensor {
+		s := xs[0].MatMul(xs[1].Transpose(-2, -1))
+		future := tensor.Ones(4, 4).Triu(1).AsType(tensor.Bool).To(s.Device())
+		return s.MaskedFill(future, math.Inf(-1)).Softmax(-1).Add(s.Tril(-1))
+	},
 }
 
 // altGradExprs computes some fixtures a second way, through the fused

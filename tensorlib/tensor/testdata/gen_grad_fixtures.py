@@ -97,6 +97,10 @@ for name, cls, kw in configs:
 case("linear", lambda x, w, b: F.linear(x, w, b), [torch.randn(2, 3, 4), torch.randn(5, 4), torch.randn(5)])
 case("linear32", lambda x, w, y: F.cross_entropy(F.relu(F.linear(x, w)), y), [torch.randn(4, 6), torch.randn(3, 6)],
      labels4, dtype=torch.float32)
+case("sort_topk_cumsum", lambda x: torch.sort(x, dim=1, descending=True, stable=True)[0].cumsum(1) * torch.topk(x, 3, 1)[0].sum(1, keepdim=True),
+     [torch.randn(3, 5)])
+case("causal_scores", lambda q, k: (q @ k.transpose(-2, -1)).masked_fill(torch.ones(4, 4).triu(1).bool(), float("-inf")).softmax(-1) + (q @ k.transpose(-2, -1)).tril(-1),
+     [torch.randn(2, 4, 3), torch.randn(2, 4, 3)])
 
 with open("grad_fixtures.json", "w") as f:
     json.dump({"torch": torch.__version__, "cases": cases, "optim": optims}, f, indent=None, separators=(",", ":"))
