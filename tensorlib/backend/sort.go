@@ -1,10 +1,11 @@
 package backend
 
 // Sort is an optional interface for backends that order and scan the
-// elements along one dim on their device. Package tensor uses it when a
-// tensor's backend implements it and otherwise computes on the host and
-// copies the result back (Sort, Argsort, TopK, CumSum and Multinomial
-// without replacement are then correct but cost a round trip). It follows
+// elements along one dim on their device; the CPU and CUDA backends
+// implement it. Package tensor uses it when a tensor's backend implements
+// it and otherwise computes on the host and copies the result back (Sort,
+// Argsort, TopK, CumSum and Multinomial are then correct but cost a round
+// trip). It follows
 // Backend's conventions: inputs may be any view, results are new
 // contiguous storages of the input's shape.
 type Sort interface {

@@ -14,6 +14,7 @@
 //   optim.cu sha256:a68bf4027713cae4cdba1dbc8c1e78613d55b195c19ee497bca40483e585dcbd
 //   random.cu sha256:0979025070b46b57c7e684a11848aae58772b3cbe2a860e471556ec10bf09890
 //   reduce.cu sha256:7e63a92d1a95272264efc3a952415e084fc0f1c6d02df5b46fe4520cecd8a823
+//   sort.cu sha256:5f21ae3e3baf4cd0bf8a5c6f565b3e79c4ebf237fbf95e7f0c2c4f4da8f6575b
 
 #include "../../../kernels/compare.cu"
 #include "../../../kernels/conv.cu"
@@ -24,6 +25,7 @@
 #include "../../../kernels/optim.cu"
 #include "../../../kernels/random.cu"
 #include "../../../kernels/reduce.cu"
+#include "../../../kernels/sort.cu"
 
 // EMU_KERNELS(X) calls X(name, sync) for every entry point; sync is 1
 // when the kernel calls __syncthreads.
@@ -206,4 +208,10 @@
   X(argmax_i64, 1) \
   X(argmax_serial_i64, 0) \
   X(argmin_i64, 1) \
-  X(argmin_serial_i64, 0)
+  X(argmin_serial_i64, 0) \
+  X(argsort_f32, 0) \
+  X(argsort_f64, 0) \
+  X(argsort_i64, 0) \
+  X(cumsum_f32, 0) \
+  X(cumsum_f64, 0) \
+  X(cumsum_i64, 0)
