@@ -124,6 +124,19 @@ var gradExprs = map[string]func(xs []*tensor.Tensor, y *tensor.Tensor) *tensor.T
 		future := tensor.Ones(4, 4).Triu(1).AsType(tensor.Bool).To(s.Device())
 		return s.MaskedFill(future, math.Inf(-1)).Softmax(-1).Add(s.Tril(-1))
 	},
+	"sdpa_causal": func(xs []*tensor.Tensor, _ *tensor.Tensor) *tensor.Tensor {
+		return tensor.ScaledDotProductAttention(xs[0], xs[1], xs[2], tensor.Causal())
+	},
+	"sdpa_bool_mask": func(xs []*tensor.Tensor, y *tensor.Tensor) *tensor.Tensor {
+		return tensor.ScaledDotProductAttention(xs[0], xs[1], xs[2], tensor.AttnMask(y.Reshape(67, 70).AsType(tensor.Bool)))
+	},
+	"sdpa_additive32": func(xs []*tensor.Tensor, y *tensor.Tensor) *tensor.Tensor {
+		m := y.Reshape(2, 1, 9, 9).AsType(tensor.Float32).MulScalar(-0.5)
+		return tensor.ScaledDotProductAttention(xs[0], xs[1], xs[2], tensor.AttnMask(m))
+	},
+	"sdpa_scale_e128": func(xs []*tensor.Tensor, _ *tensor.Tensor) *tensor.Tensor {
+		return tensor.ScaledDotProductAttention(xs[0], xs[1], xs[2], tensor.AttnScale(0.3), tensor.Causal())
+	},
 }
 
 // altGradExprs computes some fixtures a second way, through the fused
