@@ -3,6 +3,8 @@ package tensor
 import (
 	"math"
 	"slices"
+
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // An AttentionOption configures ScaledDotProductAttention.
@@ -52,7 +54,10 @@ func AttnComposed() AttentionOption { return func(c *attentionConfig) { c.compos
 // dims; the result is [..., L, Ev]. Options: Causal, AttnMask,
 // AttnDropout, AttnScale.
 //
-// On the CPU, without dropout, it runs a blocked kernel that takes the
+// On a device whose backend has a fused kernel (CUDA: kernels/
+// attention.cu), without a mask other than Causal and without dropout, it
+// runs that kernel, which never writes the scores to memory, forward and
+// backward. On the CPU, without dropout, it runs a blocked kernel that takes the
 // keys a tile at a time with an online softmax, as FlashAttention does: it
 // never holds the [L, S] scores in memory, and its backward recomputes
 // them tile by tile. Elsewhere (other devices, dropout, a mask that needs
@@ -104,6 +109,10 @@ func ScaledDotProductAttention(q, k, v *Tensor, opts ...AttentionOption) *Tensor
 			bias = m.AsType(q.DType())
 		}
 	}
+	if ab, ok := q.backend.Backend.(backend.Attention); ok && c.dropout == 0 && !c.composed && bias == nil &&
+		max(q.Size(-1), v.Size(-1)) <= ab.MaxAttentionHead() {
+		return attentionFused(ab, q, k, v, c.causal, scale)
+	}
 	blocked := q.Device() == CPU && c.dropout == 0 && !c.composed && (bias == nil || !tracked(bias))
 	if blocked {
 		return attentionBlocked(q, k, v, bias, c.causal, scale)
@@ -120,4 +129,29 @@ func ScaledDotProductAttention(q, k, v *Tensor, opts ...AttentionOption) *Tensor
 		p = Dropout(p, c.dropout)
 	}
 	return p.MatMul(v)
+}
+
+// attentionFused runs ScaledDotProductAttention on a backend's fused
+// kernel, forward and backward.
+func attentionFused(ab backend.Attention, q, k, v *Tensor, causal bool, scale float64) *Tensor {
+	batch := q.Shape()[:q.Dim()-2]
+	B := backend.Numel(batch)
+	L, S, E, Ev := q.Size(-2), k.Size(-2), q.Size(-1), v.Size(-1)
+	dense := func(x *Tensor) *Tensor {
+		if x.layout.IsContiguous() && x.layout.Offset == 0 {
+			return x
+		}
+		return x.clone()
+	}
+	qc, kc, vc := dense(q), dense(k), dense(v)
+	os, lse := ab.AttentionForward(qc.storage, kc.storage, vc.storage, B, L, S, E, Ev, scale, causal)
+	out := newTensor(q.backend, os, append(cloneInts(batch), L, Ev))
+	if !tracked(q, k, v) {
+		return out
+	}
+	return record(out, "ScaledDotProductAttention", func(g *Tensor) []*Tensor {
+		gc := dense(g)
+		dq, dk, dv := ab.AttentionBackward(qc.storage, kc.storage, vc.storage, os, lse, gc.storage, B, L, S, E, Ev, scale, causal)
+		return []*Tensor{newTensor(q.backend, dq, q.Shape()), newTensor(q.backend, dk, k.Shape()), newTensor(q.backend, dv, v.Shape())}
+	}, q, k, v)
 }

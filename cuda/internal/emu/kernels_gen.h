@@ -3,6 +3,7 @@
 // The CUDA C sources of kernels/, compiled by the host compiler, and their
 // entry points as listed in the PTX. Digests of the sources (a change to
 // any of them changes this file, so the Go build recompiles the emulator):
+//   attention.cu sha256:e5ed3fd5fe1c2ebfcfd76d65de3e24d87c08d1298c3dac6e327c0224ca65ef53
 //   common.cuh sha256:da28511e0a752527dee543ecd5b61c70ff7e8ad0100d9aaf3f0f8cfcc2da6c04
 //   compare.cu sha256:f87dea7552cfe2f7fe183b6f77abf0da32ae0286b603e3dd07746b95f884fbc9
 //   conv.cu sha256:010812086ce92a0ecaa4ca515a1ae9d14efe4ef676011027aa422a09a57fc846
@@ -16,6 +17,7 @@
 //   reduce.cu sha256:7e63a92d1a95272264efc3a952415e084fc0f1c6d02df5b46fe4520cecd8a823
 //   sort.cu sha256:5f21ae3e3baf4cd0bf8a5c6f565b3e79c4ebf237fbf95e7f0c2c4f4da8f6575b
 
+#include "../../../kernels/attention.cu"
 #include "../../../kernels/compare.cu"
 #include "../../../kernels/conv.cu"
 #include "../../../kernels/copy.cu"
@@ -30,6 +32,12 @@
 // EMU_KERNELS(X) calls X(name, sync) for every entry point; sync is 1
 // when the kernel calls __syncthreads.
 #define EMU_KERNELS(X) \
+  X(attn_fwd_f32, 1) \
+  X(attn_bwd_dq_f32, 1) \
+  X(attn_bwd_dkv_f32, 1) \
+  X(attn_fwd_f64, 1) \
+  X(attn_bwd_dq_f64, 1) \
+  X(attn_bwd_dkv_f64, 1) \
   X(eq_f32, 0) \
   X(eq_f64, 0) \
   X(eq_i64, 0) \
