@@ -13,6 +13,7 @@ import (
 // backward, across head sizes, odd lengths that leave partial tiles, and
 // every kind of mask.
 func TestAttentionBlockedMatchesComposed(t *testing.T) {
+	defer tensor.SetAttnBlockedMin(0)()
 	tensor.ManualSeed(11)
 	boolMask := tensor.Rand(1, 131, 97).LtScalar(0.8)
 	boolMask = tensor.Cat(2, tensor.Ones(1, 131, 1).AsType(tensor.Bool), boolMask.Narrow(2, 1, 96))
@@ -63,6 +64,7 @@ func TestAttentionBlockedMatchesComposed(t *testing.T) {
 // NaN, as the composed form (and PyTorch's) does, while the other rows are
 // unaffected.
 func TestAttentionFullyMasked(t *testing.T) {
+	defer tensor.SetAttnBlockedMin(0)()
 	q, k, v := tensor.Randn(1, 3, 4), tensor.Randn(1, 2, 4), tensor.Randn(1, 2, 2)
 	mask := tensor.FromBools([]bool{true, false, false, false, true, true}, 3, 2)
 	got := tensor.ScaledDotProductAttention(q, k, v, tensor.AttnMask(mask)).Float64s()
@@ -92,5 +94,18 @@ func TestAttentionDropout(t *testing.T) {
 	}
 	if err := tensor.Try(func() { tensor.ScaledDotProductAttention(q, tensor.Randn(2, 5, 7), q) }); err == nil {
 		t.Error("mismatched head sizes did not panic")
+	}
+}
+
+// TestAttentionPathsBySize checks which CPU path runs: the composed ops
+// for small score matrices, the blocked kernel from the threshold on.
+func TestAttentionPathsBySize(t *testing.T) {
+	q := tensor.Randn(1, 8, 4).SetRequiresGrad(true)
+	if got := tensor.ScaledDotProductAttention(q, q, q).GradFn(); got != "MatMul" {
+		t.Errorf("small: recorded by %s, want the composed ops (MatMul)", got)
+	}
+	defer tensor.SetAttnBlockedMin(64)()
+	if got := tensor.ScaledDotProductAttention(q, q, q).GradFn(); got != "ScaledDotProductAttention" {
+		t.Errorf("at the threshold: recorded by %s, want the blocked kernel", got)
 	}
 }

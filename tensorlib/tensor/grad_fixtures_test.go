@@ -147,6 +147,20 @@ var altGradExprs = map[string]func(xs []*tensor.Tensor, y *tensor.Tensor) *tenso
 		h := tensor.Linear(xs[0], xs[1].T(), xs[2]).ReLU()
 		return tensor.CrossEntropy(tensor.Linear(h, xs[3].T(), xs[4]), y)
 	},
+	// The CPU's blocked attention, which small inputs do not otherwise take.
+	"sdpa_causal": func(xs []*tensor.Tensor, _ *tensor.Tensor) *tensor.Tensor {
+		defer tensor.SetAttnBlockedMin(0)()
+		return tensor.ScaledDotProductAttention(xs[0], xs[1], xs[2], tensor.Causal())
+	},
+	"sdpa_bool_mask": func(xs []*tensor.Tensor, y *tensor.Tensor) *tensor.Tensor {
+		defer tensor.SetAttnBlockedMin(0)()
+		return tensor.ScaledDotProductAttention(xs[0], xs[1], xs[2], tensor.AttnMask(y.Reshape(67, 70).AsType(tensor.Bool)))
+	},
+	"sdpa_additive32": func(xs []*tensor.Tensor, y *tensor.Tensor) *tensor.Tensor {
+		defer tensor.SetAttnBlockedMin(0)()
+		m := y.Reshape(2, 1, 9, 9).AsType(tensor.Float32).MulScalar(-0.5)
+		return tensor.ScaledDotProductAttention(xs[0], xs[1], xs[2], tensor.AttnMask(m))
+	},
 	"linear": func(xs []*tensor.Tensor, _ *tensor.Tensor) *tensor.Tensor {
 		// A transposed input and a weight viewed through a transpose.
 		x := xs[0].Transpose(0, 1).Contiguous().Transpose(0, 1)
