@@ -14,7 +14,7 @@
 //	go run -tags cuda ./bench/attention -device cuda  # on the GPU
 //
 // Shapes are [B, heads, T, D/heads] for q, k and v, causal. Each figure is
-// the best of -rounds runs, the two sides alternating, so that a busy
+// the best of three steps in each of -rounds runs, the sides alternating, so that a busy
 // spell on a shared machine does not fall on one side only. The output is
 // a table with milliseconds per forward+backward and the ratios.
 package main
@@ -59,8 +59,15 @@ func main() {
 		ours, comp := 1e18, 1e18
 		torchPlain, torchSDPA := 1e18, 1e18
 		for r := 0; r < *rounds; r++ {
-			ours = min(ours, run(dev, *b, *heads, t, *d / *heads, false))
-			comp = min(comp, run(dev, *b, *heads, t, *d / *heads, true))
+			// Alternate which side goes first: the first allocations of a
+			// run are slower.
+			if r%2 == 0 {
+				ours = min(ours, run(dev, *b, *heads, t, *d / *heads, false))
+				comp = min(comp, run(dev, *b, *heads, t, *d / *heads, true))
+			} else {
+				comp = min(comp, run(dev, *b, *heads, t, *d / *heads, true))
+				ours = min(ours, run(dev, *b, *heads, t, *d / *heads, false))
+			}
 			if !*noTorch {
 				p, s := runTorch(*device, *b, *heads, t, *d / *heads)
 				torchPlain, torchSDPA = min(torchPlain, p), min(torchSDPA, s)
@@ -89,9 +96,13 @@ func run(dev tensor.Device, b, h, t, e int, composed bool) float64 {
 		v.ZeroGrad()
 	}
 	step() // warm up
-	start := time.Now()
-	step()
-	return float64(time.Since(start).Microseconds()) / 1000
+	best := 1e18
+	for i := 0; i < 3; i++ {
+		start := time.Now()
+		step()
+		best = min(best, float64(time.Since(start).Microseconds())/1000)
+	}
+	return best
 }
 
 // runTorch returns PyTorch's milliseconds for the composed form and its

@@ -134,10 +134,10 @@ func ScaledDotProductAttention(q, k, v *Tensor, opts ...AttentionOption) *Tensor
 
 // attnBlockedMin is the number of scores from which the CPU takes the
 // blocked kernel: below it the composed ops' larger matrix products are
-// faster (bench/attention: B=2, 8 heads, T=256 took 39 ms composed and
-// 118 ms blocked, forward and backward, T=1024 1497 ms and 1037 ms), and
-// the scores are small (64 MB of Float32 at the threshold). Tests lower it.
-var attnBlockedMin = 1 << 24
+// faster. Measured on 2026-11-27 (two busy cores, causal, 8 heads of 64,
+// forward and backward): B=2, T=256 (1M scores) 61 ms blocked against 43
+// ms composed; B=8, T=256 (4M) 204 ms against 445 ms. Tests lower it.
+var attnBlockedMin = 1 << 21
 
 // attentionFused runs ScaledDotProductAttention on a backend's fused
 // kernel, forward and backward.
