@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/gotensor/gotensor/tensorlib/nn"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
@@ -42,7 +43,7 @@ func TestFusedAttention(t *testing.T) {
 					if out.Device() != d {
 						t.Fatalf("output on %v", out.Device())
 					}
-					if fused := out.GradFn() == "ScaledDotProductAttention"; fused != (len(extra) == 0) {
+					if fused := out.GradFn() == "ScaledDotProductAttention"; d == dev && fused != (len(extra) == 0) {
 						t.Fatalf("on %v with %d options: recorded by %s", d, len(extra), out.GradFn())
 					}
 					out.Mul(w.To(d)).Sum().Backward()
@@ -56,5 +57,41 @@ func TestFusedAttention(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestTransformerLayerOnDevice runs the notebook's block, a pre-norm
+// causal nn.TransformerEncoderLayer, forward and backward on the device
+// and on the CPU from the same weights, and a top-k sampling step.
+func TestTransformerLayerOnDevice(t *testing.T) {
+	dev := tensor.CUDA(0)
+	tensor.ManualSeed(3)
+	cpu := nn.NewTransformerEncoderLayer(16, 4, 32, nn.NormFirst(), nn.Activation("gelu"), nn.DropoutP(0))
+	cpu.Causal = true
+	gpu := nn.NewTransformerEncoderLayer(16, 4, 32, nn.NormFirst(), nn.Activation("gelu"), nn.DropoutP(0))
+	gpu.Causal = true
+	if err := nn.LoadStateDict(gpu, nn.StateDict(cpu)); err != nil {
+		t.Fatal(err)
+	}
+	nn.To(gpu, dev)
+	x := tensor.Randn(3, 11, 16)
+	w := tensor.Randn(3, 11, 16)
+	want := cpu.Forward(x)
+	want.Mul(w).Sum().Backward()
+	got := gpu.Forward(x.To(dev))
+	got.Mul(w.To(dev)).Sum().Backward()
+	assertClose(t, "output", got.CPU(), want)
+	sd, sg := nn.StateDict(cpu), nn.StateDict(gpu)
+	for name, p := range sd {
+		assertClose(t, "grad of "+name, sg[name].Grad().CPU(), p.Grad())
+	}
+	// Sampling: top-k on the device keeps the same candidates as the CPU.
+	logits := want.Select(1, -1).Detach()
+	_, ic := logits.TopK(5, -1)
+	_, ig := logits.To(dev).TopK(5, -1)
+	assertClose(t, "top-k indices", ig.CPU(), ic)
+	s := tensor.Multinomial(logits.To(dev).Softmax(-1), 4, true)
+	if s.Device() != dev || fmt.Sprint(s.Shape()) != "[3 4]" {
+		t.Errorf("Multinomial on the device: %v %v", s.Device(), s.Shape())
 	}
 }
