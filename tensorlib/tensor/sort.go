@@ -81,8 +81,10 @@ func (x *Tensor) CumSum(dim int) *Tensor {
 	}
 	return record(out, "CumSum", func(g *Tensor) []*Tensor {
 		// Element j of x feeds outputs j..n-1: its gradient is the sum of
-		// g from j to the end.
-		return []*Tensor{g.SumKeep(d).Sub(g.CumSum(d)).Add(g)}
+		// g from j to the end, a cumulative sum of g reversed.
+		n := g.layout.Shape[d]
+		rev := newTensor(g.backend, g.backend.Arange(Int64, n, float64(n-1), -1), []int{n})
+		return []*Tensor{g.IndexSelect(d, rev).CumSum(d).IndexSelect(d, rev)}
 	}, x)
 }
 
