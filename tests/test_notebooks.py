@@ -1,5 +1,5 @@
 """The notebooks users run first (issue 7): notebooks/mnist.ipynb and
-notebooks/tour.ipynb.
+notebooks/tour.ipynb, and notebooks/transformer.ipynb (issue 23).
 
 Each notebook is executed twice, as CI and users execute notebooks: by
 Debian's `jupyter nbconvert --execute` through the installed kernelspec
@@ -14,6 +14,11 @@ executed copies:
   by hand or from the accuracies; the digit grid, loss curves, confusion
   matrix and the grid of mistakes are PNG images that decode.
 - tour.ipynb: the values it prints, worked out by hand.
+- transformer.ipynb, run with GOTENSOR_TRANSFORMER_QUICK=1 (20 training
+  steps): the parameter count worked out by hand, the loss starting at
+  ln(vocabulary) and falling, samples of the asked length, an attention map
+  whose rows sum to 1 with nothing above the diagonal, and a reloaded model
+  that computes exactly what the trained one does.
 
 And every cell of mnist.ipynb, run twice in a row on one kernel as people
 do, still works; a re-run training cell starts over and gives the same
@@ -27,6 +32,7 @@ cannot be fetched.
 
 import base64
 import json
+import math
 import os
 import re
 import struct
@@ -78,7 +84,7 @@ def tail(s, n=4000):
     return s[-n:]
 
 
-def run_nbconvert(name, workdir):
+def run_nbconvert(name, workdir, extra_env=None):
     """Executes notebooks/name with nbconvert on the kernel under test and
     returns the executed notebook (a dict), its HTML export under "_html"."""
     if not have_nbconvert():
@@ -94,6 +100,7 @@ def run_nbconvert(name, workdir):
     ]
     env = dict(os.environ, PYDEVD_DISABLE_FILE_VALIDATION="1")
     env.pop("GOTENSOR_MNIST_QUICK", None)
+    env.update(extra_env or {})
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT, env=env)
     assert r.returncode == 0, f"nbconvert --execute {name} failed:\n{tail(r.stderr)}"
     with open(out) as f:
@@ -107,7 +114,7 @@ def run_nbconvert(name, workdir):
     return nb
 
 
-def run_gotensor(name, workdir):
+def run_gotensor(name, workdir, extra_env=None):
     """Executes notebooks/name with `gotensor run` and returns the executed
     notebook (a dict), the page --html wrote under "_html"."""
     need_gotensor()
@@ -115,6 +122,7 @@ def run_gotensor(name, workdir):
     page = out[: -len(".ipynb")] + ".html"
     env = dict(os.environ)
     env.pop("GOTENSOR_MNIST_QUICK", None)
+    env.update(extra_env or {})
     r = subprocess.run([GOTENSOR, "run", os.path.join(NOTEBOOKS, name), "-o", out, "--html", page],
                        capture_output=True, text=True, timeout=RUN_TIMEOUT, env=env)
     assert r.returncode == 0, f"gotensor run {name} failed:\n{tail(r.stderr)}"
@@ -139,6 +147,24 @@ def mnist(request, mnist_data, tmp_path_factory):
     workdir = str(tmp_path_factory.mktemp("mnist-" + request.param))
     run = run_nbconvert if request.param == "nbconvert" else run_gotensor
     return run("mnist.ipynb", workdir)
+
+
+@pytest.fixture(scope="module")
+def fortunes_data():
+    """Makes sure the fortunes are in gotensor's data directory, or skips."""
+    need_gotensor()
+    r = subprocess.run([GOTENSOR, "data", "fortunes"], capture_output=True, text=True, timeout=600)
+    if r.returncode != 0:
+        missing(f"the fortunes could not be fetched (gotensor data fortunes): {tail(r.stderr, 500)}")
+
+
+@pytest.fixture(scope="module", params=["nbconvert", "gotensor-run"])
+def transformer(request, fortunes_data, tmp_path_factory):
+    """transformer.ipynb, run with GOTENSOR_TRANSFORMER_QUICK=1 (20 steps):
+    the full run takes minutes on a CPU."""
+    workdir = str(tmp_path_factory.mktemp("transformer-" + request.param))
+    run = run_nbconvert if request.param == "nbconvert" else run_gotensor
+    return run("transformer.ipynb", workdir, {"GOTENSOR_TRANSFORMER_QUICK": "1"})
 
 
 @pytest.fixture(scope="module", params=["nbconvert", "gotensor-run"])
@@ -482,3 +508,66 @@ def test_tour_devices_and_display(tour):
     assert "<table" in rich(c, "text/html")[0]
     w, h, _, rows = one_png(c, r"grid of 8 images")
     assert w > h > 0
+
+
+# ---- transformer.ipynb --------------------------------------------------------
+
+
+def transformer_vocab(nb):
+    m = re.search(r"^(\d+) characters, (\d+) distinct$", stdout(cell(nb, "data")), re.M)
+    assert m, stdout(cell(nb, "data"))
+    return int(m.group(1)), int(m.group(2))
+
+
+def test_transformer_every_cell_ran(transformer):
+    for c in transformer["cells"]:
+        if c["cell_type"] == "code":
+            cell(transformer, c["id"])
+    assert "training on" in stdout(cell(transformer, "setup"))
+
+
+def test_transformer_data_and_parameters(transformer):
+    n, vocab = transformer_vocab(transformer)
+    assert n > 2_000_000 and 60 <= vocab <= 200, (n, vocab)
+    # By hand: embeddings, two blocks (attention in/out projections, the
+    # feed-forward block of 4x width, two layer norms), the final norm and
+    # the head, for width 64.
+    w, block = 64, 3 * 64 * 64 + 3 * 64 + 64 * 64 + 64 + 64 * 256 + 256 + 256 * 64 + 64 + 4 * 64
+    want = vocab * w + 64 * w + 2 * block + 2 * w + w * vocab + vocab
+    assert f"parameters: {want}" in stdout(cell(transformer, "model"))
+
+
+def test_transformer_learns(transformer):
+    out = stdout(cell(transformer, "train"))
+    m = re.search(r"first loss ([0-9.]+), last loss ([0-9.]+), validation loss ([0-9.]+)", out)
+    assert m, out
+    first, last, val = map(float, m.groups())
+    _, vocab = transformer_vocab(transformer)
+    # An untrained model is close to uniform: ln(vocab). Twenty steps at
+    # 3e-3 already take the loss well below it (to the unigram level).
+    assert abs(first - math.log(vocab)) < 0.5, (first, math.log(vocab))
+    assert last < first - 1 and val < first - 1, (first, last, val)
+    one_png(cell(transformer, "train"), "character-level loss")
+
+
+def test_transformer_samples(transformer):
+    out = stdout(cell(transformer, "sample"))
+    samples = re.findall(r"^--- temperature ([0-9.]+), top-10:\n(.*?)(?=^--- |\Z)", out, re.M | re.S)
+    assert [t for t, _ in samples] == ["0.5", "1.0"], out
+    for _, s in samples:
+        assert s.startswith("The ") and len(s.rstrip("\n")) == 204, repr(s)
+
+
+def test_transformer_attention_map(transformer):
+    c = cell(transformer, "attention")
+    line = "A fool and his money are soon parted."
+    assert f"weights [{len(line)} {len(line)}], rows sum to 1.0000, above the diagonal 0.0000" in stdout(c)
+    width, height, _, rows = one_png(c, "block 0, head 0")
+    assert width > 500 and height > 300 and grey_levels(rows) > 20
+
+
+def test_transformer_save_and_reload(transformer):
+    out = stdout(cell(transformer, "save"))
+    assert "30 tensors, among them pos: [64 64]" in out
+    assert "fresh model computes the same: false" in out
+    assert "reloaded model computes the same: true" in out

@@ -11,12 +11,13 @@ import (
 var dataSets = map[string]func(dir string) error{
 	"mnist":         data.FetchMNIST,
 	"fashion-mnist": data.FetchFashionMNIST,
+	"fortunes":      data.FetchFortunes,
 }
 
 // runData fetches a data set into --dir, else into the directory that
 // data.LoadMNIST("") and data.LoadFashionMNIST("") read.
 func runData(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("data", "mnist|fashion-mnist [--dir D]", stderr)
+	fs := newFlagSet("data", "mnist|fashion-mnist|fortunes [--dir D]", stderr)
 	dir := fs.String("dir", "", "the `directory` to write to (default: $GOTENSOR_DATA/NAME, else ~/.cache/gotensor/NAME)")
 	var name string
 	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
@@ -27,7 +28,7 @@ func runData(args []string, stdout, stderr io.Writer) int {
 	}
 	fetch, ok := dataSets[name]
 	if !ok {
-		fmt.Fprintf(stderr, "gotensor data: unknown data set %q: use mnist or fashion-mnist\n", name)
+		fmt.Fprintf(stderr, "gotensor data: unknown data set %q: use mnist, fashion-mnist or fortunes\n", name)
 		return 2
 	}
 	target := *dir

@@ -17,9 +17,9 @@ func TestDataUsage(t *testing.T) {
 		inStderr string
 	}{
 		{[]string{"data"}, 2, `unknown data set ""`},
-		{[]string{"data", "cifar"}, 2, `unknown data set "cifar": use mnist or fashion-mnist`},
+		{[]string{"data", "cifar"}, 2, `unknown data set "cifar": use mnist, fashion-mnist or fortunes`},
 		{[]string{"data", "mnist", "extra"}, 2, `unexpected argument "extra"`},
-		{[]string{"data", "-h"}, 0, "usage: gotensor data mnist|fashion-mnist"},
+		{[]string{"data", "-h"}, 0, "usage: gotensor data mnist|fashion-mnist|fortunes"},
 	} {
 		code, _, stderr := runCmd(t, tc.args...)
 		if code != tc.code || !strings.Contains(stderr, tc.inStderr) {
@@ -57,5 +57,23 @@ func TestDataMNIST(t *testing.T) {
 		} else if fi.Size() != size {
 			t.Errorf("%s: %d bytes; want %d", name, fi.Size(), size)
 		}
+	}
+}
+
+// TestDataFortunes copies Debian's fortunes into a temporary directory.
+func TestDataFortunes(t *testing.T) {
+	if _, err := os.Stat("/usr/share/games/fortunes/fortunes"); err != nil {
+		testenv.Missing(t, "Debian's fortunes package is not installed (scripts/setup.sh installs it)")
+	}
+	dir := t.TempDir()
+	code, stdout, stderr := runCmd(t, "data", "fortunes", "--dir", dir)
+	if code != 0 {
+		t.Fatalf("gotensor data fortunes: status %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, dir) {
+		t.Errorf("stdout %q does not name %s", stdout, dir)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "fortunes.txt")); err != nil || fi.Size() < 1<<20 {
+		t.Errorf("fortunes.txt: %v, %v; want over 1 MB", fi, err)
 	}
 }

@@ -5,7 +5,7 @@
 //	gotensor install [--user | --sys-prefix | --prefix DIR] [--name N] [--display-name S]
 //	gotensor uninstall [--name N]
 //	gotensor kernel -f CONNECTION_FILE
-//	gotensor data mnist|fashion-mnist [--dir D]
+//	gotensor data mnist|fashion-mnist|fortunes [--dir D]
 //	gotensor run NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html]
 //	gotensor lab [--port N] [--no-browser] [DIR]
 //	gotensor version
@@ -37,7 +37,7 @@ func init() {
 		{"install", "install the kernelspec so that Jupyter finds the kernel", runInstall},
 		{"uninstall", "remove the kernelspec", runUninstall},
 		{"kernel", "run the kernel (Jupyter starts this)", runKernel},
-		{"data", "fetch a data set (mnist, fashion-mnist)", runData},
+		{"data", "fetch a data set (mnist, fashion-mnist, fortunes)", runData},
 		{"run", "execute a notebook without Jupyter and write the executed copy", runRun},
 		{"lab", "start JupyterLab on 127.0.0.1 with the kernel", runLab},
 		{"version", "print the version", runVersion},

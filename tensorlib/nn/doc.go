@@ -7,7 +7,8 @@
 // A Module maps a tensor to a tensor and lists its trainable parameters.
 // Every layer here is one — Linear, Conv2d, MaxPool2d, AvgPool2d,
 // Flatten, ReLU, Sigmoid, Tanh, GELU, Dropout, BatchNorm (1d and 2d),
-// LayerNorm, Embedding — and Sequential chains them. Layers start with
+// LayerNorm, Embedding, MultiheadAttention, TransformerEncoderLayer — and
+// Sequential chains them. Layers start with
 // PyTorch's initialisation (Linear and Conv2d: U(±1/√fan_in)) drawn from
 // the generator that tensor.ManualSeed seeds, and their fields (Weight,
 // Bias, RunningMean, ...) are exported.

@@ -114,7 +114,9 @@ func visitLayers(m Module, fn func(layer)) {
 		}
 		if c, ok := m.(Container); ok {
 			for _, ch := range c.Children() {
-				visit(ch.Module)
+				if ch.Module != nil {
+					visit(ch.Module)
+				}
 			}
 		}
 		walk := walks.Add(1)

@@ -32,16 +32,26 @@ type Module interface {
 	Parameters() []*tensor.Tensor
 }
 
-// A Child is a named sub-module of a Container. The name becomes the
-// prefix of its tensors' names in StateDict, Save and Load, as attribute
-// names do in PyTorch: a child "fc1" with a weight gives "fc1.weight".
+// A Child is a named sub-module of a Container, or a named tensor the
+// Container holds itself. A sub-module's name becomes the prefix of its
+// tensors' names in StateDict, Save and Load, as attribute names do in
+// PyTorch: a child "fc1" with a weight gives "fc1.weight". A Child with a
+// Tensor and no Module is a parameter or buffer of the Container's own,
+// named Name, as PyTorch registers an nn.Parameter attribute: a learned
+// position embedding.
+//
+//	{Name: "pos", Tensor: m.Pos}
 type Child struct {
 	Name   string
 	Module Module
+	Tensor *tensor.Tensor
 }
 
 // Container is implemented by modules built from other modules, such as
-// Sequential. A user's module may implement it to give its sub-modules
+// Sequential. Its tensors in StateDict, Save and Load are its children's,
+// its own tensors listed as children, and then any other tensor its
+// Parameters returns, named by its position there ("3"), so that none is
+// lost. A user's module may implement it to give its sub-modules
 // PyTorch's names in StateDict, Save and Load ("fc1.weight" rather than
 // "0.weight"), rows in Summary, and to let SetTraining and To reach
 // sub-modules that own no parameters (a Dropout field):
@@ -88,6 +98,9 @@ func SetTraining(m Module, training bool) {
 func To(m Module, dev tensor.Device) {
 	for _, p := range m.Parameters() {
 		moveTo(p, dev)
+	}
+	for _, nt := range ownTensors(m, "") {
+		moveTo(nt.t, dev)
 	}
 	visitLayers(m, func(l layer) {
 		for _, nt := range l.state() {
@@ -162,7 +175,21 @@ func namedTensors(m Module, prefix string) []named {
 	}
 	if c, ok := m.(Container); ok {
 		for _, ch := range c.Children() {
-			out = append(out, namedTensors(ch.Module, prefix+ch.Name+".")...)
+			if ch.Module != nil {
+				out = append(out, namedTensors(ch.Module, prefix+ch.Name+".")...)
+			}
+		}
+		out = append(out, ownTensors(m, prefix)...)
+		// Parameters not reached through a child: named by position.
+		seen := map[*tensor.Tensor]bool{}
+		for _, nt := range out {
+			seen[nt.t] = true
+		}
+		for k, p := range m.Parameters() {
+			if !seen[p] {
+				out = append(out, named{prefix + strconv.Itoa(k), p})
+				seen[p] = true
+			}
 		}
 		return out
 	}
@@ -180,6 +207,22 @@ func namedTensors(m Module, prefix string) []named {
 			out = append(out, namedTensors(l, prefix+strconv.Itoa(k)+".")...)
 		}
 		k++
+	}
+	return out
+}
+
+// ownTensors lists the tensors a Container lists as children of its own
+// (Child.Tensor), with full names; nil for other modules.
+func ownTensors(m Module, prefix string) []named {
+	c, ok := m.(Container)
+	if !ok {
+		return nil
+	}
+	var out []named
+	for _, ch := range c.Children() {
+		if ch.Module == nil && ch.Tensor != nil {
+			out = append(out, named{prefix + ch.Name, ch.Tensor})
+		}
 	}
 	return out
 }

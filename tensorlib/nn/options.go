@@ -24,9 +24,12 @@ const (
 	optEps
 	optMomentum
 	optNoAffine
+	optDropout
+	optNormFirst
+	optActivation
 )
 
-var optNames = []string{"Stride", "Padding", "Dilation", "KernelHW", "NoBias", "Eps", "Momentum", "NoAffine"}
+var optNames = []string{"Stride", "Padding", "Dilation", "KernelHW", "NoBias", "Eps", "Momentum", "NoAffine", "DropoutP", "NormFirst", "Activation"}
 
 type config struct {
 	set                       optBit
@@ -34,6 +37,9 @@ type config struct {
 	kernel                    [2]int
 	noBias, noAffine          bool
 	eps, momentum             float64
+	dropout                   float64
+	normFirst                 bool
+	activation                string
 }
 
 // Stride sets the step of a convolution or pooling window in both
@@ -85,10 +91,25 @@ func Momentum(m float64) Option { return func(c *config) { c.set |= optMomentum;
 // (affine=False) and LayerNorm (elementwise_affine=False).
 func NoAffine() Option { return func(c *config) { c.set |= optNoAffine; c.noAffine = true } }
 
+// DropoutP sets the dropout probability of MultiheadAttention (on the
+// attention weights; default 0) and TransformerEncoderLayer (default 0.1).
+func DropoutP(p float64) Option { return func(c *config) { c.set |= optDropout; c.dropout = p } }
+
+// NormFirst makes a TransformerEncoderLayer normalise before attention
+// and the feed-forward block instead of after (norm_first=True, the
+// pre-norm layout most language models use).
+func NormFirst() Option { return func(c *config) { c.set |= optNormFirst; c.normFirst = true } }
+
+// Activation sets the activation of a TransformerEncoderLayer's
+// feed-forward block: "relu" (the default) or "gelu".
+func Activation(name string) Option {
+	return func(c *config) { c.set |= optActivation; c.activation = name }
+}
+
 // newConfig applies opts over the defaults and panics when one of them
 // is not in allowed.
 func newConfig(layer string, allowed optBit, opts []Option) config {
-	c := config{dilation: [2]int{1, 1}, stride: [2]int{1, 1}, eps: 1e-5, momentum: 0.1}
+	c := config{dilation: [2]int{1, 1}, stride: [2]int{1, 1}, eps: 1e-5, momentum: 0.1, dropout: -1, activation: "relu"}
 	for _, o := range opts {
 		if o == nil {
 			continue

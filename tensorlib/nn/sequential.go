@@ -130,6 +130,9 @@ func containerString(name string, children []Child) string {
 	var b strings.Builder
 	b.WriteString(name + "(\n")
 	for _, c := range children {
+		if c.Module == nil {
+			continue // a tensor: PyTorch's repr lists modules only
+		}
 		lines := strings.Split(describe(c.Module), "\n")
 		fmt.Fprintf(&b, "  (%s): %s\n", c.Name, strings.Join(lines, "\n  "))
 	}

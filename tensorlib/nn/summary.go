@@ -86,6 +86,9 @@ func (s *ModelSummary) walk(m Module, prefix string, depth int, x *tensor.Tensor
 		x = nil
 	}
 	for _, ch := range c.Children() {
+		if ch.Module == nil {
+			continue // a tensor of m's own
+		}
 		row := len(s.Rows)
 		s.Rows = append(s.Rows, SummaryRow{Name: prefix + ch.Name, Depth: depth,
 			Layer: firstLine(describe(ch.Module)), Params: NumParameters(ch.Module)})

@@ -88,6 +88,19 @@ func (n fixtureNum) int() int64 {
 
 type fixtureArgs []float64
 
+// UnmarshalJSON accepts "nan", "inf" and "-inf" among the numbers.
+func (a *fixtureArgs) UnmarshalJSON(b []byte) error {
+	var ns []fixtureNum
+	if err := json.Unmarshal(b, &ns); err != nil {
+		return err
+	}
+	*a = make(fixtureArgs, len(ns))
+	for i, n := range ns {
+		(*a)[i] = n.float(64)
+	}
+	return nil
+}
+
 func (a fixtureArgs) int(i int) int { return int(a[i]) }
 
 func (a fixtureArgs) ints(from int) []int {
@@ -191,6 +204,38 @@ var fixtureOps = map[string]fixtureOp{
 
 	// Linear algebra.
 	"matmul": func(in []*tensor.Tensor, a fixtureArgs) *tensor.Tensor { return in[0].MatMul(in[1]) },
+
+	// Masks, sorting and scans for transformers.
+	"tril":        func(in []*tensor.Tensor, a fixtureArgs) *tensor.Tensor { return in[0].Tril(a.int(0)) },
+	"triu":        func(in []*tensor.Tensor, a fixtureArgs) *tensor.Tensor { return in[0].Triu(a.int(0)) },
+	"masked_fill": func(in []*tensor.Tensor, a fixtureArgs) *tensor.Tensor { return in[0].MaskedFill(in[1], a[0]) },
+	"sort_values": func(in []*tensor.Tensor, a fixtureArgs) *tensor.Tensor {
+		v, _ := in[0].Sort(a.int(0), a.int(1) != 0)
+		return v
+	},
+	"sort_indices": func(in []*tensor.Tensor, a fixtureArgs) *tensor.Tensor {
+		_, i := in[0].Sort(a.int(0), a.int(1) != 0)
+		return i
+	},
+	"argsort": func(in []*tensor.Tensor, a fixtureArgs) *tensor.Tensor { return in[0].Argsort(a.int(0), a.int(1) != 0) },
+	"topk_values": func(in []*tensor.Tensor, a fixtureArgs) *tensor.Tensor {
+		v, _ := in[0].TopK(a.int(0), a.int(1))
+		return v
+	},
+	"topk_indices": func(in []*tensor.Tensor, a fixtureArgs) *tensor.Tensor {
+		_, i := in[0].TopK(a.int(0), a.int(1))
+		return i
+	},
+	"cumsum": func(in []*tensor.Tensor, a fixtureArgs) *tensor.Tensor { return in[0].CumSum(a.int(0)) },
+	"split": func(in []*tensor.Tensor, a fixtureArgs) *tensor.Tensor {
+		return in[0].Split(a.int(0), a.int(1))[a.int(2)]
+	},
+	"chunk": func(in []*tensor.Tensor, a fixtureArgs) *tensor.Tensor {
+		return in[0].Chunk(a.int(0), a.int(1))[a.int(2)]
+	},
+	"chunk_len": func(in []*tensor.Tensor, a fixtureArgs) *tensor.Tensor {
+		return tensor.FromInt64s([]int64{int64(len(in[0].Chunk(a.int(0), a.int(1))))}, 1).Select(0, 0)
+	},
 }
 
 func loadFixtures(t *testing.T) fixtureFile {
@@ -298,7 +343,7 @@ func runFixture(t *testing.T, c fixtureCase, dev tensor.Device) {
 	if got == nil {
 		t.Fatal("op returned nil")
 	}
-	if len(in) > 0 && c.Op != "item" && got.Device() != dev { // item makes a CPU tensor of a number
+	if len(in) > 0 && c.Op != "item" && c.Op != "chunk_len" && got.Device() != dev { // item makes a CPU tensor of a number
 		t.Errorf("result on %v, want %v", got.Device(), dev)
 	}
 	compareFixture(t, c, c.Want, got)
@@ -318,6 +363,12 @@ func fixtureGoName(op string) string {
 		return "GELU"
 	case "one_hot":
 		return "OneHot"
+	case "sort_values", "sort_indices":
+		return "Sort"
+	case "topk_values", "topk_indices":
+		return "TopK"
+	case "cumsum":
+		return "CumSum"
 	}
 	parts := strings.Split(op, "_")
 	for i, p := range parts {

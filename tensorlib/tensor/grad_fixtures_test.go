@@ -114,6 +114,29 @@ var gradExprs = map[string]func(xs []*tensor.Tensor, y *tensor.Tensor) *tensor.T
 	"linear32": func(xs []*tensor.Tensor, y *tensor.Tensor) *tensor.Tensor {
 		return tensor.CrossEntropy(tensor.Linear(xs[0], xs[1], nil).ReLU(), y)
 	},
+	"sort_topk_cumsum": func(xs []*tensor.Tensor, _ *tensor.Tensor) *tensor.Tensor {
+		s, _ := xs[0].Sort(1, true)
+		k, _ := xs[0].TopK(3, 1)
+		return s.CumSum(1).Mul(k.SumKeep(1))
+	},
+	"causal_scores": func(xs []*tensor.Tensor, _ *tensor.Tensor) *tensor.Tensor {
+		s := xs[0].MatMul(xs[1].Transpose(-2, -1))
+		future := tensor.Ones(4, 4).Triu(1).AsType(tensor.Bool).To(s.Device())
+		return s.MaskedFill(future, math.Inf(-1)).Softmax(-1).Add(s.Tril(-1))
+	},
+	"sdpa_causal": func(xs []*tensor.Tensor, _ *tensor.Tensor) *tensor.Tensor {
+		return tensor.ScaledDotProductAttention(xs[0], xs[1], xs[2], tensor.Causal())
+	},
+	"sdpa_bool_mask": func(xs []*tensor.Tensor, y *tensor.Tensor) *tensor.Tensor {
+		return tensor.ScaledDotProductAttention(xs[0], xs[1], xs[2], tensor.AttnMask(y.Reshape(67, 70).AsType(tensor.Bool)))
+	},
+	"sdpa_additive32": func(xs []*tensor.Tensor, y *tensor.Tensor) *tensor.Tensor {
+		m := y.Reshape(2, 1, 9, 9).AsType(tensor.Float32).MulScalar(-0.5)
+		return tensor.ScaledDotProductAttention(xs[0], xs[1], xs[2], tensor.AttnMask(m))
+	},
+	"sdpa_scale_e128": func(xs []*tensor.Tensor, _ *tensor.Tensor) *tensor.Tensor {
+		return tensor.ScaledDotProductAttention(xs[0], xs[1], xs[2], tensor.AttnScale(0.3), tensor.Causal())
+	},
 }
 
 // altGradExprs computes some fixtures a second way, through the fused
@@ -123,6 +146,20 @@ var altGradExprs = map[string]func(xs []*tensor.Tensor, y *tensor.Tensor) *tenso
 	"mlp": func(xs []*tensor.Tensor, y *tensor.Tensor) *tensor.Tensor {
 		h := tensor.Linear(xs[0], xs[1].T(), xs[2]).ReLU()
 		return tensor.CrossEntropy(tensor.Linear(h, xs[3].T(), xs[4]), y)
+	},
+	// The CPU's blocked attention, which small inputs do not otherwise take.
+	"sdpa_causal": func(xs []*tensor.Tensor, _ *tensor.Tensor) *tensor.Tensor {
+		defer tensor.SetAttnBlockedMin(0)()
+		return tensor.ScaledDotProductAttention(xs[0], xs[1], xs[2], tensor.Causal())
+	},
+	"sdpa_bool_mask": func(xs []*tensor.Tensor, y *tensor.Tensor) *tensor.Tensor {
+		defer tensor.SetAttnBlockedMin(0)()
+		return tensor.ScaledDotProductAttention(xs[0], xs[1], xs[2], tensor.AttnMask(y.Reshape(67, 70).AsType(tensor.Bool)))
+	},
+	"sdpa_additive32": func(xs []*tensor.Tensor, y *tensor.Tensor) *tensor.Tensor {
+		defer tensor.SetAttnBlockedMin(0)()
+		m := y.Reshape(2, 1, 9, 9).AsType(tensor.Float32).MulScalar(-0.5)
+		return tensor.ScaledDotProductAttention(xs[0], xs[1], xs[2], tensor.AttnMask(m))
 	},
 	"linear": func(xs []*tensor.Tensor, _ *tensor.Tensor) *tensor.Tensor {
 		// A transposed input and a weight viewed through a transpose.

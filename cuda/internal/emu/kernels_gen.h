@@ -4,6 +4,7 @@
 // entry points as listed in the PTX. Digests of the sources (a change to
 // any of them changes this file, so the Go build recompiles the emulator):
 //   activation.cu sha256:c3b5e79f92afc85af06dc6e03aef7c649edad56627d84c78522c4fa1cc6086c1
+//   attention.cu sha256:e5ed3fd5fe1c2ebfcfd76d65de3e24d87c08d1298c3dac6e327c0224ca65ef53
 //   common.cuh sha256:06519535f444dee09727ee43911d6481e9c5a17c230bf8bdcff4cde38f0683b3
 //   compare.cu sha256:cc282688fbde131af875aa1221a6a889f393f8057170b44feacd725e5e152222
 //   conv.cu sha256:03563a0da51c15a5fbd2c761f376d651c308488372b1cb458c0a88bb2b18cf64
@@ -21,9 +22,11 @@
 //   rows.cuh sha256:4a78a0c0f8c01b14c7510160864de768f4009bcdf6d27b640a5267c8686f42d9
 //   selftest.cu sha256:ad1143bc8e0334a79415bbf9a16f8015244a70d7aec61baf33fa2b5710ae4d3b
 //   softmax.cu sha256:a35145e64e0ab668acc14b7a4273eb5c1cfddfa12f62516d856a5e4769b54f55
+//   sort.cu sha256:5f21ae3e3baf4cd0bf8a5c6f565b3e79c4ebf237fbf95e7f0c2c4f4da8f6575b
 //   window.cuh sha256:2f128ddc1b76baf371be0c3034e4bf57ece7c0291f70954817aa6c9d02759ba3
 
 #include "../../../kernels/activation.cu"
+#include "../../../kernels/attention.cu"
 #include "../../../kernels/compare.cu"
 #include "../../../kernels/conv.cu"
 #include "../../../kernels/copy.cu"
@@ -37,12 +40,19 @@
 #include "../../../kernels/reduce.cu"
 #include "../../../kernels/selftest.cu"
 #include "../../../kernels/softmax.cu"
+#include "../../../kernels/sort.cu"
 
 // EMU_KERNELS(X) calls X(name, sync) for every entry point; sync is 1
 // when the kernel calls __syncthreads or a warp primitive.
 #define EMU_KERNELS(X) \
   X(relu_backward_f32, 0) \
   X(relu_backward_f64, 0) \
+  X(attn_fwd_f32, 1) \
+  X(attn_bwd_dq_f32, 1) \
+  X(attn_bwd_dkv_f32, 1) \
+  X(attn_fwd_f64, 1) \
+  X(attn_bwd_dq_f64, 1) \
+  X(attn_bwd_dkv_f64, 1) \
   X(eq_f32, 0) \
   X(eq_f64, 0) \
   X(eq_i64, 0) \
@@ -277,4 +287,10 @@
   X(softmax_backward_f64, 1) \
   X(cross_entropy_f64, 1) \
   X(mean_rows_f64, 1) \
-  X(cross_entropy_backward_f64, 0)
+  X(cross_entropy_backward_f64, 0) \
+  X(argsort_f32, 0) \
+  X(argsort_f64, 0) \
+  X(argsort_i64, 0) \
+  X(cumsum_f32, 0) \
+  X(cumsum_f64, 0) \
+  X(cumsum_i64, 0)

@@ -10,7 +10,9 @@ import (
 func init() {
 	Symbols["github.com/gotensor/gotensor/display/display"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"AxisLabels":        reflect.ValueOf(display.AxisLabels),
 		"ClearOutput":       reflect.ValueOf(display.ClearOutput),
+		"ColorRange":        reflect.ValueOf(display.ColorRange),
 		"ConfusionCounts":   reflect.ValueOf(display.ConfusionCounts),
 		"ConfusionMatrix":   reflect.ValueOf(display.ConfusionMatrix),
 		"DrawPending":       reflect.ValueOf(display.DrawPending),
@@ -22,6 +24,7 @@ func init() {
 		"GridLabeledBundle": reflect.ValueOf(display.GridLabeledBundle),
 		"HTML":              reflect.ValueOf(display.HTML),
 		"HTMLBundle":        reflect.ValueOf(display.HTMLBundle),
+		"HeatMap":           reflect.ValueOf(display.HeatMap),
 		"Histogram":         reflect.ValueOf(display.Histogram),
 		"Image":             reflect.ValueOf(display.Image),
 		"ImageBundle":       reflect.ValueOf(display.ImageBundle),
@@ -53,15 +56,17 @@ func init() {
 		"TensorBundle":      reflect.ValueOf(display.TensorBundle),
 		"TensorImage":       reflect.ValueOf(display.TensorImage),
 		"Text":              reflect.ValueOf(display.Text),
+		"TickLabels":        reflect.ValueOf(display.TickLabels),
 
 		// type definitions
-		"Bundle":    reflect.ValueOf((*display.Bundle)(nil)),
-		"LivePlot":  reflect.ValueOf((*display.LivePlot)(nil)),
-		"NiceTicks": reflect.ValueOf((*display.NiceTicks)(nil)),
-		"Progress":  reflect.ValueOf((*display.Progress)(nil)),
-		"Publisher": reflect.ValueOf((*display.Publisher)(nil)),
-		"Renderer":  reflect.ValueOf((*display.Renderer)(nil)),
-		"Series":    reflect.ValueOf((*display.Series)(nil)),
+		"Bundle":        reflect.ValueOf((*display.Bundle)(nil)),
+		"HeatMapOption": reflect.ValueOf((*display.HeatMapOption)(nil)),
+		"LivePlot":      reflect.ValueOf((*display.LivePlot)(nil)),
+		"NiceTicks":     reflect.ValueOf((*display.NiceTicks)(nil)),
+		"Progress":      reflect.ValueOf((*display.Progress)(nil)),
+		"Publisher":     reflect.ValueOf((*display.Publisher)(nil)),
+		"Renderer":      reflect.ValueOf((*display.Renderer)(nil)),
+		"Series":        reflect.ValueOf((*display.Series)(nil)),
 
 		// interface wrapper definitions
 		"_Publisher": reflect.ValueOf((*_github_com_gotensor_gotensor_display_Publisher)(nil)),

@@ -120,6 +120,38 @@ loss_case("mse", F.mse_loss, torch.randn(3, 4), torch.randn(3, 4))
 loss_case("bce", F.binary_cross_entropy_with_logits,
           torch.tensor([[-40.0, -3.0, -0.5, 0.25], [0.7, 2.0, 5.0, 40.0]]), torch.rand(2, 4))
 
+
+def module_case(case, module, x, causal=False):
+    """A module with several tensors: every state_dict entry is randomised
+    (biases and norms too) and stored as "<case>.sd.<name>", its gradient
+    as "<case>.grad.<name>"; eval mode, so dropout is off."""
+    module.eval()
+    with torch.no_grad():
+        for name, t in module.state_dict().items():
+            t.copy_(torch.randn_like(t) * 0.5)
+    x = x.clone().requires_grad_(True)
+    mask = torch.ones(x.shape[1], x.shape[1]).triu(1).bool() if causal else None
+    if isinstance(module, nn.MultiheadAttention):
+        y = module(x, x, x, attn_mask=mask, need_weights=False)[0]
+    else:
+        y = module(x, src_mask=mask)
+    gout = torch.randn_like(y)
+    y.backward(gout)
+    put(case, "x", x)
+    put(case, "gout", gout)
+    put(case, "y", y)
+    put(case, "grad_x", x.grad)
+    for name, t in module.named_parameters():
+        put(case, "sd." + name, t)
+        put(case, "grad." + name, t.grad)
+
+
+module_case("mha", nn.MultiheadAttention(8, 2, batch_first=True), torch.randn(2, 5, 8))
+module_case("mha_causal", nn.MultiheadAttention(12, 3, batch_first=True), torch.randn(3, 7, 12), causal=True)
+module_case("encoder_post_relu", nn.TransformerEncoderLayer(8, 2, 16, batch_first=True), torch.randn(2, 6, 8))
+module_case("encoder_pre_gelu_causal", nn.TransformerEncoderLayer(8, 4, 12, activation="gelu", norm_first=True,
+                                                                  batch_first=True), torch.randn(2, 6, 8), causal=True)
+
 st.save(os.path.join(os.path.dirname(os.path.abspath(__file__)), "layers.safetensors"), out,
         {"generator": "gen_fixtures.py", "torch": torch.__version__})
 print("wrote", len(out), "tensors")

@@ -742,6 +742,70 @@ def gen_matmul():
         case("matmul/%s" % name, "matmul", [a, b], mm, tol=t, alt=alt)
 
 
+# ---------------------------------------------------------------- transformer ops
+# Added after the others, so that their random inputs stay as they were.
+
+
+def gen_transformer_ops():
+    for name, x, k in [("2d", f32(4, 5), 0), ("2d_k1", f32(4, 5), 1), ("2d_k-1", f32(5, 3), -1),
+                       ("3d", f32(2, 3, 4), 0), ("int64", i64(3, 3), 0), ("bool", bl(3, 4), 1),
+                       ("noncontig", f32(4, 3, view=[["t"]]), 0), ("wide_k", f32(3, 3), 5)]:
+        case("tril/" + name, "tril", [x], lambda t, k=k: torch.tril(t, k), args=[k])
+        case("triu/" + name, "triu", [x], lambda t, k=k: torch.triu(t, k), args=[k])
+    case("tril/1d", "tril", [f32(3)], lambda t: torch.tril(t, 0), args=[0])
+
+    s = f32(2, 3, 3)
+    causal = lit(np.triu(np.ones((3, 3)), 1).astype(bool), dtype="bool")
+    case("masked_fill/causal_-inf", "masked_fill", [s, causal], lambda t, m: t.masked_fill(m, float("-inf")),
+         args=[float("-inf")])
+    case("masked_fill/same_shape", "masked_fill", [f32(2, 3), bl(2, 3)], lambda t, m: t.masked_fill(m, 2.5), args=[2.5])
+    case("masked_fill/int64", "masked_fill", [i64(2, 3), bl(3)], lambda t, m: t.masked_fill(m, 7), args=[7])
+    case("masked_fill/noncontig", "masked_fill", [f32(3, 2, view=[["t"]]), bl(2, 1)],
+         lambda t, m: t.masked_fill(m, -1.0), args=[-1.0])
+    case("masked_fill/float_mask", "masked_fill", [f32(2, 3), f32(2, 3)], lambda t, m: t.masked_fill(m, 0.0), error="DTypeError",
+         args=[0.0])
+    case("masked_fill/bcast_x", "masked_fill", [f32(3), bl(2, 3)], lambda t, m: t.masked_fill(m, 0.0), args=[0.0])
+
+    ties = lit([[3.0, 1.0, 3.0, 2.0, 1.0, float("nan"), -1.0], [0.5, 0.5, 0.5, -2.0, 4.0, 4.0, float("-inf")]])
+    for name, x, d in [("1d", f32(7), 0), ("2d_last", f32(3, 5), -1), ("2d_0", f32(4, 3), 0),
+                       ("3d_1", f32(2, 4, 3), 1), ("noncontig", f32(5, 3, view=[["t"]]), 1),
+                       ("int64", i64(3, 6, lo=-100, hi=100), 1), ("float64", f64(2, 6), 1),
+                       ("ties_nan", ties, 1)]:
+        for desc in (False, True):
+            tag = "%s_%s" % (name, "desc" if desc else "asc")
+            case("sort_values/" + tag, "sort_values", [x], lambda t, d=d, desc=desc: torch.sort(t, stable=True, dim=d, descending=desc)[0],
+                 args=[d, int(desc)])
+            case("sort_indices/" + tag, "sort_indices", [x],
+                 lambda t, d=d, desc=desc: torch.sort(t, stable=True, dim=d, descending=desc)[1], args=[d, int(desc)])
+            case("argsort/" + tag, "argsort", [x], lambda t, d=d, desc=desc: torch.sort(t, stable=True, dim=d, descending=desc)[1],
+                 args=[d, int(desc)])
+    case("sort_values/bad_dim", "sort_values", [f32(2, 3)], lambda t: torch.sort(t, 2)[0], args=[2, 0])
+
+    for name, x, k, d in [("1d", f32(8), 3, 0), ("2d", f32(3, 6), 2, -1), ("2d_dim0", f32(5, 3), 4, 0),
+                          ("all", f32(2, 4), 4, 1), ("zero", f32(2, 4), 0, 1), ("int64", i64(2, 9, lo=-100, hi=100), 5, 1),
+                          ("noncontig", f32(6, 2, view=[["t"]]), 3, 1)]:
+        case("topk_values/" + name, "topk_values", [x], lambda t, k=k, d=d: torch.topk(t, k, d)[0], args=[k, d])
+        case("topk_indices/" + name, "topk_indices", [x], lambda t, k=k, d=d: torch.topk(t, k, d)[1], args=[k, d])
+
+    for name, x, d in [("1d", f32(6), 0), ("2d_last", f32(3, 5), -1), ("2d_0", f32(4, 3), 0),
+                       ("noncontig", f32(4, 3, view=[["t"]]), 1), ("int64", i64(2, 5), 1), ("bool", bl(2, 5), 1),
+                       ("float64", f64(3, 4), 1), ("long", f32(3, 300), 1), ("empty", f32(0, 3), 1)]:
+        case("cumsum/" + name, "cumsum", [x], lambda t, d=d: torch.cumsum(t, d), args=[d], tol=(1e-5, 1e-5))
+
+    for name, x, size, d in [("even", f32(6, 2), 2, 0), ("ragged", f32(2, 7), 3, 1), ("bigger", f32(2, 3), 5, 1)]:
+        n = len(torch.split(x.torch(), size, d))
+        for i in range(n):
+            case("split/%s_%d" % (name, i), "split", [x], lambda t, size=size, d=d, i=i: torch.split(t, size, d)[i],
+                 args=[size, d, i])
+    for name, x, n, d in [("even", f32(6, 2), 3, 0), ("ragged", f32(2, 7), 3, 1), ("fewer", f32(5, 2), 4, 0)]:
+        m = len(torch.chunk(x.torch(), n, d))
+        case("chunk_len/" + name, "chunk_len", [x], lambda t, n=n, d=d: torch.tensor(len(torch.chunk(t, n, d))),
+             args=[n, d])
+        for i in range(m):
+            case("chunk/%s_%d" % (name, i), "chunk", [x], lambda t, n=n, d=d, i=i: torch.chunk(t, n, d)[i],
+                 args=[n, d, i])
+
+
 # ---------------------------------------------------------------- output
 
 
@@ -783,6 +847,8 @@ def dumps(v, dtype=None):
     if isinstance(v, int):
         return str(v)
     if isinstance(v, float):
+        if math.isnan(v) or math.isinf(v):
+            return fmt_num(v, "float64")
         return repr(v)
     if v is None:
         return "null"
@@ -799,6 +865,7 @@ def main():
     gen_shape()
     gen_join_index()
     gen_matmul()
+    gen_transformer_ops()
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures.json")
     with open(out, "w") as f:
         f.write('{"generator":"gen_fixtures.py","torch":"%s","numpy":"%s","cases":[\n'

@@ -97,6 +97,35 @@ for name, cls, kw in configs:
 case("linear", lambda x, w, b: F.linear(x, w, b), [torch.randn(2, 3, 4), torch.randn(5, 4), torch.randn(5)])
 case("linear32", lambda x, w, y: F.cross_entropy(F.relu(F.linear(x, w)), y), [torch.randn(4, 6), torch.randn(3, 6)],
      labels4, dtype=torch.float32)
+case("sort_topk_cumsum", lambda x: torch.sort(x, dim=1, descending=True, stable=True)[0].cumsum(1) * torch.topk(x, 3, 1)[0].sum(1, keepdim=True),
+     [torch.randn(3, 5)])
+case("causal_scores", lambda q, k: (q @ k.transpose(-2, -1)).masked_fill(torch.ones(4, 4).triu(1).bool(), float("-inf")).softmax(-1) + (q @ k.transpose(-2, -1)).tril(-1),
+     [torch.randn(2, 4, 3), torch.randn(2, 4, 3)])
+
+
+# Scaled dot-product attention, by its definition (torch 1.13 has no
+# public F.scaled_dot_product_attention): softmax(q kᵀ scale + mask) v.
+# Masks travel as the labels: bool masks as 0/1, additive ones as integers
+# times -0.5.
+def sdpa(q, k, v, mask=None, causal=False, scale=None):
+    s = q @ k.transpose(-2, -1) * (scale if scale is not None else q.shape[-1] ** -0.5)
+    if causal:
+        s = s.masked_fill(torch.ones(q.shape[-2], k.shape[-2]).triu(1).bool(), float("-inf"))
+    if mask is not None:
+        s = s.masked_fill(~mask, float("-inf")) if mask.dtype == torch.bool else s + mask
+    return torch.softmax(s, -1) @ v
+
+
+case("sdpa_causal", lambda q, k, v: sdpa(q, k, v, causal=True), [torch.randn(1, 2, 70, 8) for _ in range(3)])
+bmask = torch.rand(67, 70) < 0.7
+bmask[:, 0] = True
+case("sdpa_bool_mask", lambda q, k, v, m: sdpa(q, k, v, mask=m.reshape(67, 70).bool()),
+     [torch.randn(1, 67, 8), torch.randn(1, 70, 8), torch.randn(1, 70, 4)], bmask.long().reshape(-1))
+amask = torch.randint(0, 6, (2, 1, 9, 9))
+case("sdpa_additive32", lambda q, k, v, m: sdpa(q, k, v, mask=m.reshape(2, 1, 9, 9).float() * -0.5),
+     [torch.randn(2, 2, 9, 32) for _ in range(3)], amask.reshape(-1), dtype=torch.float32)
+case("sdpa_scale_e128", lambda q, k, v: sdpa(q, k, v, scale=0.3, causal=True),
+     [torch.randn(1, 5, 128), torch.randn(1, 7, 128), torch.randn(1, 7, 3)])
 
 with open("grad_fixtures.json", "w") as f:
     json.dump({"torch": torch.__version__, "cases": cases, "optim": optims}, f, indent=None, separators=(",", ":"))
