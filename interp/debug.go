@@ -824,7 +824,8 @@ func (d *debugger) resume(gid int, mode yaegi.DebugEventReason) error {
 	if !ok {
 		return fmt.Errorf("thread %d is not stopped", gid)
 	}
-	go d.emit("continued", map[string]any{"threadId": gid, "allThreadsContinued": false})
+	// Before the goroutine goes on: its next stop must not be overtaken.
+	d.emit("continued", map[string]any{"threadId": gid, "allThreadsContinued": false})
 	switch {
 	case st.resume != nil:
 		close(st.resume)

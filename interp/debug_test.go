@@ -16,6 +16,9 @@ type dapClient struct {
 	s      *Session
 	seq    int
 	events chan map[string]any
+	// continued counts the continued events read before the last stopped
+	// event.
+	continued int
 }
 
 func newDAPClient(t *testing.T, s *Session) *dapClient {
@@ -59,9 +62,13 @@ func (c *dapClient) ok(command string, args map[string]any) map[string]any {
 func (c *dapClient) stopped() map[string]any {
 	c.t.Helper()
 	timeout := time.After(20 * time.Second)
+	c.continued = 0
 	for {
 		select {
 		case e := <-c.events:
+			if e["event"] == "continued" {
+				c.continued++
+			}
 			if e["event"] == "stopped" {
 				return e["body"].(map[string]any)
 			}
@@ -203,6 +210,9 @@ func TestDebugBreakpointInEarlierCell(t *testing.T) {
 	// Step over: out of f, back in the cell, on to its next line.
 	c.ok("next", map[string]any{"threadId": 1})
 	c.stopped()
+	if c.continued != 1 {
+		t.Errorf("%d continued events before the step's stop, want 1", c.continued)
+	}
 	names, _ = c.stack()
 	if names[0] != "<cell>:2" {
 		t.Errorf("after next, stack = %v, want <cell>:2 first", names)
