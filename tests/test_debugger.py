@@ -179,3 +179,25 @@ def test_breakpoint_step_continue(kc):
     reply, msgs = execute(kc, "fmt.Println(f(1))")
     assert reply["content"]["status"] == "ok" and stream_text(msgs) == "3\n"
     assert not [m for m in msgs if m["msg_type"] == "debug_event"]
+
+
+def test_panic_stops_with_exception_breakpoint(kc):
+    dap = DAP(kc)
+    dap.ok("initialize", {"clientID": "test", "adapterID": "", "pathFormat": "path", "linesStartAt1": True, "columnsStartAt1": True})
+    dap.ok("attach")
+    filters = [f["filter"] for f in dap.ok("initialize")["exceptionBreakpointFilters"]]
+    dap.ok("setExceptionBreakpoints", {"filters": filters})
+    dap.ok("configurationDone")
+    cell = "var a []int\ni := 3\nfmt.Println(a[i])"
+    msg_id = kc.execute(cell)
+    stop = dap.event("stopped")
+    assert stop["reason"] == "exception" and "index out of range" in stop["text"], stop
+    frames, names = dap.stack()
+    assert names[0] == "<cell>:3" and frames[0]["source"]["path"] == cell_path(dap.ok("debugInfo"), cell), names
+    assert dap.ok("debugInfo")["stoppedThreads"] == [1]
+    dap.ok("continue", {"threadId": 1})
+    reply = kc.get_shell_msg(timeout=TIMEOUT)
+    while reply["parent_header"].get("msg_id") != msg_id:
+        reply = kc.get_shell_msg(timeout=TIMEOUT)
+    assert reply["content"]["status"] == "error" and "index out of range" in reply["content"]["evalue"]
+    dap.ok("disconnect")
