@@ -437,3 +437,40 @@ func TestDebugStaleFunctionValue(t *testing.T) {
 	}
 	c.ok("disconnect", nil)
 }
+
+func TestDebugPause(t *testing.T) {
+	s := newSession(t)
+	c := newDAPClient(t, s)
+	c.start()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Execute(ctx, "n := 0\nfor {\n\tn++\n}", &recorder{})
+		done <- err
+	}()
+	// Pause asks the running cell to stop: it may not be running yet.
+	var ev map[string]any
+	for i := 0; ev == nil && i < 200; i++ {
+		if r := c.req("pause", map[string]any{"threadId": 1}); r["success"] == true {
+			ev = c.stopped()
+		} else {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	if ev == nil || ev["reason"] != "pause" {
+		t.Fatalf("pause: %v", ev)
+	}
+	names, frames := c.stack()
+	if names[0] != "<cell>:3" && names[0] != "<cell>:2" {
+		t.Errorf("paused at %v, want the loop", names)
+	}
+	n := c.vars(frames[0]["id"].(float64), "Globals")["n"]["value"].(string)
+	if v, err := strconv.Atoi(n); err != nil || v < 0 {
+		t.Errorf("n = %q", n)
+	}
+	cancel()
+	if err := wait(t, done); err == nil || !strings.Contains(err.Error(), "Interrupted") {
+		t.Errorf("interrupted cell: %v", err)
+	}
+	c.ok("disconnect", nil)
+}
