@@ -740,6 +740,14 @@ func (d *debugger) event(r *debugRun, e *yaegi.DebugEvent) {
 	d.mu.Lock()
 	st := d.steps[g]
 	d.mu.Unlock()
+	if !d.s.dbgOn.Load() {
+		// The front end has gone: nobody would let the goroutine go on.
+		d.mu.Lock()
+		delete(d.steps, g)
+		d.mu.Unlock()
+		go r.dbg.Continue(g)
+		return
+	}
 	if st != nil {
 		if !d.stepDone(st, line, depth) {
 			mode := st.mode

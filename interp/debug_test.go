@@ -474,3 +474,26 @@ func TestDebugPause(t *testing.T) {
 	}
 	c.ok("disconnect", nil)
 }
+
+// TestDebugDisconnectWhileStopped checks that a cell stopped at a
+// breakpoint runs to its end when the front end disconnects, though its
+// lines hold more breakpoints.
+func TestDebugDisconnectWhileStopped(t *testing.T) {
+	s := newSession(t)
+	c := newDAPClient(t, s)
+	c.start()
+	cell := "k := 1\nk++\nk++\nfmt.Println(k)"
+	c.breakAt(cell, 2, 3, 4)
+	var r recorder
+	done := runAsync(s, cell, &r)
+	c.stopped()
+	c.ok("next", map[string]any{"threadId": 1})
+	c.ok("disconnect", nil)
+	if err := wait(t, done); err != nil {
+		t.Fatal(err)
+	}
+	s.flushStreams()
+	if out := r.text("stdout"); out != "3\n" {
+		t.Errorf("stdout %q", out)
+	}
+}
