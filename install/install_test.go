@@ -55,7 +55,7 @@ func TestInstallPrefixWritesKernelJSON(t *testing.T) {
 		"display_name":   "Go (gotensor)",
 		"language":       "go",
 		"interrupt_mode": "message",
-		"metadata":       map[string]any{"debugger": false},
+		"metadata":       map[string]any{"debugger": true},
 	}
 	if got := readSpec(t, dir); !reflect.DeepEqual(got, want) {
 		t.Errorf("kernel.json = %v, want %v", got, want)

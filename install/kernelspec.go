@@ -70,7 +70,7 @@ func Spec(exe, displayName string) KernelSpec {
 		DisplayName:   displayName,
 		Language:      "go",
 		InterruptMode: "message",
-		Metadata:      map[string]any{"debugger": false},
+		Metadata:      map[string]any{"debugger": true},
 	}
 }
 

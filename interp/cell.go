@@ -35,7 +35,8 @@ func (s *Session) runGo(ctx context.Context, code string) (*display.Bundle, erro
 	for _, w := range p.Warnings {
 		fmt.Fprintf(s.stderr, "interp: warning: %s\n", w)
 	}
-	c := &cellRun{s: s, p: p, ended: make(chan struct{})}
+	s.dbg.recordCell(s.cells, code)
+	c := &cellRun{s: s, p: p, ctx: ctx, ended: make(chan struct{})}
 	err = c.run(ctx, c.steps)
 	s.plan.Commit(p, int(c.ran.Load()))
 	if err != nil {
@@ -49,8 +50,9 @@ func (s *Session) runGo(ctx context.Context, code string) (*display.Bundle, erro
 type cellRun struct {
 	s    *Session
 	p    *plan.Plan
-	goid uint64       // the goroutine that runs the steps
-	ran  atomic.Int32 // the steps compiled (and run, but the last)
+	ctx  context.Context // cancelled when the cell is interrupted
+	goid uint64          // the goroutine that runs the steps
+	ran  atomic.Int32    // the steps compiled (and run, but the last)
 
 	bundle *display.Bundle // the rendered last value
 
@@ -152,6 +154,7 @@ func (c *cellRun) steps() error {
 		if st.Kind == plan.StepDeclare {
 			continue // compiled for its declarations; nothing runs
 		}
+		c.s.dbg.recordStep(c.s.cells, st.Src, prog)
 		if err := c.s.exec(prog); err != nil {
 			return err
 		}
@@ -290,7 +293,12 @@ func (s *Session) exec(prog *yaegi.Program) error {
 	s.traceMu.Lock()
 	s.trace = s.trace[:0]
 	s.traceMu.Unlock()
-	_, err := s.yi.Execute(prog)
+	var err error
+	if s.dbgOn.Load() {
+		_, err = s.dbg.execute(prog)
+	} else {
+		_, err = s.yi.Execute(prog)
+	}
 	if err == nil {
 		return nil
 	}
@@ -298,7 +306,14 @@ func (s *Session) exec(prog *yaegi.Program) error {
 		if isInterrupt(p.Value) || s.intr.interrupted() {
 			return interruptedError()
 		}
-		return s.panicError(p.Value)
+		if s.dbgOn.Load() && bytes.Contains(p.Stack, []byte("(*Debugger).enterCall")) {
+			return staleFuncError()
+		}
+		e := s.panicError(p.Value)
+		if s.dbgOn.Load() {
+			s.dbg.stopOnPanic(e)
+		}
+		return e
 	}
 	return s.interpError(err)
 }

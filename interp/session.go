@@ -132,6 +132,12 @@ type Session struct {
 	cur atomic.Pointer[cellRun]
 
 	abandoned chan struct{} // closed when an interrupted cell left running ends
+
+	// dbg is the session's side of the Jupyter debugger (debug.go);
+	// dbgOn is set while a front end is attached, and steps run under
+	// yaegi's debugger only then.
+	dbg   *debugger
+	dbgOn atomic.Bool
 }
 
 // New starts a session.
@@ -143,6 +149,7 @@ func New(opts Options) (*Session, error) {
 		}
 	}
 	s := &Session{opts: opts}
+	s.dbg = newDebugger(s)
 	s.stdin = &stdinReader{s: s}
 	s.intr.max = opts.MaxDepth
 	s.stdout = &stream{name: "stdout", out: s.output}

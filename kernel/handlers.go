@@ -12,8 +12,15 @@ func (k *kernel) kernelInfo(r *request) {
 	if links == nil {
 		links = []HelpLink{}
 	}
+	_, debugger := k.cfg.Interp.(Debugger)
+	features := []string{}
+	if debugger {
+		features = append(features, "debugger")
+	}
 	k.reply(r, "kernel_info_reply", map[string]any{
 		"status":                 "ok",
+		"debugger":               debugger,
+		"supported_features":     features,
 		"protocol_version":       protocol.Version,
 		"implementation":         k.cfg.Implementation,
 		"implementation_version": k.cfg.ImplementationVersion,

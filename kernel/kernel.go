@@ -75,6 +75,7 @@ var (
 		"kernel_info_request": (*kernel).kernelInfo,
 		"interrupt_request":   (*kernel).interrupt,
 		"shutdown_request":    (*kernel).shutdown,
+		"debug_request":       (*kernel).debugRequest,
 	}
 )
 

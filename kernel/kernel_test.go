@@ -35,8 +35,10 @@ func TestKernelInfo(t *testing.T) {
 				"name": "go", "version": "1.26", "mimetype": "text/x-go", "file_extension": ".go",
 				"pygments_lexer": "go", "codemirror_mode": "go",
 			},
-			"banner":     "gotensor test",
-			"help_links": []any{map[string]any{"text": "Go", "url": "https://go.dev/doc"}},
+			"banner":             "gotensor test",
+			"help_links":         []any{map[string]any{"text": "Go", "url": "https://go.dev/doc"}},
+			"debugger":           false,
+			"supported_features": []any{},
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("kernel_info_reply =\n%v\nwant\n%v", got, want)

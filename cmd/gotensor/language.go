@@ -14,7 +14,10 @@ import (
 // knows nothing about Jupyter's sockets, and this file is where they meet.
 type goLanguage struct{ s *interp.Session }
 
-var _ kernel.Interpreter = goLanguage{}
+var (
+	_ kernel.Interpreter = goLanguage{}
+	_ kernel.Debugger    = goLanguage{}
+)
 
 func (g goLanguage) Execute(ctx context.Context, code string, out kernel.Output) (*kernel.Bundle, error) {
 	b, err := g.s.Execute(ctx, code, cellOutput{out})
@@ -40,6 +43,11 @@ func (g goLanguage) Complete(code string, cursor int) kernel.Completion {
 func (g goLanguage) Inspect(code string, cursor, detail int) kernel.Inspection {
 	i := g.s.Inspect(code, cursor, detail)
 	return kernel.Inspection{Found: i.Found, Data: toKernel(i.Data)}
+}
+
+// DebugRequest answers JupyterLab's debugger (see interp.Session.DebugRequest).
+func (g goLanguage) DebugRequest(request []byte, events func([]byte)) []byte {
+	return g.s.DebugRequest(request, events)
 }
 
 func (g goLanguage) IsComplete(code string) kernel.Completeness {

@@ -360,6 +360,11 @@ func Position(line int) (cell, cellLine int, ok bool) {
 	return (line - firstLine) / lineBase, (line - firstLine) % lineBase, true
 }
 
+// Line returns the line of generated code that is line l of the
+// session's n-th cell, as the //line comments give it: the inverse of
+// Position (a debugger sets breakpoints by it).
+func Line(cell, l int) int { return genLine(cell, l) }
+
 // Line numbers of generated code encode the cell: line l of the session's
 // n-th cell is line firstLine + (n mod cellsWrap)*lineBase + l. go/token
 // allows lines up to 1<<30, so the cell number wraps around after
