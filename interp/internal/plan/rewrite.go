@@ -534,6 +534,7 @@ func (g *gen) walk(root ast.Node, fc *fnCtx) {
 // node rewrites one node; false means its children are done.
 func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 	info := g.c.info
+	g.convNode(n, fc)
 	switch n := n.(type) {
 	case *ast.Ident:
 		g.ident(n)
@@ -550,9 +551,11 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 		g.hoistedDecl(n)
 	case *ast.TypeAssertExpr:
 		if n.Type != nil {
+			g.ifaceNode(n, stack[len(stack)-1], fc)
 			g.assertError(n)
 		}
 	case *ast.TypeSwitchStmt:
+		g.ifaceNode(n, nil, fc)
 		g.switchError(n)
 	case *ast.GoStmt:
 		g.goStmt(n)
@@ -745,6 +748,11 @@ func (g *gen) call(call *ast.CallExpr) {
 		if fn.Name() == "As" {
 			g.errorsAs(call)
 		}
+		if fn.Name() == "Is" || fn.Name() == "Unwrap" {
+			g.errorsIs(call, fn.Name())
+		}
+	case "encoding/json", "encoding/xml", "text/template", "html/template":
+		g.reflectCall(call, fn, fn.Pkg().Path())
 	}
 }
 
@@ -921,6 +929,9 @@ func (g *gen) makeSize(call *ast.CallExpr) {
 func (g *gen) fmtArgs(call *ast.CallExpr, fn *types.Func) {
 	sig := fn.Type().(*types.Signature)
 	if !sig.Variadic() || call.Ellipsis.IsValid() {
+		if call.Ellipsis.IsValid() {
+			g.fmtSpread(call, fn)
+		}
 		return
 	}
 	first := sig.Params().Len() - 1
@@ -939,12 +950,15 @@ func (g *gen) fmtArgs(call *ast.CallExpr, fn *types.Func) {
 	for i := first; i < len(call.Args); i++ {
 		a := call.Args[i]
 		t := g.c.info.Types[a].Type
-		if t == nil || !isCellType(t) && !isInstance(t) {
-			continue
-		}
 		used := []verb{{verb: "v"}} // Print, Println
 		if verbs != nil {
 			used = verbs[i-first]
+		}
+		if printing(fn) && g.fmtIfaceArg(a, used, false) {
+			continue
+		}
+		if t == nil || !isCellType(t) && !isInstance(t) {
+			continue
 		}
 		if len(used) == 1 && used[0].verb == "T" && format != nil {
 			// %T: the name Go gives the type, as a string.
@@ -1059,6 +1073,9 @@ func (g *gen) describeCall(t types.Type) string {
 		return ""
 	}
 	args := []string{"_gtx", strconv.Quote(strings.TrimPrefix(g.goTypeName(t), "*"))}
+	if holdsInterface(t, 0) {
+		args[0] = rtName + ".FmtAny(_gtx, " + fmtName + ")" // see fmtIfaceArg
+	}
 	for i := 0; i < st.NumFields(); i++ {
 		args = append(args, strconv.Quote(st.Field(i).Name()))
 	}
@@ -1184,7 +1201,7 @@ func (g *gen) errorsAs(call *ast.CallExpr) {
 	g.ed.replace(g.off(call.Fun.Pos()), g.off(call.Lparen)+1, rtName+".ErrorsAs(")
 	g.ed.replace(g.off(call.Args[0].End()), g.off(target.Pos()),
 		", func(_gte any) bool { _gtv, _gtok := _gte.("+t+"); if _gtok { *(")
-	g.ed.replace(g.off(target.End()), g.off(call.Rparen)+1, ") = _gtv }; return _gtok })")
+	g.ed.replace(g.off(target.End()), g.off(call.Rparen)+1, ") = _gtv }; return _gtok }, "+errName+")")
 }
 
 // assertError makes a type assertion on an error see the value a

@@ -78,7 +78,7 @@ func TestRewrites(t *testing.T) {
 		{"%T, %+v and %#v of a cell's struct", "type point struct{ x, y int }\np := point{1, 2}\nfmt.Printf(\"%v %+v %#v %T\\n\", p, p, &p, p)",
 			[]string{"fmt.Printf(\"%v %+v %#v %s\\n\", p, func(_gtx point) any { return _gt.Describe(_gtx, \"main.point\", \"x\", \"y\") }(p), func(_gtx *point) any { return _gt.Describe(_gtx, \"main.point\", \"x\", \"y\") }(&p), func(any) string { return \"main.point\" }(p))"}, nil},
 		{"errors.Is and errors.As on cell errors", "var err error = &E{\"x\"}\nvar target *E\nok := errors.Is(err, err) && errors.As(err, &target)",
-			[]string{"_gt.ErrorsIs(err, err) && _gt.ErrorsAs(err, func(_gte any) bool { _gtv, _gtok := _gte.(*E); if _gtok { *(&target) = _gtv }; return _gtok })"}, nil},
+			[]string{"_gt.ErrorsIsWith(err, err, _gtErr) && _gt.ErrorsAs(err, func(_gte any) bool { _gtv, _gtok := _gte.(*E); if _gtok { *(&target) = _gtv }; return _gtok }, _gtErr)"}, nil},
 		{"the last value with display methods", "S(2)",
 			[]string{"_gtres := S(2); _gt.Result(_gtres, _gt.Fmt(_gtres, _gtres.String, nil, nil, nil), nil, nil, nil, nil)"}, nil},
 		{"top-level defer and goto stay in the cell's function", "defer fmt.Println(\"done\")\nk := 0\nagain:\nk++\nif k < 3 { goto again }",
