@@ -145,7 +145,9 @@ func codecProblem(n *types.Named, path string, fill bool) string {
 	for i := range st.NumFields() {
 		f := st.Field(i)
 		switch {
-		case f.Embedded():
+		case f.Embedded() && st.NumFields() > 1:
+			// yaegi marks an embedded field as such only when it is the
+			// struct's one field.
 			return fmt.Sprintf("its embedded field %s would not be flattened", f.Name())
 		case !f.Exported() && f.Name() != "_" && fill:
 			return fmt.Sprintf("its unexported field %s would be filled", f.Name())
