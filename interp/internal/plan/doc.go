@@ -127,6 +127,10 @@
 //     value made into an error or another compiled interface, and a
 //     cell's value returned as an any, are converted by generated code
 //     (see rewrite_conv.go).
+//   - An assignment of several values of which one is an any (or nil for
+//     an interface), and a top-level definition or var declaration of
+//     several, assigns the results of a function literal's call instead
+//     (yaegi's parallel assignment panics on them; see rewrite_assign.go).
 //   - encoding/json and encoding/xml calls on values whose types cells
 //     declared with unexported or embedded fields or codec methods are
 //     refused, templates with data of a cell type with methods warn (see

@@ -121,6 +121,9 @@ func (g *gen) walk(root ast.Node, fc *fnCtx) {
 // node rewrites one node; false means its children are done.
 func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 	info := g.c.info
+	if a, ok := n.(*ast.AssignStmt); ok {
+		g.parallelAssign(a, fc, stack) // before convNode: its call holds conversions
+	}
 	g.convNode(n, fc)
 	switch n := n.(type) {
 	case *ast.Ident:
