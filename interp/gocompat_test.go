@@ -63,12 +63,15 @@ type gocompatMode struct {
 
 // gocompatModes are the ways a program runs as cells: the file pasted
 // whole into one cell; split across cells, each top-level declaration its
-// own cell, then main's body; with main renamed and called (its body runs
-// inside a function); and main run in a goroutine that the cell waits for,
-// its panic passed on.
+// own cell, then main's body; split likewise with func main declared in
+// the last cell (which calls it: the functions of a cell see the types
+// and methods of earlier cells); with main renamed and called (its body
+// runs inside a function); and main run in a goroutine that the cell
+// waits for, its panic passed on.
 var gocompatModes = []gocompatMode{
 	{"pasted", func(src string) (string, error) { return src, nil }},
-	{"split", splitCells},
+	{"split", func(src string) (string, error) { return splitCells(src, false) }},
+	{"declared", func(src string) (string, error) { return splitCells(src, true) }},
 	{"function", func(src string) (string, error) { return corpus.CellSource(src, "gocompatMain") }},
 	{"goroutine", func(src string) (string, error) {
 		s, err := corpus.CellSource(src, "gocompatMain")
@@ -95,8 +98,8 @@ if gocompatPanic != nil {
 
 // splitCells returns src as cells: each top-level declaration (with its
 // doc comment) its own cell, in the order of the file, then the body of
-// func main.
-func splitCells(src string) (string, error) {
+// func main, or with declaredMain func main itself.
+func splitCells(src string, declaredMain bool) (string, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
@@ -114,6 +117,9 @@ func splitCells(src string) (string, error) {
 			}
 			if d.Recv == nil && d.Name.Name == "main" {
 				body = src[off(d.Body.Lbrace)+1 : off(d.Body.Rbrace)]
+				if declaredMain {
+					body = src[off(start):off(d.End())]
+				}
 				continue
 			}
 		case *ast.GenDecl:

@@ -124,7 +124,204 @@ func (d *describer) Format(s fmt.State, verb rune) {
 		if i > 0 {
 			io.WriteString(s, sep)
 		}
-		fmt.Fprintf(s, "%s:"+field, name, Unwrap(rv.Field(i).Interface()))
+		f := rv.Field(i).Interface()
+		if rv.Field(i).Kind() != reflect.Interface {
+			// A field of an interface type holds a value with the
+			// interface's methods (the interpreter's wrapper, or
+			// FmtAny's), which fmt calls.
+			f = Unwrap(f)
+		}
+		fmt.Fprintf(s, "%s:"+field, name, f)
 	}
 	io.WriteString(s, "}")
 }
+
+// FmtAny returns v as fmt should see it: f, an interpreted function that
+// gives fmt a value of a type declared in a cell with the type's fmt
+// methods (see Fmt), applied to v and to the values inside v that fmt
+// prints: the elements of slices, arrays and maps and the fields of
+// structs of interface type, and what a pointer at the top points to
+// (whose types the planner does not know). A value with such parts
+// changed is a copy; v itself is left alone. A nil f leaves v as it is.
+func FmtAny(v any, f func(any) any) any {
+	if f == nil || v == nil {
+		return v
+	}
+	if r, ok := fmtWalk(reflect.ValueOf(v), f, 0, true); ok {
+		return r.Interface()
+	}
+	return v
+}
+
+// fmtWalk returns v with f applied to the values of interface type in it
+// (see FmtAny), and whether any changed. top marks v itself, held in an
+// interface.
+func fmtWalk(v reflect.Value, f func(any) any, depth int, top bool) (reflect.Value, bool) {
+	if depth > 8 || !v.IsValid() {
+		return v, false
+	}
+	switch v.Kind() {
+	case reflect.Interface:
+		if v.IsNil() {
+			return v, false
+		}
+		if r, ok := fmtWalk(v.Elem(), f, depth+1, true); ok {
+			return r, true
+		}
+		return v, false
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.IsNil() || !holdsInterface(v.Type().Elem()) {
+			return fmtValue(v, f, top)
+		}
+		var out reflect.Value
+		for i := range v.Len() {
+			e, ok := fmtWalk(v.Index(i), f, depth+1, false)
+			if !ok {
+				continue
+			}
+			if !out.IsValid() {
+				if v.Kind() == reflect.Slice {
+					out = reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+				} else {
+					out = reflect.New(v.Type()).Elem()
+				}
+				reflect.Copy(out, v)
+			}
+			if !e.Type().AssignableTo(out.Type().Elem()) {
+				return v, false
+			}
+			out.Index(i).Set(e)
+		}
+		return out, out.IsValid()
+	case reflect.Map:
+		if v.IsNil() || !holdsInterface(v.Type().Elem()) {
+			return fmtValue(v, f, top)
+		}
+		out := reflect.MakeMapWithSize(v.Type(), v.Len())
+		changed := false
+		for it := v.MapRange(); it.Next(); {
+			e, ok := fmtWalk(it.Value(), f, depth+1, false)
+			if ok && !e.Type().AssignableTo(v.Type().Elem()) {
+				return v, false
+			}
+			changed = changed || ok
+			out.SetMapIndex(it.Key(), e)
+		}
+		return out, changed
+	case reflect.Struct:
+		if !holdsInterface(v.Type()) {
+			return fmtValue(v, f, top)
+		}
+		var out reflect.Value
+		for i := range v.NumField() {
+			if !v.Field(i).CanInterface() {
+				continue
+			}
+			e, ok := fmtWalk(v.Field(i), f, depth+1, false)
+			if !ok {
+				continue
+			}
+			if !out.IsValid() {
+				out = reflect.New(v.Type()).Elem()
+				out.Set(v)
+			}
+			if !out.Field(i).CanSet() || !e.Type().AssignableTo(out.Field(i).Type()) {
+				return v, false
+			}
+			out.Field(i).Set(e)
+		}
+		return out, out.IsValid()
+	case reflect.Pointer:
+		if top && depth == 0 && !v.IsNil() && v.Elem().Kind() == reflect.Struct {
+			// fmt prints what a pointer at the top points to, &{...}.
+			if e, ok := fmtWalk(v.Elem(), f, depth+1, false); ok && e.Type() == v.Type().Elem() {
+				p := reflect.New(e.Type())
+				p.Elem().Set(e)
+				return p, true
+			}
+		}
+		return fmtValue(v, f, top)
+	}
+	return fmtValue(v, f, top)
+}
+
+// fmtValue returns f of v, when v was held in an interface (top) and f
+// gives another value for it.
+func fmtValue(v reflect.Value, f func(any) any, top bool) (reflect.Value, bool) {
+	if !top || !v.CanInterface() {
+		return v, false
+	}
+	x := v.Interface()
+	r := f(x)
+	if r == nil || reflect.TypeOf(r) == reflect.TypeOf(x) {
+		return v, false
+	}
+	return reflect.ValueOf(r), true
+}
+
+// holdsInterface reports whether a value of type t holds values of
+// interface type that fmt prints: t itself, or its elements or fields,
+// not through pointers.
+func holdsInterface(t reflect.Type) bool {
+	return holds(t, 0)
+}
+
+func holds(t reflect.Type, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Interface:
+		return true
+	case reflect.Slice, reflect.Array, reflect.Map:
+		return holds(t.Elem(), depth+1)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if t.Field(i).IsExported() && holds(t.Field(i).Type, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// CellType returns the interpreter's name of the type of a value of a type
+// declared in a cell that the interpreter handed compiled code inside an
+// interface (its wrapper holds the type: main.Temp, *main.Temp), or ""
+// for any other value. A type assertion of an interface value to a cell's
+// type compares reflect types, which a float64 and a cell's Temp float64
+// share: generated code tests this name first.
+func CellType(v any) string {
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() || rv.Kind() != reflect.Struct || rv.Type().Name() != "valueInterface" ||
+		rv.Type().PkgPath() != "github.com/traefik/yaegi/interp" || rv.NumField() < 1 {
+		return ""
+	}
+	node := rv.Field(0)
+	if node.Kind() != reflect.Pointer || node.IsNil() {
+		return ""
+	}
+	typ := node.Elem().FieldByName("typ")
+	if typ.Kind() != reflect.Pointer || typ.IsNil() {
+		return ""
+	}
+	str := typ.Elem().FieldByName("str")
+	if str.Kind() != reflect.String {
+		return ""
+	}
+	return str.String()
+}
+
+// NotInterface returns the panic of a failed type assertion of a value of
+// a cell's type (dyn, the interpreter's name of it) to an interface.
+func NotInterface(dyn, iface string) error {
+	return &assertionError{"interface conversion: " + dyn + " is not " + iface}
+}
+
+// assertionError is a run-time error of a type assertion.
+type assertionError struct{ msg string }
+
+func (e *assertionError) Error() string { return e.msg }
+
+// RuntimeError marks the error as a run-time panic, as runtime.Error does.
+func (e *assertionError) RuntimeError() {}

@@ -115,8 +115,26 @@
 //     hands back for a cell's errors (_gt.Identity).
 //   - Arguments of fmt's and log's printing functions whose type a cell
 //     declared with String, Error, Format or GoString go through
-//     cellrt.Fmt (compiled fmt sees no methods of such types); errors.Is
-//     and errors.As with errors declared in cells go through the runtime.
+//     cellrt.Fmt (compiled fmt sees no methods of such types); arguments
+//     of interface type and []any go through _gt.FmtAny with the
+//     session's dispatch _gtFmt, which each cell that declares types
+//     assigns (see rewrite_fmtany.go). errors.Is, errors.As and
+//     errors.Unwrap go through the runtime with _gtErr, the Unwrap and Is
+//     methods of the cells' error types.
+//   - Type assertions and type switches to interfaces with methods test
+//     the cells' types that implement them first, by the interpreter's
+//     name of a value's type (see rewrite_iface.go); a cell's struct
+//     value made into an error or another compiled interface, and a
+//     cell's value returned as an any, are converted by generated code
+//     (see rewrite_conv.go).
+//   - An assignment of several values of which one is an any (or nil for
+//     an interface), and a top-level definition or var declaration of
+//     several, assigns the results of a function literal's call instead
+//     (yaegi's parallel assignment panics on them; see rewrite_assign.go).
+//   - encoding/json and encoding/xml calls on values whose types cells
+//     declared with unexported or embedded fields or codec methods are
+//     refused, templates with data of a cell type with methods warn (see
+//     rewrite_reflect.go).
 //
 // # Limits
 //
@@ -127,6 +145,9 @@
 // another cell than the type; instances made before a generic function
 // is declared again keep its old code;
 // %T, %+v and %#v of a struct type declared in a cell print the
-// interpreter's representation; the Unwrap, Is and As methods of error
-// types declared in cells are not followed by errors.Is/As.
+// interpreter's representation; code of an earlier cell that asserts to
+// an interface does not know the types declared later (the later cell
+// warns); a value of a cell's non-struct type that yaegi hands back bare
+// inside an interface is not recognized; the As method of error types
+// declared in cells is not followed by errors.As.
 package plan

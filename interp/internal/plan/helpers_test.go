@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -59,6 +60,29 @@ func dump(p *Plan) string {
 		fmt.Fprintf(&b, "--- step %d: %s\n%s", i, st.Kind, st.Src)
 	}
 	return b.String()
+}
+
+// lineComment matches the /*line*/ comments of generated code.
+var lineComment = regexp.MustCompile(`/\*line [^*]*\*/`)
+
+// wantCode plans the cell setup and then src in a new session and checks
+// that the code generated for src, without its /*line*/ comments, holds
+// each of has and none of not.
+func wantCode(t *testing.T, setup, src string, has, not []string) {
+	t.Helper()
+	s := newSession(t)
+	run(t, s, 1, setup)
+	got := lineComment.ReplaceAllString(dump(run(t, s, 2, src)), "")
+	for _, h := range has {
+		if !strings.Contains(got, h) {
+			t.Errorf("missing %q in\n%s", h, got)
+		}
+	}
+	for _, h := range not {
+		if strings.Contains(got, h) {
+			t.Errorf("unwanted %q in\n%s", h, got)
+		}
+	}
 }
 
 // thing is an unexported type of a compiled package, which generated code

@@ -121,6 +121,10 @@ func (g *gen) walk(root ast.Node, fc *fnCtx) {
 // node rewrites one node; false means its children are done.
 func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 	info := g.c.info
+	if a, ok := n.(*ast.AssignStmt); ok {
+		g.parallelAssign(a, fc, stack) // before convNode: its call holds conversions
+	}
+	g.convNode(n, fc)
 	switch n := n.(type) {
 	case *ast.Ident:
 		g.ident(n)
@@ -137,9 +141,11 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 		g.hoistedDecl(n)
 	case *ast.TypeAssertExpr:
 		if n.Type != nil {
+			g.ifaceNode(n, stack[len(stack)-1], fc)
 			g.assertError(n)
 		}
 	case *ast.TypeSwitchStmt:
+		g.ifaceNode(n, nil, fc)
 		g.switchError(n)
 	case *ast.GoStmt:
 		g.goStmt(n)
@@ -265,6 +271,11 @@ func (g *gen) call(call *ast.CallExpr) {
 		if fn.Name() == "As" {
 			g.errorsAs(call)
 		}
+		if fn.Name() == "Is" || fn.Name() == "Unwrap" {
+			g.errorsIs(call, fn.Name())
+		}
+	case "encoding/json", "encoding/xml", "text/template", "html/template":
+		g.reflectCall(call, fn, fn.Pkg().Path())
 	}
 }
 

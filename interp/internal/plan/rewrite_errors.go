@@ -25,7 +25,7 @@ func (g *gen) errorsAs(call *ast.CallExpr) {
 	g.ed.replace(g.off(call.Fun.Pos()), g.off(call.Lparen)+1, rtName+".ErrorsAs(")
 	g.ed.replace(g.off(call.Args[0].End()), g.off(target.Pos()),
 		", func(_gte any) bool { _gtv, _gtok := _gte.("+t+"); if _gtok { *(")
-	g.ed.replace(g.off(target.End()), g.off(call.Rparen)+1, ") = _gtv }; return _gtok })")
+	g.ed.replace(g.off(target.End()), g.off(call.Rparen)+1, ") = _gtv }; return _gtok }, "+errName+")")
 }
 
 // assertError makes a type assertion on an error see the value a

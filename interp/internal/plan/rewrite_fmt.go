@@ -141,6 +141,9 @@ func isFunc(sig *types.Signature, params, results string) bool {
 func (g *gen) fmtArgs(call *ast.CallExpr, fn *types.Func) {
 	sig := fn.Type().(*types.Signature)
 	if !sig.Variadic() || call.Ellipsis.IsValid() {
+		if call.Ellipsis.IsValid() {
+			g.fmtSpread(call, fn)
+		}
 		return
 	}
 	first := sig.Params().Len() - 1
@@ -159,12 +162,15 @@ func (g *gen) fmtArgs(call *ast.CallExpr, fn *types.Func) {
 	for i := first; i < len(call.Args); i++ {
 		a := call.Args[i]
 		t := g.c.info.Types[a].Type
-		if t == nil || !isCellType(t) && !isInstance(t) {
-			continue
-		}
 		used := []verb{{verb: "v"}} // Print, Println
 		if verbs != nil {
 			used = verbs[i-first]
+		}
+		if printing(fn) && g.fmtIfaceArg(a, used, false) {
+			continue
+		}
+		if t == nil || !isCellType(t) && !isInstance(t) {
+			continue
 		}
 		if len(used) == 1 && used[0].verb == "T" && format != nil {
 			// %T: the name Go gives the type, as a string.
@@ -279,6 +285,9 @@ func (g *gen) describeCall(t types.Type) string {
 		return ""
 	}
 	args := []string{"_gtx", strconv.Quote(strings.TrimPrefix(g.goTypeName(t), "*"))}
+	if holdsInterface(t, 0) {
+		args[0] = rtName + ".FmtAny(_gtx, " + fmtName + ")" // see fmtIfaceArg
+	}
 	for i := 0; i < st.NumFields(); i++ {
 		args = append(args, strconv.Quote(st.Field(i).Name()))
 	}

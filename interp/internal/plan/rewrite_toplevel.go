@@ -3,6 +3,7 @@ package plan
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 	"strings"
 )
 
@@ -64,7 +65,8 @@ func (g *gen) topLevel(body *ast.BlockStmt) {
 }
 
 // varDecl turns a top-level "var" declaration into assignments: "var x T
-// = e" into "x = e", "var x T" into "x = *new(T)".
+// = e" into "x = e", "var x T" into "x = *new(T)"; one of several anys as
+// parallelAssign says.
 func (g *gen) varDecl(d *ast.GenDecl) {
 	if d.Tok != token.VAR {
 		return
@@ -87,7 +89,23 @@ func (g *gen) varDecl(d *ast.GenDecl) {
 			for i := range zeros {
 				zeros[i] = "*new(" + t + ")"
 			}
-			g.ed.replace(g.off(last.End()), g.off(vs.Type.End()), " = "+strings.Join(zeros, ", "))
+			values := strings.Join(zeros, ", ")
+			if len(zeros) > 1 && isEmptyInterface(g.c.info.Types[vs.Type].Type) {
+				// A parallel assignment of anys (see parallelAssign).
+				values = "func() (" + strings.Repeat(t+", ", len(zeros)-1) + t + ") { return " + values + " }()"
+			}
+			g.ed.replace(g.off(last.End()), g.off(vs.Type.End()), " = "+values)
+		}
+		if len(vs.Values) > 1 && len(vs.Values) == len(vs.Names) {
+			targets := make([]types.Type, len(vs.Names))
+			for i, id := range vs.Names {
+				if obj := g.c.info.Defs[id]; obj != nil {
+					targets[i] = obj.Type()
+				} else {
+					targets[i] = types.Default(g.c.info.Types[vs.Values[i]].Type)
+				}
+			}
+			g.callValues(targets, vs.Values)
 		}
 	}
 }

@@ -89,6 +89,9 @@ type Session struct {
 	// being checked (see cell.localKey), while a cell is planned.
 	localKey func(*types.TypeName) string
 	prelude0 bool // planning the prelude: its generic functions stay generic
+	// asserts are the interfaces that functions of cells test values
+	// for, with the cells' types they know (see assertIface).
+	asserts []assertSite
 }
 
 // entry is one name of the session.
@@ -144,6 +147,7 @@ func (s *Session) Reset() error {
 	s.goNames = map[string]string{}
 	s.keys = map[types.Object]string{}
 	s.seq = 0
+	s.asserts = nil
 	s.prelude0 = true
 	s.mu.Unlock()
 	p, err := s.Plan(0, s.preludeSrc())
@@ -169,6 +173,8 @@ const (
 	depthName = "_gtDepth" // int, the depth of interpreted calls
 	limitName = "_gtLimit" // int, the depth at which _gt.Enter is called
 	lineName  = "_gtLine"  // int, the cell line of the top-level statement running
+	fmtName   = "_gtFmt"   // func(any) any: fmt's view of the cell's types (see fmtDispatch)
+	errName   = "_gtErr"   // cellrt.CellErrorMethods: the cell's errors' methods (see errorMethods)
 	minName   = "_gtMin"
 	maxName   = "_gtMax"
 )
@@ -182,6 +188,8 @@ func (s *Session) preludeSrc() string {
 var ` + stopName + ` int32
 var ` + depthName + `, ` + limitName + ` int
 var ` + lineName + ` int
+var ` + fmtName + ` func(any) any
+var ` + errName + ` func(any) (func() error, func() []error, func(error) bool)
 
 type _gtOrdered interface {
 	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string
@@ -222,6 +230,9 @@ func ` + maxName + `[_gtT _gtOrdered](x _gtT, ys ..._gtT) _gtT {
 //   - _gtLine int: the cell line of the top-level statement running,
 //     set before each (the interpreter's tracebacks give the line where
 //     each function starts, not the line that panicked).
+//   - _gtFmt and _gtErr: the methods of the session's types that
+//     compiled fmt and errors cannot see, assigned by each cell that
+//     declares types or methods and used by the code of every cell.
 //   - _gtMin and _gtMax, the min and max builtins yaegi lacks: cells
 //     call their instances (_gtMinꞏint, see mono), never these.
 func (s *Session) Prelude() *Plan { return s.prelude }

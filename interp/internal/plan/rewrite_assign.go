@@ -1,0 +1,106 @@
+package plan
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// parallelAssign rewrites an assignment of several values, one of which
+// has an empty interface type or is nil for an interface, into an
+// assignment of one call's results:
+//
+//	a, b = x, y  →  a, b = func() (any, any) { return x, y }()
+//
+// yaegi panics on the parallel form ("reflect.Set: value of type
+// interface {} is not assignable to type interp.valueInterface", or
+// "reflect: New(nil)") and gets the call's form right (with convAny's
+// conversions, as for a return). The values are
+// evaluated before any variable is assigned, as in Go. A definition at
+// the cell's top level is such an assignment too (see topLevel); one
+// inside a function yaegi gets right.
+func (g *gen) parallelAssign(n *ast.AssignStmt, fc *fnCtx, stack []ast.Node) {
+	if len(n.Lhs) < 2 || len(n.Lhs) != len(n.Rhs) {
+		return
+	}
+	switch n.Tok {
+	case token.ASSIGN:
+	case token.DEFINE:
+		if !fc.cellBody || g.c.body == nil || len(stack) == 0 || stack[len(stack)-1] != g.c.body.Body {
+			return
+		}
+	default:
+		return
+	}
+	targets := make([]types.Type, len(n.Lhs))
+	for i, l := range n.Lhs {
+		targets[i] = g.assignedType(l, n.Tok)
+		if targets[i] == nil && isBlank(l) {
+			targets[i] = types.Default(g.c.info.Types[n.Rhs[i]].Type)
+		}
+	}
+	g.callValues(targets, n.Rhs)
+}
+
+// callValues makes the values of a parallel assignment to variables of
+// the types targets the results of a call, as parallelAssign says, when
+// yaegi needs it.
+func (g *gen) callValues(targets []types.Type, values []ast.Expr) {
+	need := false
+	results := make([]string, len(targets))
+	for i, t := range targets {
+		r := g.c.info.Types[values[i]]
+		if t == nil || r.Type == nil || types.Identical(t, types.Typ[types.UntypedNil]) {
+			return
+		}
+		if isEmptyInterface(r.Type) || r.IsNil() && types.IsInterface(t) {
+			need = true
+		}
+		src, ok := g.typeSrc(t)
+		if !ok {
+			return
+		}
+		results[i] = src
+	}
+	if !need {
+		return
+	}
+	g.ed.insert(g.off(values[0].Pos()), "func() ("+strings.Join(results, ", ")+") { return ")
+	g.ed.insertClosing(g.off(values[len(values)-1].End()), " }()")
+	for i, v := range values {
+		// The return would give an empty interface a cell type's bare
+		// value.
+		g.convAny(v, targets[i])
+	}
+}
+
+// assignedType returns the type of the variable l that an assignment or
+// definition with token tok assigns, or nil for the blank identifier.
+func (g *gen) assignedType(l ast.Expr, tok token.Token) types.Type {
+	info := g.c.info
+	if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+		if isBlank(id) {
+			return nil
+		}
+		if tok == token.DEFINE {
+			if obj := info.Defs[id]; obj != nil {
+				return obj.Type()
+			}
+		}
+		if obj := info.Uses[id]; obj != nil {
+			return obj.Type()
+		}
+	}
+	return info.Types[l].Type
+}
+
+// isEmptyInterface reports whether t is an interface without methods
+// (not a type parameter, which the instances of mono replace).
+func isEmptyInterface(t types.Type) bool {
+	if _, ok := t.(*types.TypeParam); ok {
+		return false
+	}
+	i, ok := t.Underlying().(*types.Interface)
+	return ok && i.Empty()
+}

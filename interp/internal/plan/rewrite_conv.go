@@ -1,0 +1,191 @@
+package plan
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// Implicit conversions of a cell's struct values to compiled interfaces.
+//
+// yaegi makes a value of a struct type declared in a cell into a
+// compiled interface (error, fmt.Stringer) with a wrapper whose value is
+// the struct's last field, not the struct (its getConcreteValue looks for
+// an emulated interface's value): "reflect: Method index out of range"
+// for var e error = E{"m", 3}, and an error whose type assertions,
+// errors.Is and errors.As see a string. A function's return statement
+// converts correctly. The planner converts such values itself: to error
+// through _gt.Fmt with the type's methods (a compiled error that fmt
+// prints with them and _gt.Identity opens), to another interface
+// through a function literal that returns the value.
+
+// convNode rewrites the implicit conversions in one node: assignments,
+// var declarations, call arguments, composite literal elements, sends
+// and explicit conversions.
+func (g *gen) convNode(n ast.Node, fc *fnCtx) {
+	info := g.c.info
+	switch n := n.(type) {
+	case *ast.ReturnStmt:
+		if fc.results == nil {
+			return
+		}
+		var results []types.Type
+		for _, f := range fc.results.List {
+			t := info.Types[f.Type].Type
+			for range max(len(f.Names), 1) {
+				results = append(results, t)
+			}
+		}
+		if len(results) != len(n.Results) {
+			return
+		}
+		for i, r := range n.Results {
+			g.convAny(r, results[i])
+		}
+	case *ast.AssignStmt:
+		if n.Tok != token.ASSIGN || len(n.Lhs) != len(n.Rhs) {
+			return
+		}
+		for i, l := range n.Lhs {
+			if t := info.Types[l].Type; t != nil {
+				g.convTo(n.Rhs[i], t)
+			}
+		}
+	case *ast.ValueSpec:
+		if n.Type == nil || len(n.Values) != len(n.Names) {
+			return
+		}
+		t := info.Types[n.Type].Type
+		for _, v := range n.Values {
+			g.convTo(v, t)
+		}
+	case *ast.SendStmt:
+		if c, ok := info.Types[n.Chan].Type.Underlying().(*types.Chan); ok {
+			g.convTo(n.Value, c.Elem())
+		}
+	case *ast.CallExpr:
+		tv := info.Types[n.Fun]
+		if tv.IsType() {
+			if len(n.Args) == 1 {
+				g.convTo(n.Args[0], tv.Type)
+				g.convAny(n.Args[0], tv.Type)
+			}
+			return
+		}
+		sig, ok := tv.Type.(*types.Signature)
+		if !ok {
+			return
+		}
+		params := sig.Params()
+		for i, a := range n.Args {
+			switch {
+			case sig.Variadic() && i >= params.Len()-1:
+				if n.Ellipsis.IsValid() {
+					return
+				}
+				g.convTo(a, params.At(params.Len()-1).Type().(*types.Slice).Elem())
+			case i < params.Len():
+				if len(n.Args) != params.Len() && !sig.Variadic() {
+					return // f(g()) with several results
+				}
+				g.convTo(a, params.At(i).Type())
+			}
+		}
+	case *ast.CompositeLit:
+		t := info.Types[n].Type
+		if t == nil {
+			return
+		}
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Struct:
+			for i, e := range n.Elts {
+				if kv, ok := e.(*ast.KeyValueExpr); ok {
+					if id, ok := kv.Key.(*ast.Ident); ok {
+						if f, ok := info.Uses[id].(*types.Var); ok {
+							g.convTo(kv.Value, f.Type())
+						}
+					}
+				} else if i < u.NumFields() {
+					g.convTo(e, u.Field(i).Type())
+				}
+			}
+		case *types.Slice, *types.Array, *types.Map:
+			var key, elem types.Type
+			switch u := u.(type) {
+			case *types.Slice:
+				elem = u.Elem()
+			case *types.Array:
+				elem = u.Elem()
+			case *types.Map:
+				key, elem = u.Key(), u.Elem()
+			}
+			for _, e := range n.Elts {
+				if kv, ok := e.(*ast.KeyValueExpr); ok {
+					if key != nil {
+						g.convTo(kv.Key, key)
+					}
+					e = kv.Value
+				}
+				g.convTo(e, elem)
+			}
+		}
+	}
+}
+
+// convTo converts e, when its type is a struct type declared in a cell,
+// to target, when target is an interface with methods that no cell
+// declared (see above).
+func (g *gen) convTo(e ast.Expr, target types.Type) {
+	tv := g.c.info.Types[e]
+	if tv.Type == nil || tv.IsType() || target == nil {
+		return
+	}
+	n, ok := types.Unalias(tv.Type).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != cellPath || n.TypeArgs().Len() > 0 {
+		return
+	}
+	if _, ok := n.Underlying().(*types.Struct); !ok {
+		return
+	}
+	iface, ok := target.Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 || isCellType(target) || !types.AssignableTo(n, target) {
+		return
+	}
+	ts, ok1 := g.typeSrc(n)
+	is, ok2 := g.typeSrc(target)
+	if !ok1 || !ok2 {
+		return
+	}
+	value := "_gtx"
+	if types.Identical(target, errorIface) {
+		value = fmtCall("_gtx", "_gtx", displayMethods(n)) + ".(error)"
+	}
+	g.ed.insert(g.off(e.Pos()), "func(_gtx "+ts+") "+is+" { return "+value+" }(")
+	g.ed.insertClosing(g.off(e.End()), ")")
+}
+
+// convAny converts e, when its type is one declared in a cell with
+// methods, to target, when target is an empty interface, through a
+// variable of the interface: yaegi's return statement and conversion
+// any(v) give the interface the bare value, which loses its type (a Temp
+// float64 becomes a float64), where an assignment keeps it (see
+// cellrt.CellType).
+func (g *gen) convAny(e ast.Expr, target types.Type) {
+	tv := g.c.info.Types[e]
+	if tv.Type == nil || tv.IsType() || target == nil || !isCellType(tv.Type) || types.IsInterface(tv.Type) {
+		return
+	}
+	if iface, ok := target.Underlying().(*types.Interface); !ok || iface.NumMethods() > 0 || types.NewMethodSet(tv.Type).Len() == 0 {
+		return
+	}
+	ts, ok1 := g.typeSrc(tv.Type)
+	is, ok2 := g.typeSrc(target)
+	if !ok1 || !ok2 {
+		return
+	}
+	g.ed.insert(g.off(e.Pos()), "func(_gtx "+ts+") "+is+" { var _gtr "+is+" = _gtx; return _gtr }(")
+	g.ed.insertClosing(g.off(e.End()), ")")
+}

@@ -1,0 +1,545 @@
+package plan
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Type assertions and type switches to interfaces with methods.
+//
+// yaegi tests whether a value of a type declared in a cell implements an
+// interface declared in a cell by comparing method signatures as strings,
+// which fails (a.(Shape) is false, a type switch's case Shape panics with
+// "method not found"); and it makes the value of a cell type asserted to
+// a compiled interface (fmt.Stringer) from the frame of the function
+// where the value was made into an interface, not the frame it runs in:
+// a nil value, or another variable's. The planner knows which types
+// declared in cells implement an interface, so it asserts to them
+// first, as concrete types (which yaegi gets right), and converts the
+// result to the interface; any other value goes through the assertion as
+// written (compiled types: yaegi gets those right).
+
+// assertIface rewrites e.(I), I an interface with methods that a type
+// declared in a cell implements, into a function literal that tests the
+// cell's types first. parent is the node above the assertion: the
+// comma-ok form is an assignment or a var declaration of two names.
+func (g *gen) assertIface(n *ast.TypeAssertExpr, parent ast.Node) {
+	t := g.c.info.Types[n.Type].Type
+	if t == nil {
+		return
+	}
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 {
+		return
+	}
+	impls := g.cellImplementers(iface, nil)
+	if len(impls) == 0 {
+		return
+	}
+	if _, ok := g.typeSrc(t); !ok {
+		return
+	}
+	commaOk := false
+	switch p := parent.(type) {
+	case *ast.AssignStmt:
+		commaOk = len(p.Lhs) == 2 && len(p.Rhs) == 1 && p.Rhs[0] == n
+	case *ast.ValueSpec:
+		commaOk = len(p.Names) == 2 && len(p.Values) == 1 && p.Values[0] == n
+	}
+	// e.(I) becomes func(...){...}(e): the text from the dot to the
+	// closing parenthesis goes.
+	g.ed.insert(g.off(n.X.Pos()), g.assertFunc(t, impls, commaOk)+"(")
+	g.ed.replace(g.off(n.X.End()), g.off(n.Rparen)+1, ")")
+}
+
+// switchIface rewrites a type switch that has a case of an interface
+// with methods that a type declared in a cell implements into an
+// expression switch whose cases test the types as assertFunc does, the
+// cell's types first, and bind the switch's variable again:
+//
+//	switch x := v.(type) { case Shape: A; case int: B; default: C }
+//
+// becomes
+//
+//	switch _gtsx := v; { case func(...) bool {...}(_gtsx): x := func(...) Shape {...}(_gtsx); _ = x; A
+//	case func(...) bool {...}(_gtsx): x := _gtsx.(int); _ = x; B; default: x := _gtsx; _ = x; C }
+//
+// An interface declared in a cell is tested through the cell's types
+// alone: yaegi's own test of it is wrong.
+func (g *gen) switchIface(sw *ast.TypeSwitchStmt) {
+	if sw.Init != nil {
+		return
+	}
+	var guard *ast.TypeAssertExpr
+	var bound *ast.Ident
+	switch a := sw.Assign.(type) {
+	case *ast.AssignStmt:
+		guard, _ = a.Rhs[0].(*ast.TypeAssertExpr)
+		bound, _ = a.Lhs[0].(*ast.Ident)
+	case *ast.ExprStmt:
+		guard, _ = a.X.(*ast.TypeAssertExpr)
+	}
+	if guard == nil {
+		return
+	}
+	type typeCase struct {
+		cells []cellType // the cell's types with methods that select the case
+		tests []string   // the other types that select it
+		null  bool       // whether nil selects it
+		bind  string     // the variable's value in the case
+	}
+	rewrite := false
+	cases := make([]typeCase, len(sw.Body.List))
+	for i, st := range sw.Body.List {
+		cc := st.(*ast.CaseClause)
+		tc := &cases[i]
+		tc.bind = "_gtsx"
+		for _, e := range cc.List {
+			tv := g.c.info.Types[e]
+			if tv.IsNil() {
+				tc.null = true
+				continue
+			}
+			ts, ok := g.typeSrc(tv.Type)
+			if !ok {
+				return
+			}
+			iface, isIface := tv.Type.Underlying().(*types.Interface)
+			if !isIface || iface.NumMethods() == 0 {
+				if isCellType(tv.Type) && !isIface && types.NewMethodSet(tv.Type).Len() > 0 {
+					tc.cells = append(tc.cells, cellType{ts, structLike(tv.Type)})
+				}
+				tc.tests = append(tc.tests, ts)
+				if len(cc.List) == 1 {
+					tc.bind = "_gtsx.(" + ts + ")"
+				}
+				continue
+			}
+			impls := g.cellImplementers(iface, nil)
+			rewrite = rewrite || len(impls) > 0
+			tc.cells = append(tc.cells, impls...)
+			if len(impls) == 0 || !isCellType(tv.Type) {
+				tc.tests = append(tc.tests, ts)
+			}
+			if len(cc.List) == 1 {
+				tc.bind = g.assertFunc(tv.Type, impls, false) + "(_gtsx)"
+			}
+		}
+	}
+	if !rewrite {
+		return
+	}
+	g.ed.replace(g.off(sw.Assign.Pos()), g.off(guard.X.Pos()), "_gtsx := ")
+	g.ed.replace(g.off(guard.X.End()), g.off(sw.Assign.End()), ";")
+	for i, st := range sw.Body.List {
+		cc := st.(*ast.CaseClause)
+		if cc.List != nil {
+			// A value of a cell's type with methods is tested by its
+			// type's name (see cellrt.CellType); the others as written.
+			var b strings.Builder
+			b.WriteString("case func(_gtv any) bool { if _gtv == nil { return " + strconv.FormatBool(cases[i].null) + " };")
+			b.WriteString(" _gtt := " + rtName + ".CellType(_gtv);")
+			for _, c := range cases[i].cells {
+				b.WriteString(" if " + c.cond() + " { if _, _gtok := _gtv.(" + c.src + "); _gtok { return true } };")
+			}
+			b.WriteString(" if _gtt != \"\" { return false };")
+			for _, t := range cases[i].tests {
+				b.WriteString(" if _, _gtok := _gtv.(" + t + "); _gtok { return true };")
+			}
+			b.WriteString(" return false }(_gtsx)")
+			g.ed.replace(g.off(cc.Case), g.off(cc.Colon), b.String())
+		}
+		if bound != nil {
+			g.ed.insert(g.off(cc.Colon)+1, " "+bound.Name+" := "+cases[i].bind+"; _ = "+bound.Name+";")
+		}
+	}
+}
+
+// assertFunc returns a function literal that asserts its argument to
+// the interface iface: to the cell's types impls first, each by a
+// concrete assertion tested as cellType.cond says (yaegi gets "if x, ok
+// := v.(T); ok" right where a type switch's case of a pointer type gives
+// a zero value, and its own test of an interface declared in a cell is
+// wrong), any other value by the assertion to iface itself.
+func (g *gen) assertFunc(iface types.Type, impls []cellType, commaOk bool) string {
+	is, _ := g.typeSrc(iface)
+	var b strings.Builder
+	if commaOk {
+		b.WriteString("func(_gtv any) (" + is + ", bool) {")
+	} else {
+		b.WriteString("func(_gtv any) " + is + " {")
+	}
+	b.WriteString(" _gtt := " + rtName + ".CellType(_gtv);")
+	for _, c := range impls {
+		b.WriteString(" if " + c.cond() + " { if _gtx, _gtok := _gtv.(" + c.src + "); _gtok { return _gtx")
+		if commaOk {
+			b.WriteString(", true")
+		}
+		b.WriteString(" } };")
+	}
+	if commaOk {
+		b.WriteString(" if _gtt != \"\" { return nil, false };")
+		b.WriteString(" _gtr, _gtok := _gtv.(" + is + "); return _gtr, _gtok }")
+	} else {
+		b.WriteString(" if _gtt != \"\" { panic(" + rtName + ".NotInterface(_gtt, " + strconv.Quote(g.goTypeName(iface)) + ")) };")
+		b.WriteString(" return _gtv.(" + is + ") }")
+	}
+	return b.String()
+}
+
+// cellType is a type declared in a cell with methods, or a pointer to
+// one, as generated code tests an interface value for it.
+type cellType struct {
+	src        string // its source
+	structLike bool   // a struct type or a pointer to one
+}
+
+// cond returns the condition under which generated code asserts a value
+// _gtv, whose cellrt.CellType is _gtt, to the type. yaegi hands a value
+// of a cell's type with methods inside an interface either in a wrapper
+// that names its type (_gtt) or bare; a type assertion compares reflect
+// types, which a cell's type Temp float64 shares with float64. So the
+// name is tested, and a bare value is asserted only to struct types
+// (their reflect types are the interpreter's own): a bare Temp is not
+// recognized.
+func (c cellType) cond() string {
+	q := strconv.Quote(cellTypeStr(c.src))
+	if c.structLike {
+		return "(_gtt == " + q + " || _gtt == \"\")"
+	}
+	return "_gtt == " + q
+}
+
+// structLike reports whether t is a struct type or a pointer to one.
+func structLike(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	_, ok := t.Underlying().(*types.Struct)
+	return ok
+}
+
+// cellTypeStr returns the interpreter's name of a type declared in a
+// cell, or of a pointer to one, from its source ("*main.P" for "*P"), as
+// cellrt.CellType gives it.
+func cellTypeStr(ts string) string {
+	if p, ok := strings.CutPrefix(ts, "*"); ok {
+		return "*" + cellPath + "." + p
+	}
+	return cellPath + "." + ts
+}
+
+// cellImplementers returns the types declared in cells, and pointers to
+// them, that implement iface and are not in skip, in a stable order: the
+// cell's own package-level types and the session's.
+func (g *gen) cellImplementers(iface *types.Interface, skip map[string]bool) []cellType {
+	var out []cellType
+	pending := g.pendingMethods()
+	for _, tn := range g.cellTypeNames() {
+		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if !g.implements(t, iface, pending) {
+				continue
+			}
+			ts, ok := g.typeSrc(t)
+			if !ok || skip[ts] {
+				continue
+			}
+			out = append(out, cellType{ts, structLike(t)})
+		}
+	}
+	return out
+}
+
+// cellTypeNames returns the types declared in cells that are not
+// interfaces, generic or aliases, in a stable order: the cell's own
+// package-level types and the session's.
+func (g *gen) cellTypeNames() []*types.TypeName {
+	seen := map[*types.TypeName]bool{}
+	var names []*types.TypeName
+	add := func(obj types.Object) {
+		tn, ok := obj.(*types.TypeName)
+		if !ok || tn.IsAlias() || seen[tn] || tn.Pkg() == nil || tn.Pkg().Path() != cellPath {
+			return
+		}
+		n, ok := tn.Type().(*types.Named)
+		if !ok || n.TypeParams().Len() > 0 || types.IsInterface(n) {
+			return
+		}
+		seen[tn] = true
+		names = append(names, tn)
+	}
+	for _, name := range g.c.pkg.Scope().Names() {
+		add(g.c.pkg.Scope().Lookup(name))
+	}
+	for _, e := range g.s.entries {
+		add(e.obj)
+	}
+	sort.Slice(names, func(i, j int) bool { return names[i].Name() < names[j].Name() })
+	return names
+}
+
+// ifaceNode is the hook of node for assertions and type switches; parent
+// is the node above n, fc the function it is in.
+func (g *gen) ifaceNode(n ast.Node, parent ast.Node, fc *fnCtx) {
+	switch n := n.(type) {
+	case *ast.TypeAssertExpr:
+		if n.Type != nil {
+			g.assertIface(n, parent)
+			if !fc.cellBody {
+				g.recordAssert(g.c.info.Types[n.Type].Type)
+			}
+		}
+	case *ast.TypeSwitchStmt:
+		g.switchIface(n)
+		if fc.cellBody {
+			return
+		}
+		for _, st := range n.Body.List {
+			for _, e := range st.(*ast.CaseClause).List {
+				g.recordAssert(g.c.info.Types[e].Type)
+			}
+		}
+	}
+}
+
+// assertSite is an interface that a function of a cell tests values for:
+// the generated code knows the types declared in cells up to that cell.
+type assertSite struct {
+	iface *types.Interface
+	name  string // the interface's name in messages
+	cell  int
+}
+
+// recordAssert records, when the cell commits, that a function of it
+// tests values for t, an interface with methods.
+func (g *gen) recordAssert(t types.Type) {
+	if t == nil {
+		return
+	}
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 {
+		return
+	}
+	site := assertSite{iface, types.TypeString(t, cellQualifier), g.c.n}
+	g.commitAfter(-1, func() { g.s.asserts = append(g.s.asserts, site) })
+}
+
+// warnLateTypes warns about each type the cell declares that implements an
+// interface which functions of earlier cells test values for (see
+// recordAssert): their code does not know the type.
+func (g *gen) warnLateTypes() {
+	warned := map[string]bool{}
+	type declared struct {
+		tn  *types.TypeName
+		pos token.Pos
+	}
+	var decls []declared
+	for _, ts := range g.c.types {
+		if tn, ok := g.c.info.Defs[ts.Name].(*types.TypeName); ok {
+			decls = append(decls, declared{tn, ts.Name.Pos()})
+		}
+	}
+	pending := g.pendingMethods()
+	for _, m := range pending {
+		// A method on an earlier type may make it implement the interface.
+		for _, md := range g.c.methods {
+			if fn, ok := g.c.earlier[md]; ok && md.Name.Name == m.name && g.c.info.Defs[fn.Name] != nil {
+				decls = append(decls, declared{m.tn, md.Name.Pos()})
+				break
+			}
+		}
+	}
+	for _, d := range decls {
+		tn := d.tn
+		if types.IsInterface(tn.Type()) {
+			continue
+		}
+		for _, site := range g.s.asserts {
+			key := tn.Name() + "\x00" + site.name + "\x00" + strconv.Itoa(site.cell)
+			before := types.Implements(tn.Type(), site.iface) || types.Implements(types.NewPointer(tn.Type()), site.iface)
+			now := g.implements(tn.Type(), site.iface, pending) || g.implements(types.NewPointer(tn.Type()), site.iface, pending)
+			if site.cell == g.c.n || warned[key] || !now || before && g.s.isEntry(tn) {
+				continue
+			}
+			warned[key] = true
+			g.warnf(d.pos, "type %s implements %s, which a type assertion or type switch in a function of cell %d tests values for: that code knows the types declared up to cell %d and may not see that a %s is a %s; run cell %d again",
+				tn.Name(), site.name, site.cell, site.cell, tn.Name(), site.name, site.cell)
+		}
+	}
+}
+
+// errorsIs makes errors.Is and errors.Unwrap the runtime's ErrorsIsWith
+// and ErrorsUnwrapWith, given the prelude's _gtErr: the Unwrap and Is
+// methods of the error types declared in cells, which compiled code does
+// not see (see errorMethods).
+func (g *gen) errorsIs(call *ast.CallExpr, name string) {
+	if len(call.Args) == 0 || call.Ellipsis.IsValid() {
+		return
+	}
+	// The hook's replacement of errors.Is, made later, yields to this.
+	g.ed.replace(g.off(call.Fun.Pos()), g.off(call.Fun.End()), rtName+".Errors"+name+"With")
+	g.ed.insertClosing(g.off(call.Args[len(call.Args)-1].End()), ", "+errName)
+}
+
+// errorMethods returns a function literal of type
+// cellrt.CellErrorMethods that gives the Unwrap and Is methods of the
+// session's error types that have them, found by concrete assertions of
+// the values compiled code holds (the interpreter's bare values, see
+// cellrt.Identity); "nil" when no type has them. A cell that declares
+// types or methods assigns it to the prelude's _gtErr (see dispatchVars).
+func (g *gen) errorMethods() string {
+	errT := errorIface
+	sig := func(params, results []types.Type) *types.Signature {
+		vars := func(ts []types.Type) *types.Tuple {
+			var vs []*types.Var
+			for _, t := range ts {
+				vs = append(vs, types.NewParam(0, nil, "", t))
+			}
+			return types.NewTuple(vs...)
+		}
+		return types.NewSignatureType(nil, nil, nil, vars(params), vars(results), false)
+	}
+	methods := []struct {
+		name string
+		sig  *types.Signature
+	}{
+		{"Unwrap", sig(nil, []types.Type{errT})},
+		{"Unwrap", sig(nil, []types.Type{types.NewSlice(errT)})},
+		{"Is", sig([]types.Type{errT}, []types.Type{types.Typ[types.Bool]})},
+	}
+	var b strings.Builder
+	pending := g.pendingMethods()
+	for _, tn := range g.cellTypeNames() {
+		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if !g.implements(t, errT.Underlying().(*types.Interface), pending) {
+				continue
+			}
+			results := []string{"nil", "nil", "nil"}
+			has := false
+			for i, m := range methods {
+				iface := types.NewInterfaceType([]*types.Func{types.NewFunc(0, nil, m.name, m.sig)}, nil).Complete()
+				if g.implements(t, iface, pending) {
+					results[i] = "_gtx." + m.name
+					has = true
+				}
+			}
+			ts, ok := g.typeSrc(t)
+			if !has || !ok {
+				continue
+			}
+			b.WriteString(" if _gtx, _gtok := _gtv.(" + ts + "); _gtok { return " + strings.Join(results, ", ") + " };")
+		}
+	}
+	if b.Len() == 0 {
+		return "nil"
+	}
+	return "func(_gtv any) (func() error, func() []error, func(error) bool) { if _gtv == nil { return nil, nil, nil };" + b.String() + " return nil, nil, nil }"
+}
+
+// pendingMethod is a method the cell declares on a type of an earlier
+// cell: the type has it once the cell commits (see commitDecls), but the
+// code generated for the cell must count it.
+type pendingMethod struct {
+	tn   *types.TypeName
+	name string
+	sig  *types.Signature // without the receiver
+	ptr  bool             // declared on the pointer
+}
+
+// pendingMethods returns the methods the cell declares on types of
+// earlier cells.
+func (g *gen) pendingMethods() []pendingMethod {
+	var out []pendingMethod
+	for _, m := range g.c.methods {
+		fn, ok := g.c.earlier[m]
+		if !ok {
+			continue
+		}
+		name, _ := recvBase(m.Recv.List[0].Type)
+		e, ok := g.s.entries[name]
+		if !ok {
+			continue
+		}
+		tn, _ := e.obj.(*types.TypeName)
+		f, _ := g.c.info.Defs[fn.Name].(*types.Func)
+		if tn == nil || f == nil {
+			continue
+		}
+		if _, had := g.s.methods[tn][m.Name.Name]; had {
+			continue // kept as it was (see skipMethod)
+		}
+		sig := f.Type().(*types.Signature)
+		params := make([]*types.Var, 0, sig.Params().Len())
+		for i := 1; i < sig.Params().Len(); i++ {
+			params = append(params, sig.Params().At(i))
+		}
+		_, ptr := m.Recv.List[0].Type.(*ast.StarExpr)
+		out = append(out, pendingMethod{tn, m.Name.Name,
+			types.NewSignatureType(nil, nil, nil, types.NewTuple(params...), sig.Results(), sig.Variadic()), ptr})
+	}
+	return out
+}
+
+// methodOf returns the signature of t's method name, counting the
+// methods the cell adds to earlier types, or nil.
+func (g *gen) methodOf(t types.Type, name string, pending []pendingMethod) *types.Signature {
+	ms := types.NewMethodSet(t)
+	for i := range ms.Len() {
+		if f := ms.At(i).Obj(); f.Name() == name {
+			return f.Type().(*types.Signature)
+		}
+	}
+	base, isPtr := t, false
+	if p, ok := t.(*types.Pointer); ok {
+		base, isPtr = p.Elem(), true
+	}
+	for _, m := range pending {
+		if m.name == name && types.Identical(m.tn.Type(), base) && (isPtr || !m.ptr) {
+			return m.sig
+		}
+	}
+	return nil
+}
+
+// implements is types.Implements counting the methods the cell adds to
+// earlier types.
+func (g *gen) implements(t types.Type, iface *types.Interface, pending []pendingMethod) bool {
+	if types.Implements(t, iface) {
+		return true
+	}
+	for i := range iface.NumMethods() {
+		m := iface.Method(i)
+		sig := g.methodOf(t, m.Name(), pending)
+		want := m.Type().(*types.Signature)
+		if sig == nil || !types.Identical(types.NewSignatureType(nil, nil, nil, sig.Params(), sig.Results(), sig.Variadic()),
+			types.NewSignatureType(nil, nil, nil, want.Params(), want.Results(), want.Variadic())) {
+			return false
+		}
+	}
+	return true
+}
+
+// displayMethodsOf is displayMethods counting the methods the cell adds
+// to earlier types.
+func (g *gen) displayMethodsOf(t types.Type, pending []pendingMethod) map[string]bool {
+	out := displayMethods(t)
+	for _, name := range []string{"String", "Error", "GoString", "Format"} {
+		if out[name] {
+			continue
+		}
+		sig := g.methodOf(t, name, pending)
+		if sig == nil {
+			continue
+		}
+		if name == "Format" {
+			out[name] = isFunc(sig, "fmt.State, rune", "")
+		} else {
+			out[name] = isFunc(sig, "", "string")
+		}
+	}
+	return out
+}
