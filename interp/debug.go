@@ -985,6 +985,12 @@ func (d *debugger) scopes(id int) (any, error) {
 		return nil, fmt.Errorf("no frame %d: ask for the stack trace again", id)
 	}
 	locals := d.ref(func() []dapVariable { return frameLocals(f) })
+	if f.name == "<cell>" {
+		// JupyterLab shows the first scope: at a cell's top level, as at
+		// a Python module's, its locals are the session's variables (the
+		// frame's own, a loop's say, over those of the same name).
+		locals = d.ref(func() []dapVariable { return merged(frameLocals(f), d.globals()) })
+	}
 	globals := d.ref(d.globals)
 	return map[string]any{"scopes": []map[string]any{
 		{"name": "Locals", "variablesReference": locals, "expensive": false},
@@ -1016,6 +1022,23 @@ func frameLocals(f *debugFrame) []dapVariable {
 			}
 			seen[v.Name] = true
 			out = append(out, dapVariable{Name: v.Name, v: v.Value})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// merged returns the variables of a and those of b that no variable of a
+// shadows, sorted by name.
+func merged(a, b []dapVariable) []dapVariable {
+	seen := map[string]bool{}
+	out := append([]dapVariable(nil), a...)
+	for _, v := range a {
+		seen[v.Name] = true
+	}
+	for _, v := range b {
+		if !seen[v.Name] {
+			out = append(out, v)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })

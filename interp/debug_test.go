@@ -311,6 +311,50 @@ func TestDebugTensorVariable(t *testing.T) {
 	c.ok("disconnect", nil)
 }
 
+// TestDebugCellFrameLocals checks the first scope of a cell's own frame,
+// the one JupyterLab's Variables panel shows: the session's variables,
+// those of earlier cells and those the cell declares, and a loop's
+// variable.
+func TestDebugCellFrameLocals(t *testing.T) {
+	s := newSession(t)
+	var r recorder
+	if _, err := s.Execute(context.Background(), "t := tensor.Ones(2, 3)", &r); err != nil {
+		t.Fatal(err)
+	}
+	c := newDAPClient(t, s)
+	c.start()
+	cell := "u := t.Mul(t)\nn := 7\nfor i := 40; i < 41; i++ {\n\tn += i\n}\nfmt.Println(n)"
+	c.breakAt(cell, 2, 4)
+	done := runAsync(s, cell, &r)
+	c.stopped()
+	_, frames := c.stack()
+	first := c.ok("scopes", map[string]any{"frameId": frames[0]["id"]})["scopes"].([]any)[0].(map[string]any)["name"]
+	if first != "Locals" {
+		t.Errorf("the first scope is %v, want Locals", first)
+	}
+	l := c.vars(frames[0]["id"].(float64), "Locals")
+	for name, want := range map[string]string{"t": "[2 3] float32 cpu", "u": "[2 3] float32 cpu"} {
+		if v, _ := l[name]["value"].(string); !strings.HasPrefix(v, want) {
+			t.Errorf("at line 2 the cell's Locals show %s = %q, want %s…", name, v, want)
+		}
+	}
+	c.ok("continue", map[string]any{"threadId": 1})
+	c.stopped()
+	_, frames = c.stack()
+	l = c.vars(frames[0]["id"].(float64), "Locals")
+	if l["i"]["value"] != "40" || l["n"]["value"] != "7" {
+		t.Errorf("at line 4 the cell's Locals show i = %v, n = %v, want the loop's 40 and 7", l["i"]["value"], l["n"]["value"])
+	}
+	c.ok("continue", map[string]any{"threadId": 1})
+	if err := wait(t, done); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.text("stdout"); got != "47\n" {
+		t.Errorf("the cell printed %q, want 47", got)
+	}
+	c.ok("disconnect", nil)
+}
+
 func TestDebugPanicStops(t *testing.T) {
 	s := newSession(t)
 	c := newDAPClient(t, s)

@@ -2,8 +2,9 @@
 // directory and Jupyter data directory, open the JupyterLab it serves in
 // Debian's headless Chromium (driven by puppeteer-core, which downloads no
 // browser) and use it as a person would: the launcher, typing in cells,
-// Tab and Shift-Tab, the toolbar's interrupt and restart buttons, and Run
-// All on notebooks/mnist.ipynb. Each test saves a screenshot in
+// Tab and Shift-Tab, the toolbar's interrupt and restart buttons, the
+// debugger (a breakpoint from the gutter, the Variables panel, Next,
+// Continue) and Run All on notebooks/mnist.ipynb. Each test saves a screenshot in
 // $GOTENSOR_LAB_ARTIFACTS (default tests/artifacts/lab).
 //
 // Run them with scripts/test-lab.sh, which builds what they need.
@@ -139,6 +140,66 @@ function kernelIdle(timeout = CELL) {
     timeout,
     kernelTitle
   );
+}
+
+// The Variables panel of the debugger's sidebar, as a tree.
+const VARIABLES = '.jp-DebuggerVariables-body';
+
+/**
+ * Waits until the debugger's Variables tree has the row at path (a name,
+ * then the names of its children) and returns what it shows after the
+ * name: a value or a type.
+ */
+function variable(path) {
+  return until(
+    (sel, path) => {
+      let root = document.querySelector(sel);
+      let shown = false;
+      for (const name of path) {
+        const li = root && [...root.querySelectorAll(':scope > ul > li')].find(li => {
+          const t = [...li.querySelectorAll(':scope > span')].map(s => s.textContent);
+          return t[t.indexOf(name) + 1] === ': ';
+        });
+        if (!li) return false;
+        const t = [...li.querySelectorAll(':scope > span')].map(s => s.textContent);
+        shown = t[t.indexOf(name) + 2];
+        root = li;
+      }
+      return shown;
+    },
+    SHORT,
+    VARIABLES,
+    path
+  );
+}
+
+/** Expands the row at path of the Variables tree, as a click on its name does. */
+async function expand(path) {
+  await variable(path);
+  await page.evaluate(
+    (sel, path) => {
+      let root = document.querySelector(sel);
+      let span;
+      for (const name of path) {
+        const li = [...root.querySelectorAll(':scope > ul > li')].find(li =>
+          [...li.querySelectorAll(':scope > span')].some((s, i, all) => s.textContent === name && all[i + 1]?.textContent === ': '));
+        span = [...li.querySelectorAll(':scope > span')].find(s => s.textContent === name);
+        root = li;
+      }
+      span.click();
+    },
+    VARIABLES,
+    path
+  );
+  await until((sel, path) => {
+    let root = document.querySelector(sel);
+    for (const name of path) {
+      root = [...root.querySelectorAll(':scope > ul > li')].find(li =>
+        [...li.querySelectorAll(':scope > span')].some((s, i, all) => s.textContent === name && all[i + 1]?.textContent === ': '));
+      if (!root) return false;
+    }
+    return root.querySelector(':scope > ul > li') !== null;
+  }, SHORT, VARIABLES, path);
 }
 
 /** A test that saves a screenshot of the page when it fails, to see why. */
@@ -323,6 +384,140 @@ describe('gotensor lab', () => {
     const fresh = await runLast('fmt.Println("after the restart", 2+3)');
     assert.match(await outputOf(fresh), /after the restart 5/);
     await shot('06-restart');
+  });
+
+  check('the debugger stops at a gutter breakpoint, shows a tensor, steps and continues', async () => {
+    // A notebook of its own, from a new launcher (the file browser's +).
+    const plus = '.jp-FileBrowser-toolbar [data-command="filebrowser:create-main-launcher"]';
+    await page.waitForSelector(plus, { visible: true, timeout: SHORT });
+    await page.click(plus);
+    // The card of the launcher on screen (an earlier one may be in a hidden tab).
+    const card = await page.waitForFunction(
+      t => [...document.querySelectorAll(`.jp-Launcher-section .jp-LauncherCard[title="${t}"]`)].find(c => c.offsetParent),
+      { timeout: SHORT, polling: 200 },
+      kernelTitle
+    );
+    const before = await page.$$eval('.jp-NotebookPanel', ps => ps.length);
+    await card.asElement().click();
+    await until((n) => document.querySelectorAll('.jp-NotebookPanel').length > n, SHORT, before);
+    await page.waitForSelector(`${CELLS} .CodeMirror`, { timeout: SHORT });
+    await kernelIdle();
+    // A tensor made before the debugger is on: the session's variables show it.
+    const first = await runLast('t := tensor.Ones(2, 3)');
+    assert.equal((await outputOf(first)).trim(), '');
+
+    // The bug icon: enabled only for a kernel that announces the debugger.
+    const bug = '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-NotebookPanel-toolbar button.jp-DebuggerBugButton';
+    await page.waitForSelector(`${bug}:not([disabled])`, { visible: true, timeout: SHORT });
+    await page.click(bug);
+    await page.waitForSelector(`${bug}[aria-pressed="true"]`, { timeout: SHORT });
+    // The debugger's sidebar opens on the right with its panels.
+    await page.waitForSelector('.jp-DebuggerCallstack', { visible: true, timeout: SHORT });
+
+    const code = 'u := t.Mul(t)\nn := 7\nfmt.Println("n =", n)';
+    const cell = (await page.$$eval(CELLS, cs => cs.length)) - 1;
+    await setCell(cell, code);
+    // Line numbers are shown while the debugger is on; click line 2's.
+    const lineNumber = `${CELLS}:nth-child(${cell + 1}) .CodeMirror-linenumber`;
+    await until(
+      (sel) => [...document.querySelectorAll(sel)].some(e => e.textContent.trim() === '2' && e.offsetParent),
+      SHORT,
+      lineNumber
+    );
+    const numbers = await page.$$(lineNumber);
+    const texts = await Promise.all(numbers.map(n => n.evaluate(e => e.textContent.trim())));
+    await numbers[texts.indexOf('2')].click();
+    await page.waitForSelector(`${CELLS}:nth-child(${cell + 1}) .jp-DebuggerEditor-marker`, { visible: true, timeout: SHORT });
+    // The Breakpoints panel lists it, on line 2.
+    await until(() => /\b2\b/.test(document.querySelector('.jp-DebuggerBreakpoints')?.innerText || ''), SHORT);
+    await shot('debugger-1-breakpoint');
+
+    // Run the cell: it stops on line 2, the line highlighted.
+    await page.$$eval(CELLS, (cs, i) => cs[i].querySelector('.CodeMirror').CodeMirror.focus(), cell);
+    await page.keyboard.down('Shift');
+    await page.keyboard.press('Enter');
+    await page.keyboard.up('Shift');
+    // Waits until the debugger highlights line (from 1) of cell i, the line it stopped on.
+    const highlighted = (i, line) =>
+      until(
+        (sel, i, line) => {
+          const lines = [...(document.querySelectorAll(sel)[i]?.querySelectorAll('.CodeMirror-code > div') || [])];
+          const at = lines.findIndex(l => l.classList.contains('jp-DebuggerEditor-highlight') || l.querySelector('.jp-DebuggerEditor-highlight'));
+          return at + 1 === line;
+        },
+        CELL,
+        CELLS,
+        i,
+        line
+      );
+    await highlighted(cell, 2);
+    const frames = await until(() => {
+      const fs = [...document.querySelectorAll('.jp-DebuggerCallstackFrame-name')].map(e => e.textContent.trim());
+      return fs.length && fs;
+    }, SHORT);
+    assert.ok(frames[0].includes('cell'), `the top frame is ${frames}`);
+
+    // The Variables panel's first scope, Locals, which at a cell's top
+    // level holds the session's variables: u and t, tensors. JupyterLab
+    // 3.6's tree shows a value for the types it knows from Python (int,
+    // float, bool, str) and the type for others.
+    assert.equal(await variable(['u']), '*tensor.Tensor');
+    assert.equal(await variable(['t']), '*tensor.Tensor');
+    // Expanded, u shows its shape (expanded: 2 and 3), dtype and device.
+    await expand(['u']);
+    assert.equal(await variable(['u', 'shape']), '[]int');
+    assert.equal(await variable(['u', 'dtype']), 'string');
+    assert.equal(await variable(['u', 'device']), 'string');
+    await expand(['u', 'shape']);
+    assert.equal(await variable(['u', 'shape', '0']), '2');
+    assert.equal(await variable(['u', 'shape', '1']), '3');
+    await shot('debugger-2-stopped');
+
+    // Next: line 3, n = 7 in the panel.
+    await page.click('.jp-DebuggerCallstack [data-command="debugger:next"]');
+    await highlighted(cell, 3);
+    assert.equal(await variable(['n']), '7');
+    await shot('debugger-3-next');
+
+    // u's rich view (the panel's Render variable button), in a tab of the
+    // main area: its header gives the shape, dtype and device, its table
+    // the values, t × t: all ones.
+    await page.evaluate((sel) => {
+      const li = [...document.querySelectorAll(`${sel} > ul > li`)].find(li =>
+        [...li.querySelectorAll(':scope > span')].some(s => s.textContent === 'u'));
+      li.querySelector(':scope > button.jp-DebuggerVariables-renderVariable').click();
+    }, VARIABLES);
+    const rich = '.jp-DebuggerRichVariable:not(.lm-mod-hidden) div.gt-tensor';
+    await page.waitForSelector(`${rich} table.gt-t`, { visible: true, timeout: SHORT });
+    const header = await page.$eval(`${rich} .gt-h`, e => e.textContent.replace(/\s+/g, ' ').trim());
+    assert.match(header, /^shape \[2, 3\] · dtype float32 · device cpu/);
+    const values = await page.$$eval(`${rich} table.gt-t tbody tr`, rs => rs.map(r => [...r.querySelectorAll('td')].map(d => Number(d.textContent))));
+    assert.deepEqual(values, [[1, 1, 1], [1, 1, 1]]);
+    await shot('debugger-4-rich-variable');
+    // Back to the notebook: close the rich view's tab ("u - Untitled…").
+    const tab = await page.evaluateHandle(() =>
+      [...document.querySelectorAll('.lm-DockPanel-tabBar .lm-TabBar-tab')]
+        .find(t => t.querySelector('.lm-TabBar-tabLabel')?.textContent.startsWith('u - '))
+        ?.querySelector('.lm-TabBar-tabCloseIcon'));
+    assert.ok(tab.asElement(), 'no tab for the rich view of u');
+    await tab.asElement().click();
+    await page.waitForSelector('.jp-DebuggerRichVariable', { hidden: true, timeout: SHORT });
+    await page.waitForSelector(`${CELLS}:nth-child(${cell + 1}) .jp-DebuggerEditor-highlight`, { visible: true, timeout: SHORT });
+
+    // Continue: the cell ends with its output.
+    await page.click('.jp-DebuggerCallstack [data-command="debugger:continue"]');
+    assert.match(await outputOf(cell), /^n = 7\s*$/);
+    await until((sel, i) => !document.querySelectorAll(sel)[i].querySelector('.jp-DebuggerEditor-highlight'), SHORT, CELLS, cell);
+    await shot('debugger-5-continued');
+
+    // Debugger off: a cell runs as before, and the breakpoint holds nothing.
+    await page.click(bug);
+    await page.waitForSelector(`${bug}[aria-pressed="false"]`, { timeout: SHORT });
+    const after = await runLast('fmt.Println("after", n*6)');
+    assert.match(await outputOf(after), /^after 42\s*$/);
+    // Fold the sidebar away again, as the later tests expect the page.
+    await page.click('.jp-SideBar.jp-mod-right .lm-TabBar-tab[data-id="jp-debugger-sidebar"]');
+    await page.waitForSelector('.jp-DebuggerCallstack', { hidden: true, timeout: SHORT });
   });
 
   check('Run All on notebooks/mnist.ipynb shows the digits, live loss curves, progress and accuracies', async () => {
