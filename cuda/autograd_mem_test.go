@@ -26,6 +26,29 @@ func allocated(t *testing.T) (live, peak int64) {
 	return 0, 0
 }
 
+// quiesce turns Go's collector off until the test ends and runs the
+// finalizers of what is already garbage, so that no finalizer of an
+// earlier test's tensor frees device memory while a test measures it.
+func quiesce(t *testing.T) {
+	t.Helper()
+	old := debug.SetGCPercent(-1)
+	t.Cleanup(func() { debug.SetGCPercent(old) })
+	// Finalizers run one after another on one goroutine: once a sentinel
+	// made garbage after the others has run, those queued before it have.
+	for range 2 {
+		done := make(chan struct{})
+		sentinel := new([64]byte) // not a tiny allocation, whose finalizer may never run
+		runtime.SetFinalizer(sentinel, func(*[64]byte) { close(done) })
+		sentinel = nil
+		runtime.GC()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("finalizers did not run within 10 s")
+		}
+	}
+}
+
 // TestBackwardFreesIntermediateGradients checks that Backward gives each
 // intermediate gradient's device memory back to the allocator as soon as
 // it is consumed, with the garbage collector off: through a chain of 16
