@@ -1,0 +1,21 @@
+package plan
+
+import "testing"
+
+// TestJSONView checks the views json.Marshal gets of cell types that
+// compiled json would see wrongly: the fields Go writes under their JSON
+// names, a function per named struct type, MarshalJSON's result and the
+// error's type name fixed.
+func TestJSONView(t *testing.T) {
+	const setup = "import \"encoding/json\"\ntype Base struct{ ID int `json:\"id\"` }\ntype Item struct{ Base; Name string `json:\"name,omitempty\"`; secret int; Kids []Item `json:\"kids,omitempty\"` }\ntype C float64\nfunc (c C) MarshalJSON() ([]byte, error) { return nil, nil }"
+	wantCode(t, setup, "json.Marshal(Item{})", []string{
+		"json.Marshal(func() any { var _gtjv1 func(Item) any; ",
+		"_gtjv1 = func(_gtjv2 Item) any { return func() any { var _gtjv3 struct { F0 int \"json:\\\"id\\\"\"; F1 string \"json:\\\"name,omitempty\\\"\"; F2 any \"json:\\\"kids,omitempty\\\"\"; }; ",
+		"_gtjv3.F0 = _gtjv2.ID; _gtjv3.F1 = _gtjv2.Name; if !(len(_gtjv2.Kids) == 0) { _gtjv3.F2 = ",
+		"_gtjv := (Item{}); return _gtjv1(_gtjv) }())",
+	}, []string{"secret"})
+	wantCode(t, setup, "json.MarshalIndent([]C{1}, \"\", \" \")", []string{
+		"_gt.JSONResult(json.MarshalIndent(func() any {",
+		".MarshalJSON(); return _gt.JSONValue(\"main.C\", ",
+	}, nil)
+}
