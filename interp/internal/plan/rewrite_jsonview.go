@@ -48,7 +48,7 @@ func (g *gen) jsonViewCall(key string, call *ast.CallExpr, arg ast.Expr, t types
 	}
 	g.ed.insert(g.off(arg.Pos()), "func() any { "+v.vars.String()+v.defs.String()+"_gtjv := (")
 	g.ed.insertClosing(g.off(arg.End()), "); return "+src+" }()")
-	if v.method {
+	if v.method && !g.discard[call] {
 		fix := rtName + ".JSONResult("
 		if strings.HasSuffix(key, "Encode") {
 			fix = rtName + ".JSONError("
@@ -57,6 +57,16 @@ func (g *gen) jsonViewCall(key string, call *ast.CallExpr, arg ast.Expr, t types
 		g.ed.insertClosing(g.off(call.End()), ")")
 	}
 	return true
+}
+
+// discarded notes that the results of a call, of a go or defer
+// statement, are discarded: a wrapper of them would make the statement
+// call the wrapper.
+func (g *gen) discarded(call *ast.CallExpr) {
+	if g.discard == nil {
+		g.discard = map[*ast.CallExpr]bool{}
+	}
+	g.discard[call] = true
 }
 
 // A jsonViewer writes the source of views.

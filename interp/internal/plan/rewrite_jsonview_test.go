@@ -18,4 +18,5 @@ func TestJSONView(t *testing.T) {
 		"_gt.JSONResult(json.MarshalIndent(func() any {",
 		".MarshalJSON(); return _gt.JSONValue(\"main.C\", ",
 	}, nil)
+	wantCode(t, setup, "defer json.Marshal(C(1))", []string{"defer json.Marshal(func() any {"}, []string{"JSONResult"})
 }
