@@ -134,6 +134,7 @@ func (rt *Runtime) exports() map[string]map[string]reflect.Value {
 		"JSONValue":        reflect.ValueOf(JSONValue),
 		"JSONError":        reflect.ValueOf(JSONError),
 		"JSONResult":       reflect.ValueOf(JSONResult),
+		"JSONFillError":    reflect.ValueOf(JSONFillError),
 	}}
 }
 

@@ -252,3 +252,19 @@ func TestJSONValue(t *testing.T) {
 		t.Errorf("JSONError(nil) = %v", err)
 	}
 }
+
+// TestJSONFillError checks that the error of filling a view names the
+// cell's struct as Go's error does.
+func TestJSONFillError(t *testing.T) {
+	var view struct {
+		F0 *string `json:"name"`
+	}
+	err := JSONFillError(json.Unmarshal([]byte(`{"name":3}`), &view), "Config")
+	want := "json: cannot unmarshal number into Go struct field Config.name of type string"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %q", err, want)
+	}
+	if err := JSONFillError(nil, "Config"); err != nil {
+		t.Errorf("JSONFillError(nil) = %v", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strings"
 )
 
 // JSONValue returns a value that encoding/json marshals as the result of
@@ -58,3 +59,18 @@ func JSONError(err error) error {
 // JSONResult is JSONError for the results of json.Marshal and
 // json.MarshalIndent.
 func JSONResult(b []byte, err error) ([]byte, error) { return b, JSONError(err) }
+
+// JSONFillError returns err, an error of encoding/json filling the view
+// of a cell's struct named name, with that name where json names the
+// view's struct (an anonymous one) in an error about one of its fields.
+func JSONFillError(err error, name string) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Struct == "" && te.Field != "" && !strings.Contains(te.Field, ".") {
+		fixed := *te
+		fixed.Struct = name
+		if err == error(te) {
+			return &fixed
+		}
+	}
+	return err
+}

@@ -361,3 +361,84 @@ func emptyCond(x string, t types.Type) string {
 	}
 	return x + " == nil"
 }
+
+// jsonFillCall rewrites json.Unmarshal(data, p), p a pointer to a cell
+// struct that compiled json would fill wrongly, into an Unmarshal into a
+// view: an anonymous struct of pointers to the fields Go fills, under
+// their JSON names and options. A JSON null sets a field of pointer,
+// slice, map or interface type to nil, as Go does, and leaves another
+// alone. It reports whether it
+// did; a field whose own type compiled json would fill wrongly, or a
+// type with UnmarshalJSON or UnmarshalText, keeps the refusal.
+func (g *gen) jsonFillCall(key string, call *ast.CallExpr, t types.Type) bool {
+	if key != "encoding/json.Unmarshal" || len(call.Args) != 2 || call.Ellipsis.IsValid() {
+		return false
+	}
+	p, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := p.Elem().(*types.Named)
+	if !ok {
+		return false
+	}
+	st, ok := n.Underlying().(*types.Struct)
+	if !ok || hasMethod(p, "UnmarshalJSON") || hasMethod(p, "UnmarshalText") {
+		return false
+	}
+	var fields []jsonField
+	if !jsonFields(n, st, &fields, map[*types.Struct]bool{}) {
+		return false
+	}
+	seen := map[string]bool{}
+	var decl, set, fix strings.Builder
+	for i, f := range fields {
+		if seen[f.name] {
+			return false
+		}
+		seen[f.name] = true
+		if obj, _, _ := types.LookupFieldOrMethod(n, false, f.f.Pkg(), f.f.Name()); obj != f.f {
+			return false
+		}
+		ft := f.f.Type()
+		if why, _ := reflectProblem(ft, "encoding/json", true); why != "" {
+			return false
+		}
+		nullable := false
+		switch ft.Underlying().(type) {
+		case *types.Pointer, *types.Slice, *types.Map, *types.Interface:
+			nullable = true
+		}
+		if nullable && strings.Contains(","+f.opts+",", ",string,") {
+			return false
+		}
+		ts, ok := g.typeSrc(ft)
+		if !ok {
+			return false
+		}
+		tag := f.name
+		if f.opts != "" {
+			tag += "," + f.opts
+		}
+		fname := "F" + strconv.Itoa(i)
+		fmt.Fprintf(&decl, "%s *%s %s; ", fname, ts, strconv.Quote(`json:`+strconv.Quote(tag)))
+		fmt.Fprintf(&set, "_gtjr.%s = &_gtjp.%s; ", fname, f.sel)
+		// A null sets the view's pointer to nil, and a value after it
+		// fills a new variable.
+		if nullable {
+			fmt.Fprintf(&fix, "if _gtjr.%s == nil { _gtjp.%s = nil }; ", fname, f.sel)
+		}
+		fmt.Fprintf(&fix, "if _gtjr.%s != nil && _gtjr.%s != &_gtjp.%s { _gtjp.%s = *_gtjr.%s }; ", fname, fname, f.sel, f.sel, fname)
+	}
+	data, target := call.Args[0], call.Args[1]
+	pkg, ok := g.qualify(g.calledFunc(call).Pkg())
+	if !ok {
+		return false
+	}
+	unmarshal := pkg + ".Unmarshal"
+	g.ed.replace(g.off(call.Pos()), g.off(data.Pos()), "func() error { _gtjd := (")
+	g.ed.replace(g.off(data.End()), g.off(target.Pos()), "); _gtjp := (")
+	g.ed.replace(g.off(target.End()), g.off(call.End()), "); if _gtjp == nil { return "+unmarshal+"(_gtjd, _gtjp) }; var _gtjr struct { "+decl.String()+"}; "+
+		set.String()+"_gte := "+unmarshal+"(_gtjd, &_gtjr); "+fix.String()+"return "+rtName+".JSONFillError(_gte, "+strconv.Quote(n.Obj().Name())+") }()")
+	return true
+}

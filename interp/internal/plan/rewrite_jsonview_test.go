@@ -5,9 +5,9 @@ import "testing"
 // TestJSONView checks the views json.Marshal gets of cell types that
 // compiled json would see wrongly: the fields Go writes under their JSON
 // names, a function per named struct type, MarshalJSON's result and the
-// error's type name fixed.
+// error's type name fixed; and the view json.Unmarshal fills.
 func TestJSONView(t *testing.T) {
-	const setup = "import \"encoding/json\"\ntype Base struct{ ID int `json:\"id\"` }\ntype Item struct{ Base; Name string `json:\"name,omitempty\"`; secret int; Kids []Item `json:\"kids,omitempty\"` }\ntype C float64\nfunc (c C) MarshalJSON() ([]byte, error) { return nil, nil }"
+	const setup = "import \"encoding/json\"\ntype Base struct{ ID int `json:\"id\"` }\ntype Item struct{ Base; Name string `json:\"name,omitempty\"`; secret int; Kids []Item `json:\"kids,omitempty\"` }\ntype C float64\nfunc (c C) MarshalJSON() ([]byte, error) { return nil, nil }\ntype Cfg struct{ Base; Name string `json:\"name,omitempty\"`; secret int; Sizes []int }"
 	wantCode(t, setup, "json.Marshal(Item{})", []string{
 		"json.Marshal(func() any { var _gtjv1 func(Item) any; ",
 		"_gtjv1 = func(_gtjv2 Item) any { return func() any { var _gtjv3 struct { F0 int \"json:\\\"id\\\"\"; F1 string \"json:\\\"name,omitempty\\\"\"; F2 any \"json:\\\"kids,omitempty\\\"\"; }; ",
@@ -18,5 +18,12 @@ func TestJSONView(t *testing.T) {
 		"_gt.JSONResult(json.MarshalIndent(func() any {",
 		".MarshalJSON(); return _gt.JSONValue(\"main.C\", ",
 	}, nil)
+	wantCode(t, setup, "var it Cfg\njson.Unmarshal([]byte(`{}`), &it)", []string{
+		"func() error { _gtjd := ([]byte(`{}`)); _gtjp := (&it); if _gtjp == nil { return json.Unmarshal(_gtjd, _gtjp) }; ",
+		"var _gtjr struct { F0 *int \"json:\\\"id\\\"\"; F1 *string \"json:\\\"name,omitempty\\\"\"; F2 *[]int \"json:\\\"Sizes\\\"\"; }; ",
+		"_gtjr.F0 = &_gtjp.ID; _gtjr.F1 = &_gtjp.Name; _gtjr.F2 = &_gtjp.Sizes; _gte := json.Unmarshal(_gtjd, &_gtjr); ",
+		"if _gtjr.F2 == nil { _gtjp.Sizes = nil }; if _gtjr.F2 != nil && _gtjr.F2 != &_gtjp.Sizes { _gtjp.Sizes = *_gtjr.F2 }; ",
+		"return _gt.JSONFillError(_gte, \"Cfg\") }()",
+	}, []string{"secret"})
 	wantCode(t, setup, "defer json.Marshal(C(1))", []string{"defer json.Marshal(func() any {"}, []string{"JSONResult"})
 }

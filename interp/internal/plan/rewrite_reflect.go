@@ -82,7 +82,7 @@ func (g *gen) reflectCall(call *ast.CallExpr, fn *types.Func, path string) {
 		return
 	}
 	why, at := reflectProblem(t, path, rc.fill)
-	if why == "" || !rc.fill && g.jsonViewCall(key, call, arg, t) {
+	if why == "" || !rc.fill && g.jsonViewCall(key, call, arg, t) || rc.fill && g.jsonFillCall(key, call, t) {
 		return
 	}
 	pkg := path[strings.LastIndex(path, "/")+1:]

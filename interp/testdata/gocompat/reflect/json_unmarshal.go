@@ -1,5 +1,5 @@
-// json.Unmarshal into cell structs: tags, unexported fields, embedding.
-// gocompat: want-error "its embedded field Base would not be flattened"
+// json.Unmarshal into cell structs: tags, unexported fields (not
+// filled), embedding, null, case-insensitive names, errors.
 package main
 
 import (
@@ -33,5 +33,12 @@ func main() {
 	err = json.Unmarshal([]byte(`[{"On":true},{"on":false}]`), &list)
 	fmt.Println(err, len(list), list[0].On, list[1].On)
 	err = json.Unmarshal([]byte(`{"name":3}`), &c)
+	fmt.Println(err)
+	err = json.Unmarshal([]byte(`{"sizes":null,"inner":null,"id":null,"ID":5,"extra":{"b":2}}`), &c)
+	fmt.Println(err, c.ID, c.Sizes == nil, c.Inner == nil, c.Extra)
+	pc := &Config{secret: 1}
+	err = json.Unmarshal([]byte(`{"Name":"case","SECRET":3,"sizes":[3]}`), pc)
+	fmt.Println(err, pc.Name, pc.secret, pc.Sizes)
+	err = json.Unmarshal([]byte(`{"name":`), pc)
 	fmt.Println(err)
 }
