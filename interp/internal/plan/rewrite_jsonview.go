@@ -368,10 +368,12 @@ func emptyCond(x string, t types.Type) string {
 // their JSON names and options. A JSON null sets a field of pointer,
 // slice, map or interface type to nil, as Go does, and leaves another
 // alone. It reports whether it
-// did; a field whose own type compiled json would fill wrongly, or a
-// type with UnmarshalJSON or UnmarshalText, keeps the refusal.
+// did; a field whose own type compiled json would fill wrongly, a type
+// with UnmarshalJSON or UnmarshalText, or a call of a go or defer
+// statement keeps the refusal.
 func (g *gen) jsonFillCall(key string, call *ast.CallExpr, t types.Type) bool {
-	if key != "encoding/json.Unmarshal" || len(call.Args) != 2 || call.Ellipsis.IsValid() {
+	if key != "encoding/json.Unmarshal" || len(call.Args) != 2 || call.Ellipsis.IsValid() || g.discard[call] {
+		// A go or defer statement's call would evaluate its arguments late.
 		return false
 	}
 	p, ok := t.(*types.Pointer)

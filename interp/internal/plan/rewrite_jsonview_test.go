@@ -1,6 +1,9 @@
 package plan
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestJSONView checks the views json.Marshal gets of cell types that
 // compiled json would see wrongly: the fields Go writes under their JSON
@@ -25,5 +28,10 @@ func TestJSONView(t *testing.T) {
 		"if _gtjr.F2 == nil { _gtjp.Sizes = nil }; if _gtjr.F2 != nil && _gtjr.F2 != &_gtjp.Sizes { _gtjp.Sizes = *_gtjr.F2 }; ",
 		"return _gt.JSONFillError(_gte, \"Cfg\") }()",
 	}, []string{"secret"})
+	s := newSession(t)
+	run(t, s, 1, setup)
+	if _, err := s.Plan(2, "var it Cfg\ndefer json.Unmarshal(nil, &it)"); err == nil || !strings.Contains(err.Error(), "json.Unmarshal of *Cfg cannot be done as Go does it") {
+		t.Errorf("a deferred json.Unmarshal into a view: got %v, want the refusal", err)
+	}
 	wantCode(t, setup, "defer json.Marshal(C(1))", []string{"defer json.Marshal(func() any {"}, []string{"JSONResult"})
 }
