@@ -362,8 +362,8 @@ func emptyCond(x string, t types.Type) string {
 	return x + " == nil"
 }
 
-// jsonFillCall rewrites json.Unmarshal(data, p), p a pointer to a cell
-// struct that compiled json would fill wrongly, into an Unmarshal into a
+// jsonFillCall rewrites json.Unmarshal(data, p) or dec.Decode(p), p a
+// pointer to a cell struct that compiled json would fill wrongly, into an Unmarshal into a
 // view: an anonymous struct of pointers to the fields Go fills, under
 // their JSON names and options. A JSON null sets a field of pointer,
 // slice, map or interface type to nil, as Go does, and leaves another
@@ -372,7 +372,8 @@ func emptyCond(x string, t types.Type) string {
 // with UnmarshalJSON or UnmarshalText, or a call of a go or defer
 // statement keeps the refusal.
 func (g *gen) jsonFillCall(key string, call *ast.CallExpr, t types.Type) bool {
-	if key != "encoding/json.Unmarshal" || len(call.Args) != 2 || call.Ellipsis.IsValid() || g.discard[call] {
+	decode := key == "encoding/json.Decoder.Decode"
+	if key != "encoding/json.Unmarshal" && !decode || call.Ellipsis.IsValid() || g.discard[call] {
 		// A go or defer statement's call would evaluate its arguments late.
 		return false
 	}
@@ -432,6 +433,30 @@ func (g *gen) jsonFillCall(key string, call *ast.CallExpr, t types.Type) bool {
 		}
 		fmt.Fprintf(&fix, "if _gtjr.%s != nil && _gtjr.%s != &_gtjp.%s { _gtjp.%s = *_gtjr.%s }; ", fname, fname, f.sel, f.sel, fname)
 	}
+	view := "var _gtjr struct { " + decl.String() + "}; " + set.String()
+	fixed := fix.String() + "return " + rtName + ".JSONFillError(_gte, " + strconv.Quote(n.Obj().Name()) + ") }"
+	if decode {
+		// dec.Decode(p) becomes func(dec, p) error { ... }(dec, p).
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || len(call.Args) != 1 {
+			return false
+		}
+		dt, ok := g.typeSrc(g.c.info.Types[sel.X].Type)
+		if !ok {
+			return false
+		}
+		ps, ok := g.typeSrc(p)
+		if !ok {
+			return false
+		}
+		g.ed.insert(g.off(call.Pos()), "func(_gtjdec "+dt+", _gtjp "+ps+") error { if _gtjp == nil { return _gtjdec.Decode(_gtjp) }; "+view+
+			"_gte := _gtjdec.Decode(&_gtjr); "+fixed+"(")
+		g.ed.replace(g.off(sel.X.End()), g.off(call.Args[0].Pos()), ", ")
+		return true
+	}
+	if len(call.Args) != 2 {
+		return false
+	}
 	data, target := call.Args[0], call.Args[1]
 	pkg, ok := g.qualify(g.calledFunc(call).Pkg())
 	if !ok {
@@ -440,7 +465,7 @@ func (g *gen) jsonFillCall(key string, call *ast.CallExpr, t types.Type) bool {
 	unmarshal := pkg + ".Unmarshal"
 	g.ed.replace(g.off(call.Pos()), g.off(data.Pos()), "func() error { _gtjd := (")
 	g.ed.replace(g.off(data.End()), g.off(target.Pos()), "); _gtjp := (")
-	g.ed.replace(g.off(target.End()), g.off(call.End()), "); if _gtjp == nil { return "+unmarshal+"(_gtjd, _gtjp) }; var _gtjr struct { "+decl.String()+"}; "+
-		set.String()+"_gte := "+unmarshal+"(_gtjd, &_gtjr); "+fix.String()+"return "+rtName+".JSONFillError(_gte, "+strconv.Quote(n.Obj().Name())+") }()")
+	g.ed.replace(g.off(target.End()), g.off(call.End()), "); if _gtjp == nil { return "+unmarshal+"(_gtjd, _gtjp) }; "+view+
+		"_gte := "+unmarshal+"(_gtjd, &_gtjr); "+fixed+"()")
 	return true
 }

@@ -33,5 +33,10 @@ func TestJSONView(t *testing.T) {
 	if _, err := s.Plan(2, "var it Cfg\ndefer json.Unmarshal(nil, &it)"); err == nil || !strings.Contains(err.Error(), "json.Unmarshal of *Cfg cannot be done as Go does it") {
 		t.Errorf("a deferred json.Unmarshal into a view: got %v, want the refusal", err)
 	}
+	wantCode(t, setup, "import \"strings\"\nvar it Cfg\njson.NewDecoder(strings.NewReader(`{}`)).Decode(&it)", []string{
+		"func(_gtjdec *json.Decoder, _gtjp *Cfg) error { if _gtjp == nil { return _gtjdec.Decode(_gtjp) }; var _gtjr struct {",
+		"_gte := _gtjdec.Decode(&_gtjr); ",
+		"return _gt.JSONFillError(_gte, \"Cfg\") }(json.NewDecoder(strings.NewReader(`{}`)), &it)",
+	}, nil)
 	wantCode(t, setup, "defer json.Marshal(C(1))", []string{"defer json.Marshal(func() any {"}, []string{"JSONResult"})
 }

@@ -5,6 +5,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 type Base struct {
@@ -41,4 +42,13 @@ func main() {
 	fmt.Println(err, pc.Name, pc.secret, pc.Sizes)
 	err = json.Unmarshal([]byte(`{"name":`), pc)
 	fmt.Println(err)
+}
+
+func init() {
+	dec := json.NewDecoder(strings.NewReader(`{"id":9,"name":"d","secret":1,"sizes":[1]} {"sizes":null} {"name":true}`))
+	var c Config
+	for range 3 {
+		err := dec.Decode(&c)
+		fmt.Println(err, c.ID, c.Name, c.secret, c.Sizes == nil)
+	}
 }
