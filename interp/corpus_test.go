@@ -337,7 +337,12 @@ func firstDifference(got, want string) string {
 			wl = w[i]
 		}
 		if gl != wl {
-			return fmt.Sprintf("line %d: got %.60q, want %.60q", i+1, gl, wl)
+			k := 0
+			for k < len(gl) && k < len(wl) && gl[k] == wl[k] {
+				k++
+			}
+			k = max(0, k-20) // a few characters before the first that differs
+			return fmt.Sprintf("line %d from byte %d: got %.60q, want %.60q", i+1, k, gl[min(k, len(gl)):], wl[min(k, len(wl)):])
 		}
 	}
 	return "white space differs"

@@ -131,6 +131,10 @@ func (rt *Runtime) exports() map[string]map[string]reflect.Value {
 		"CloneMap":         reflect.ValueOf(CloneMap),
 		"DecodeRune":       reflect.ValueOf(utf8.DecodeRuneInString),
 		"Make":             reflect.ValueOf(Make),
+		"JSONValue":        reflect.ValueOf(JSONValue),
+		"JSONError":        reflect.ValueOf(JSONError),
+		"JSONResult":       reflect.ValueOf(JSONResult),
+		"JSONFillError":    reflect.ValueOf(JSONFillError),
 	}}
 }
 

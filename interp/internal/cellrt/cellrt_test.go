@@ -2,6 +2,7 @@ package cellrt
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -232,5 +233,38 @@ func TestHooks(t *testing.T) {
 	rt.Result(_error{IValue: 42}, nil, nil, nil, nil, nil)
 	if res != 42 {
 		t.Errorf("Result hands over %v, want the value inside the wrapper", res)
+	}
+}
+
+// TestJSONValue checks that json marshals a JSONValue as its result, and
+// that JSONError names the cell's type in a method's error as Go does.
+func TestJSONValue(t *testing.T) {
+	b, err := JSONResult(json.Marshal([]any{JSONValue("main.C", []byte(` "x" `), nil), 1}))
+	if string(b) != `["x",1]` || err != nil {
+		t.Errorf("got %s, %v; want [\"x\",1]", b, err)
+	}
+	boom := errors.New("boom")
+	_, err = JSONResult(json.Marshal(map[string]any{"a": JSONValue("*main.C", nil, boom)}))
+	if err == nil || err.Error() != "json: error calling MarshalJSON for type *main.C: boom" || !errors.Is(err, boom) {
+		t.Errorf("got %v, want json's error naming *main.C that wraps boom", err)
+	}
+	if err := JSONError(nil); err != nil {
+		t.Errorf("JSONError(nil) = %v", err)
+	}
+}
+
+// TestJSONFillError checks that the error of filling a view names the
+// cell's struct as Go's error does.
+func TestJSONFillError(t *testing.T) {
+	var view struct {
+		F0 *string `json:"name"`
+	}
+	err := JSONFillError(json.Unmarshal([]byte(`{"name":3}`), &view), "Config")
+	want := "json: cannot unmarshal number into Go struct field Config.name of type string"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %q", err, want)
+	}
+	if err := JSONFillError(nil, "Config"); err != nil {
+		t.Errorf("JSONFillError(nil) = %v", err)
 	}
 }

@@ -115,6 +115,9 @@ type gen struct {
 	// initializer is set while package-level variables' initializers are
 	// rewritten.
 	initializer bool
+	// discard holds the calls of go and defer statements, whose results
+	// are discarded.
+	discard map[*ast.CallExpr]bool
 	// noDepth is set while a package's instance code is rewritten: its
 	// functions count no depth.
 	noDepth bool

@@ -148,6 +148,7 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 		g.ifaceNode(n, nil, fc)
 		g.switchError(n)
 	case *ast.GoStmt:
+		g.discarded(n.Call)
 		g.goStmt(n)
 	case *ast.ForStmt:
 		g.loopCheck(n.Body)
@@ -159,6 +160,7 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 	case *ast.BranchStmt:
 		g.branch(n, fc, stack)
 	case *ast.DeferStmt:
+		g.discarded(n.Call)
 		if len(fc.loops) > 0 {
 			g.errorf(n.Pos(), "defer in the body of a range over a function is not supported yet: move the body into a function")
 		}

@@ -48,16 +48,16 @@ func TestIfaceRewrites(t *testing.T) {
 }
 
 // TestReflectRefusals checks that json and xml calls that compiled
-// reflection would do otherwise than Go, on types declared in cells, are
-// compile errors that say why, and that templates with data of a cell
+// reflection would do otherwise than Go, on types declared in cells, and
+// that jsonView does not cover, are compile errors that say why, and that templates with data of a cell
 // type with methods warn.
 func TestReflectRefusals(t *testing.T) {
-	const setup = "import (\"encoding/json\"; \"encoding/xml\"; \"text/template\"; \"os\")\ntype Base struct{ ID int }\ntype Item struct{ Base; Name string }\ntype Priv struct{ A int; b int }\ntype Ok struct{ A int `json:\"a\"` }\ntype C float64\nfunc (c C) MarshalJSON() ([]byte, error) { return nil, nil }\ntype R struct{ T C }\nfunc (o Ok) Final() int { return 1 }"
+	const setup = "import (\"encoding/json\"; \"encoding/xml\"; \"text/template\"; \"os\")\ntype Base struct{ ID int }\ntype Item struct{ Base; Name string }\ntype Priv struct{ A int; b int }\ntype Ok struct{ A int `json:\"a\"` }\ntype C float64\nfunc (c C) MarshalJSON() ([]byte, error) { return nil, nil }\ntype R struct{ T C }\nfunc (o Ok) Final() int { return 1 }\ntype PB struct{ *Base; N int }\ntype PC int\nfunc (c *PC) MarshalJSON() ([]byte, error) { return nil, nil }\ntype R2 struct{ T PC }"
 	errs := []struct{ src, want string }{
-		{"json.Marshal(Item{})", "cell line 1:1: json.Marshal of Item cannot be done as Go does it: Item is a type declared in a cell, and its embedded field Base would not be flattened"},
-		{"json.Marshal([]*Priv{})", "cell line 1:1: json.Marshal of []*Priv cannot be done as Go does it: Priv is a type declared in a cell, and its unexported field b would be written as Xb"},
-		{"var p Priv\njson.Unmarshal(nil, &p)", "cell line 2:1: json.Unmarshal of *Priv cannot be done as Go does it: Priv is a type declared in a cell, and its unexported field b would be filled"},
-		{"json.NewEncoder(os.Stdout).Encode(map[string]R{})", "cell line 1:1: (*json.Encoder).Encode of map[string]R cannot be done as Go does it: C is a type declared in a cell, and its MarshalJSON method would not be called"},
+		{"json.Marshal(PB{})", "cell line 1:1: json.Marshal of PB cannot be done as Go does it: PB is a type declared in a cell, and its embedded field Base would not be flattened"},
+		{"var p []Item\njson.Unmarshal(nil, &p)", "cell line 2:1: json.Unmarshal of *[]Item cannot be done as Go does it: Item is a type declared in a cell, and its embedded field Base would not be flattened"},
+		{"var p [1]Priv\njson.Unmarshal(nil, &p)", "cell line 2:1: json.Unmarshal of *[1]Priv cannot be done as Go does it: Priv is a type declared in a cell, and its unexported field b would be filled"},
+		{"json.NewEncoder(os.Stdout).Encode(map[string]R2{})", "cell line 1:1: (*json.Encoder).Encode of map[string]R2 cannot be done as Go does it: PC is a type declared in a cell, and its MarshalJSON method would not be called"},
 		{"xml.Marshal(Priv{})", "cell line 1:1: xml.Marshal of Priv cannot be done as Go does it: Priv is a type declared in a cell, and its unexported field b would be written as Xb"},
 	}
 	for i, c := range errs {

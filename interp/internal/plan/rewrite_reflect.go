@@ -16,8 +16,9 @@ import (
 // another, and the type has none of its methods. encoding/json and
 // encoding/xml would write, or fill, what Go would not, and call no
 // MarshalJSON, UnmarshalJSON, MarshalXML or MarshalText method; a
-// template cannot call a method. Where a call would differ from Go, the
-// cell is refused with a message at the call that says why and what to
+// template cannot call a method. json's marshalling calls get a view of
+// the value that compiled json writes as Go would (see jsonViewCall).
+// Where a call would still differ from Go, the cell is refused with a message at the call that says why and what to
 // write instead (a template, which may use only fields, warns).
 
 // reflectCalls are the functions and methods of encoding/json and
@@ -81,7 +82,7 @@ func (g *gen) reflectCall(call *ast.CallExpr, fn *types.Func, path string) {
 		return
 	}
 	why, at := reflectProblem(t, path, rc.fill)
-	if why == "" {
+	if why == "" || !rc.fill && g.jsonViewCall(key, call, arg, t) || rc.fill && g.jsonFillCall(key, call, t) {
 		return
 	}
 	pkg := path[strings.LastIndex(path, "/")+1:]

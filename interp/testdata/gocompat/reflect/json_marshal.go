@@ -1,5 +1,4 @@
 // encoding/json on cell structs: tags, unexported fields, embedding,
-// gocompat: want-error "its embedded field Base would not be flattened"
 // pointers, slices and maps (issue 20, item 5).
 package main
 

@@ -1,5 +1,5 @@
 // A cell type's MarshalJSON and UnmarshalJSON methods.
-// gocompat: want-error "its MarshalJSON method would not be called"
+// gocompat: want-error "its UnmarshalJSON method would not be called"
 package main
 
 import (
