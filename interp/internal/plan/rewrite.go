@@ -30,7 +30,13 @@ type fnCtx struct {
 // cell's value), rewrite_hooks.go (os.Exit, log.Fatal, runtime.Goexit),
 // rewrite_builtin.go, rewrite_errors.go, rewrite_go.go (go statements),
 // rewrite_loops.go (loop variables per iteration), rewrite_range.go (range
-// forms, range over functions and their jumps) and rewrite_return.go.
+// forms, range over functions and their jumps), rewrite_return.go,
+// rewrite_assign.go (parallel assignments of interface values),
+// rewrite_conv.go (cell values converted to interfaces), rewrite_iface.go
+// (assertions and type switches to interfaces), rewrite_fmtany.go (fmt of
+// values held in interfaces), rewrite_reflect.go (compiled code that
+// reflects on cell types: errors, encoding/json and xml, templates) and
+// rewrite_jsonview.go (the views encoding/json is given of cell types).
 func (g *gen) rewrite() {
 	c := g.c
 	for _, fd := range c.funcs {
