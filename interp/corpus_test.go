@@ -20,6 +20,11 @@ import (
 
 // TestMain lets the corpus tests start this binary again as the child that
 // runs one program (see package corpus).
+// hangAfter is how long a corpus program may run before it counts as
+// hung: a safety net, not a measure of speed (each runs in well under a
+// second), generous enough for two busy cores.
+const hangAfter = 60 * time.Second
+
 func TestMain(m *testing.M) {
 	corpus.ServeChild(map[string]corpus.Runner{"bare": corpus.Bare, "cell": runCell, "cells": runCells})
 	os.Exit(m.Run())
@@ -223,7 +228,7 @@ func (r results) judgeByGo(t *testing.T, progs []corpus.Program, variants []vari
 		}
 	}
 	if len(need) > 0 {
-		got, err := corpus.GoRun(context.Background(), need, t.TempDir(), 10*time.Second, 2*runtime.GOMAXPROCS(0))
+		got, err := corpus.GoRun(context.Background(), need, t.TempDir(), hangAfter, 2*runtime.GOMAXPROCS(0))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -254,7 +259,7 @@ func runModes(t *testing.T, progs []corpus.Program, modes []variant, same func(g
 			if err != nil {
 				t.Fatalf("%s: %v", p.Name, err)
 			}
-			jobs = append(jobs, corpus.Job{Name: p.Name, Mode: v.mode, Src: src, Timeout: 10 * time.Second})
+			jobs = append(jobs, corpus.Job{Name: p.Name, Mode: v.mode, Src: src, Timeout: hangAfter})
 		}
 	}
 	// Twice as many children as processors: a child that hangs until its

@@ -16,7 +16,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gotensor/gotensor/interp"
 	"github.com/gotensor/gotensor/interp/internal/corpus"
@@ -203,7 +202,7 @@ func runGocompat(t *testing.T, progs []gocompatProgram) {
 		plain[i] = p.Program
 	}
 	workers := 2 * runtime.GOMAXPROCS(0)
-	want, err := corpus.GoRun(context.Background(), plain, t.TempDir(), 20*time.Second, workers)
+	want, err := corpus.GoRun(context.Background(), plain, t.TempDir(), hangAfter, workers)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +213,7 @@ func runGocompat(t *testing.T, progs []gocompatProgram) {
 			if err != nil {
 				t.Fatalf("%s: %v", p.Name, err)
 			}
-			jobs = append(jobs, corpus.Job{Name: p.Name, Mode: "cells", Src: src, Timeout: 20 * time.Second})
+			jobs = append(jobs, corpus.Job{Name: p.Name, Mode: "cells", Src: src, Timeout: hangAfter})
 		}
 	}
 	runs, err := corpus.Run(context.Background(), jobs, workers)

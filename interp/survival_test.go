@@ -40,7 +40,7 @@ log.SetFlags(0)`)
 		{"os.Exit in a goroutine", "fmt.Println(\"before\")\ngo quit(5)\ntime.Sleep(10 * time.Second)\nfmt.Println(\"after\")", "Exit", "exit status 5", "before\n", ""},
 		{"os.Exit in a goroutine, the cell blocked", "block := make(chan int)\ngo func() { os.Exit(6) }()\n<-block", "Exit", "exit status 6", "", ""},
 		{"os.Exit(0)", "fmt.Println(\"before\")\nos.Exit(0)\nfmt.Println(\"after\")", "", "", "before\n", ""},
-		{"a panic in a goroutine", "go func() { panic(\"in goroutine\") }()\ntime.Sleep(100 * time.Millisecond)", "", "", "", "panic in goroutine: panic: in goroutine"},
+		{"a panic in a goroutine", "go func() { panic(\"in goroutine\") }()\ntime.Sleep(3 * time.Second)", "", "", "", "panic in goroutine: panic: in goroutine"},
 		{"log.Fatal", "fmt.Println(\"before\")\nlog.Fatal(\"boom\")", "Exit", "exit status 1", "before\n", "boom\n"},
 		{"log.Fatalf in a goroutine", "go func() { log.Fatalf(\"boom %d\", 2) }()\ntime.Sleep(10 * time.Second)", "Exit", "exit status 1", "", "boom 2\n"},
 		{"log.Panic", "log.Panic(\"boom\")", "panic", "boom", "", "boom\n"},
@@ -49,7 +49,7 @@ log.SetFlags(0)`)
 		{"runaway recursion in a goroutine", "go deep(0)\ntime.Sleep(10 * time.Second)", "RecursionError", "runaway recursion: deep went deeper than 10000 nested calls", "", ""},
 		{"runaway recursion of a literal", "var f func(int) int\nf = func(n int) int { return f(n+1) }\nf(0)", "RecursionError", "func literal went deeper", "", ""},
 		{"make too large", "b := make([]byte, 1<<42)\nlen(b)", "panic", "runtime error: out of memory: make([]byte, 4398046511104) needs 4.0 TiB and the host has", "", ""},
-		{"make too large in a goroutine", "go func() { _ = make([]float64, 1<<40) }()\ntime.Sleep(100 * time.Millisecond)", "", "", "", "make([]float64, 1099511627776) needs 8.0 TiB"},
+		{"make too large in a goroutine", "go func() { _ = make([]float64, 1<<40) }()\ntime.Sleep(3 * time.Second)", "", "", "", "make([]float64, 1099511627776) needs 8.0 TiB"},
 		{"a map too large", "n := 1 << 40\nm := make(map[int]int, n)\nlen(m)", "panic", "make(map[int]int, 1099511627776) needs", "", ""},
 	}
 	for _, c := range cases {

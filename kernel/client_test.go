@@ -15,8 +15,10 @@ import (
 	"github.com/gotensor/gotensor/protocol"
 )
 
-// timeout bounds every wait in these tests.
-const timeout = 2 * time.Second
+// timeout bounds every wait for a message in these tests: a safety net
+// against a hang, not a measure of speed, so it is generous enough for a
+// busy machine (a reply normally comes in a millisecond).
+const timeout = 30 * time.Second
 
 // client is a Jupyter front end for tests: DEALER sockets on shell, control
 // and stdin sharing one identity (as jupyter_client does), and a SUB socket
@@ -123,7 +125,7 @@ func startKernelOn(t *testing.T, in Interpreter, transport string) *client {
 		cancel()
 		select {
 		case <-c.done:
-		case <-time.After(3 * time.Second):
+		case <-time.After(timeout):
 			t.Error("kernel did not stop after its context was cancelled")
 		}
 		ccancel()
