@@ -153,50 +153,48 @@ func (b *deviceBackend) ptrOf(w *workspace, s backend.Storage, l backend.Layout)
 
 // Softmax returns the softmax (log-softmax with log set) of x along dim.
 func (b *deviceBackend) Softmax(x backend.Storage, xl backend.Layout, dim int, log bool) backend.Storage {
-	src := b.store(x)
-	n := xl.Numel()
-	var out *storage
-	d := b.dev
-	d.do(func() {
-		out = d.newStorage(src.dt, n)
-		if n == 0 {
-			return
-		}
-		v, _ := rowLayouts(xl.Shape, dim, dim+1, backend.Contiguous(xl.Shape), xl)
-		G := v.group(d, 1)
-		a := d.newArgs()
-		a.I64(int64(v.rows)).I64(int64(v.n)).Ptr(out.ptr)
-		v.pack(a, 0)
-		a.Ptr(src.ptr)
-		v.pack(a, 1)
-		a.I32(int32(G)).I32(b2i(log))
-		d.launchRows("softmax_"+suffix(src.dt), v.rows, G, a)
-	})
-	return out
+	return b.softmaxRows("softmax_", dim, log, operand{b.store(x), xl})
 }
 
 // SoftmaxBackward returns the gradient of Softmax's input.
 func (b *deviceBackend) SoftmaxBackward(g backend.Storage, gl backend.Layout, y backend.Storage, yl backend.Layout, dim int, log bool) backend.Storage {
-	gs, ys := b.store(g), b.store(y)
-	n := gl.Numel()
+	return b.softmaxRows("softmax_backward_", dim, log, operand{b.store(g), gl}, operand{b.store(y), yl})
+}
+
+// operand is a storage seen under a layout, as a kernel reads it.
+type operand struct {
+	s *storage
+	l backend.Layout
+}
+
+// softmaxRows launches kernel (softmax_ or softmax_backward_) over the rows
+// along dim of its operands (x; or g and y) into a new contiguous storage
+// of the first operand's shape and dtype.
+func (b *deviceBackend) softmaxRows(kernel string, dim int, log bool, ops ...operand) backend.Storage {
+	dt, shape := ops[0].s.dt, ops[0].l.Shape
+	ls := []backend.Layout{backend.Contiguous(shape)}
+	for _, o := range ops {
+		ls = append(ls, o.l)
+	}
+	n := backend.Numel(shape)
 	var out *storage
 	d := b.dev
 	d.do(func() {
-		out = d.newStorage(gs.dt, n)
+		out = d.newStorage(dt, n)
 		if n == 0 {
 			return
 		}
-		v, _ := rowLayouts(gl.Shape, dim, dim+1, backend.Contiguous(gl.Shape), gl, yl)
-		G := v.group(d, 2)
+		v, _ := rowLayouts(shape, dim, dim+1, ls...)
+		G := v.group(d, len(ops))
 		a := d.newArgs()
 		a.I64(int64(v.rows)).I64(int64(v.n)).Ptr(out.ptr)
 		v.pack(a, 0)
-		a.Ptr(gs.ptr)
-		v.pack(a, 1)
-		a.Ptr(ys.ptr)
-		v.pack(a, 2)
+		for j, o := range ops {
+			a.Ptr(o.s.ptr)
+			v.pack(a, j+1)
+		}
 		a.I32(int32(G)).I32(b2i(log))
-		d.launchRows("softmax_backward_"+suffix(gs.dt), v.rows, G, a)
+		d.launchRows(kernel+suffix(dt), v.rows, G, a)
 	})
 	return out
 }
