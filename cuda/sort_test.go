@@ -63,6 +63,10 @@ func TestSortParity(t *testing.T) {
 		{name: "MaskedFill", inputs: in(randn(2, 4, 4), ints(0, 2, 4, 4)), f: func(x []*tensor.Tensor) *tensor.Tensor {
 			return x[0].MaskedFill(x[1].AsType(tensor.Bool), -1e9).Softmax(-1)
 		}},
+		{name: "Sort/empty_rows", inputs: in(randn(3, 0)), f: func(x []*tensor.Tensor) *tensor.Tensor { v, _ := x[0].Sort(-1, false); return v }},
+		{name: "Argsort/no_rows", inputs: in(randn(0, 5)), nograd: true, f: func(x []*tensor.Tensor) *tensor.Tensor { return x[0].Argsort(1, false) }},
+		{name: "CumSum/empty", inputs: in(randn(0, 4)), f: func(x []*tensor.Tensor) *tensor.Tensor { return x[0].CumSum(1) }},
+		{name: "CumSum/odd", inputs: in(randn(3, 1025)), f: func(x []*tensor.Tensor) *tensor.Tensor { return x[0].CumSum(1) }},
 		{name: "Chunk", inputs: in(randn(4, 9)), f: func(x []*tensor.Tensor) *tensor.Tensor {
 			c := x[0].Chunk(3, 1)
 			return c[0].Mul(c[2]).Sub(c[1])
