@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gotensor/gotensor/internal/testenv"
 )
 
 // dapClient drives a session's debugger as JupyterLab does.
@@ -385,7 +387,7 @@ func TestMurmur2(t *testing.T) {
 	cmd.Stdin = strings.NewReader(string(in))
 	out, err := cmd.Output()
 	if err != nil {
-		t.Skipf("python3 with ipykernel: %v", err)
+		testenv.Missing(t, "python3 with ipykernel (scripts/setup.sh installs python3-ipykernel): %v", err)
 	}
 	want := strings.Fields(string(out))
 	for i, code := range codes {

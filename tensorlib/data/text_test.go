@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gotensor/gotensor/internal/testenv"
 )
 
 func TestFetchLoadFortunes(t *testing.T) {
@@ -40,7 +42,7 @@ func TestFetchLoadFortunes(t *testing.T) {
 // TestFortunesFromDebian reads the installed package, when it is there.
 func TestFortunesFromDebian(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(debianFortunesDir, "fortunes")); err != nil {
-		t.Skip("Debian's fortunes package is not installed (scripts/setup.sh installs it)")
+		testenv.Missing(t, "Debian's fortunes package is not installed (scripts/setup.sh installs it)")
 	}
 	dir := t.TempDir()
 	if err := FetchFortunes(dir); err != nil {
