@@ -55,9 +55,11 @@ func (d *device) runConv(conv driver.Convolver, c driver.ConvArgs) {
 		p = scratch.ptr
 		defer scratch.Free()
 	}
-	if err := conv.Conv(c, p, ws); err != nil {
-		d.fail(err, fmt.Sprintf("cuDNN convolution %s for [%d %d %d %d] ⋆ [%d %d %d %d]%s", what, c.N, c.C, c.H, c.W, c.F, c.C, c.KH, c.KW, fix))
-	}
+	d.timed("cudnn "+what, func() {
+		if err := conv.Conv(c, p, ws); err != nil {
+			d.fail(err, fmt.Sprintf("cuDNN convolution %s for [%d %d %d %d] ⋆ [%d %d %d %d]%s", what, c.N, c.C, c.H, c.W, c.F, c.C, c.KH, c.KW, fix))
+		}
+	})
 }
 
 // Conv2d convolves with cuDNN, then adds the bias.

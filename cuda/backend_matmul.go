@@ -52,6 +52,21 @@ func (d *device) matrixOperand(s *storage, l backend.Layout) gemmOperand {
 // in one call.
 const maxGemmCalls = 8
 
+// gemmTile is the side of the output tile a cuBLAS GEMM block computes
+// (about: 64 to 256 by kernel), used to judge whether one call of a
+// looped batch has blocks for the whole device.
+const gemmTile = 128
+
+// fillsDevice reports whether a strided-batched GEMM of batch m×n
+// products gives every multiprocessor several blocks. A looped product
+// whose calls do not is copied instead: on an H100 the eight calls of
+// attention's q·kᵀ over [32 8 256 64] split heads (128 blocks each, for
+// 132 multiprocessors) took longer than copying q and making one call.
+func (d *device) fillsDevice(batch, m, n int) bool {
+	tiles := ((m + gemmTile - 1) / gemmTile) * ((n + gemmTile - 1) / gemmTile)
+	return batch*tiles >= 4*max(1, d.props.MultiProcessors)
+}
+
 // MatMul returns the batched product of a [batch..., m, k] and b
 // [batch..., k, n]. Float32 and Float64 go to cuBLAS's strided batched
 // GEMM (sgemm, dgemm): the row-major product C = A·B is the
@@ -115,9 +130,15 @@ func (d *device) gemm(la, lb backend.Layout, A, B gemmOperand, out *storage, cOf
 		C: out.at(cOff), LDC: n, StrideC: int64(cStride),
 		Batch: batch,
 	}
-	if err := d.drv.Gemm(g); err != nil {
-		d.fail(err, fmt.Sprintf("cuBLAS GEMM for MatMul %v @ %v", la.Shape, lb.Shape))
+	name := "gemm"
+	if profiling.Load() { // the name only when it is recorded: no formatting per call
+		name = fmt.Sprintf("gemm %d×%d×%d ×%d", g.M, g.N, g.K, g.Batch)
 	}
+	d.timed(name, func() {
+		if err := d.drv.Gemm(g); err != nil {
+			d.fail(err, fmt.Sprintf("cuBLAS GEMM for MatMul %v @ %v", la.Shape, lb.Shape))
+		}
+	})
 }
 
 // matmulLooped multiplies without copies when both matrices are views
@@ -152,7 +173,7 @@ func (d *device) matmulLooped(out, xs *storage, la backend.Layout, ys *storage, 
 		}
 	}
 	calls := backend.Numel(merged) / merged[p]
-	if calls > maxGemmCalls {
+	if calls > maxGemmCalls || !d.fillsDevice(merged[p], m, n) {
 		return false
 	}
 	idx := make([]int, len(merged))

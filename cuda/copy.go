@@ -157,7 +157,10 @@ func (d *device) launchDims(name string, grid, block driver.Dim3, args *driver.A
 	if grid.Count() <= 0 {
 		return
 	}
-	if err := d.drv.Launch(d.function(name), grid, block, 0, args); err != nil {
-		d.fail(err, fmt.Sprintf("launching %s (grid %v, block %v)", name, grid, block))
-	}
+	f := d.function(name)
+	d.timed(name, func() {
+		if err := d.drv.Launch(f, grid, block, 0, args); err != nil {
+			d.fail(err, fmt.Sprintf("launching %s (grid %v, block %v)", name, grid, block))
+		}
+	})
 }

@@ -93,9 +93,11 @@ func (d *device) launch(name string, grid, block int, args *driver.Args) {
 		return
 	}
 	f := d.function(name)
-	if err := d.drv.Launch(f, driver.Dim3{grid, 1, 1}, driver.Dim3{block, 1, 1}, 0, args); err != nil {
-		d.fail(err, fmt.Sprintf("launching %s (grid %d, block %d)", name, grid, block))
-	}
+	d.timed(name, func() {
+		if err := d.drv.Launch(f, driver.Dim3{grid, 1, 1}, driver.Dim3{block, 1, 1}, 0, args); err != nil {
+			d.fail(err, fmt.Sprintf("launching %s (grid %d, block %d)", name, grid, block))
+		}
+	})
 }
 
 // Launch configuration.

@@ -207,8 +207,13 @@ func parityCases() []parityCase {
 		parityCase{name: "MatMul/f64", inputs: in(f64(2, 4, 3), f64(2, 4, 5)), f: op2(func(x, y *tensor.Tensor) *tensor.Tensor {
 			return x.Transpose(1, 2).MatMul(y)
 		})},
-		// Attention's heads: batch dims [B, H] that merge in no operand
-		// (GEMM calls looped over B), then too many calls (copies).
+		// Attention's heads: batch dims [B, H] that merge in no operand:
+		// GEMM calls looped over B when each call fills the device (the
+		// emulator's 2 multiprocessors: 8 products), else copies, and
+		// copies when the calls would be too many.
+		parityCase{name: "MatMul/heads, looped", inputs: in(randn(2, 5, 8, 4), randn(2, 6, 8, 4)), f: op2(func(x, y *tensor.Tensor) *tensor.Tensor {
+			return x.Permute(0, 2, 1, 3).MatMul(y.Permute(0, 2, 1, 3).Transpose(-2, -1))
+		})},
 		parityCase{name: "MatMul/heads", inputs: in(randn(2, 5, 3, 4), randn(2, 6, 3, 4)), f: op2(func(x, y *tensor.Tensor) *tensor.Tensor {
 			return x.Permute(0, 2, 1, 3).MatMul(y.Permute(0, 2, 1, 3).Transpose(-2, -1))
 		})},

@@ -108,6 +108,19 @@ DEVICE float m_erf(float x) { return erff(x); }
 DEVICE double m_erf(double x) { return erf(x); }
 DEVICE float m_pow(float x, float y) { return powf(x, y); }
 DEVICE double m_pow(double x, double y) { return pow(x, y); }
+
+// m_mul is a product rounded on its own: nvcc contracts a*b+c into a fused
+// multiply-add, which keeps the product's rounding error, so a product
+// that must equal the same product rounded elsewhere (layer_norm_backward's
+// g*w minus the row mean of g*w, exactly 0 for rows of one) is written
+// m_mul(a, b).
+#ifdef __CUDACC__
+DEVICE float m_mul(float a, float b) { return __fmul_rn(a, b); }
+DEVICE double m_mul(double a, double b) { return __dmul_rn(a, b); }
+#else
+DEVICE float m_mul(float a, float b) { return a * b; }
+DEVICE double m_mul(double a, double b) { return a * b; }
+#endif
 DEVICE float m_abs(float x) { return fabsf(x); }
 DEVICE double m_abs(double x) { return fabs(x); }
 DEVICE long long m_abs(long long x) { return x < 0 ? -x : x; }

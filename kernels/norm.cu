@@ -86,7 +86,7 @@ DEVICE void layer_norm_backward(long long rows, long long n, T* gx, const Layout
       row_load(cg, cached, gr, gs, n, lane, G);
       row_load(cx, cached, xr, xs, n, lane, G);
       row_each2(cg, cx, cached, gr, gs, xr, xs, n, lane, G, [&](long long j, T gv, T xv) {
-        T gw = w ? gv * w[j] : gv;
+        T gw = w ? m_mul(gv, w[j]) : gv;
         acc.a += gw;
         acc.b += gw * ((xv - mu) * rs);
       });
@@ -96,7 +96,7 @@ DEVICE void layer_norm_backward(long long rows, long long n, T* gx, const Layout
     T ca = acc.a / T(n), cb = acc.b / T(n);
     T* orow = gx + row_base(ol, r);
     row_each2(cg, cx, cached, gr, gs, xr, xs, n, lane, G, [&](long long j, T gv, T xv) {
-      T gw = w ? gv * w[j] : gv;
+      T gw = w ? m_mul(gv, w[j]) : gv;
       T xh = (xv - mu) * rs;
       orow[j * os] = rs * ((gw - ca) - xh * cb);
     });

@@ -1,17 +1,17 @@
 // Command attention measures scaled dot-product attention, forward and
 // backward, in gotensor against PyTorch on the same device: gotensor's
-// default path (the blocked kernel on the CPU; the composed ops on a GPU,
-// which has no fused kernel yet) against its composed ops (MatMul,
+// default path (the blocked kernel on the CPU; the fused kernel of
+// kernels/attention.cu on a GPU) against its composed ops (MatMul,
 // Softmax, MatMul), and PyTorch's composed form and its own fused
 // attention (F.scaled_dot_product_attention, or the private
 // F._scaled_dot_product_attention of torch 1.13) from attention_torch.py,
-// run with /usr/bin/python3.
+// run with -python (Debian's /usr/bin/python3 by default).
 //
 // Run it from the repository root:
 //
 //	go run ./bench/attention                          # CPU, a small setting
 //	go run ./bench/attention -b 32 -t 256,1024        # the setting
-//	go run -tags cuda ./bench/attention -device cuda  # on the GPU
+//	go run -tags cuda ./bench/attention -device cuda -python python3  # on the GPU
 //
 // Shapes are [B, heads, T, D/heads] for q, k and v, causal. Each figure is
 // the best of three steps in each of -rounds runs, the sides alternating, so that a busy
@@ -31,6 +31,7 @@ import (
 	"strings"
 	"time"
 
+	_ "github.com/gotensor/gotensor/cuda" // the CUDA device, for -device cuda
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
@@ -42,6 +43,8 @@ func main() {
 	device := flag.String("device", "cpu", "cpu or cuda")
 	rounds := flag.Int("rounds", 3, "rounds; each figure is the best")
 	noTorch := flag.Bool("notorch", false, "skip PyTorch")
+	python := flag.String("python", "/usr/bin/python3", "Python interpreter with PyTorch (a CUDA build for -device cuda)")
+	script := flag.String("script", "bench/attention/attention_torch.py", "the PyTorch side of the benchmark")
 	flag.Parse()
 	dev := tensor.CPU
 	if *device == "cuda" {
@@ -69,7 +72,7 @@ func main() {
 				ours = min(ours, run(dev, *b, *heads, t, *d / *heads, false))
 			}
 			if !*noTorch {
-				p, s := runTorch(*device, *b, *heads, t, *d / *heads)
+				p, s := runTorch(*python, *script, *device, *b, *heads, t, *d / *heads)
 				torchPlain, torchSDPA = min(torchPlain, p), min(torchSDPA, s)
 			}
 		}
@@ -107,10 +110,13 @@ func run(dev tensor.Device, b, h, t, e int, composed bool) float64 {
 
 // runTorch returns PyTorch's milliseconds for the composed form and its
 // fused attention.
-func runTorch(device string, b, h, t, e int) (plain, sdpa float64) {
-	_, self, _, _ := runtime.Caller(0)
-	script := filepath.Join(filepath.Dir(self), "attention_torch.py")
-	cmd := exec.Command("/usr/bin/python3", script, device, strconv.Itoa(b), strconv.Itoa(h), strconv.Itoa(t), strconv.Itoa(e),
+func runTorch(python, script, device string, b, h, t, e int) (plain, sdpa float64) {
+	script, err := filepath.Abs(script)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "PyTorch:", err)
+		return 0, 0
+	}
+	cmd := exec.Command(python, script, device, strconv.Itoa(b), strconv.Itoa(h), strconv.Itoa(t), strconv.Itoa(e),
 		strconv.Itoa(runtime.GOMAXPROCS(0)))
 	cmd.Dir = os.TempDir() // not a directory whose files shadow Python modules
 	out, err := cmd.Output()

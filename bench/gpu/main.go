@@ -23,6 +23,7 @@ type options struct {
 	emulate bool // run on the emulated device
 	small   bool // the small sizes
 	noRef   bool // skip PyTorch
+	profile int  // kernels to list for each training step (0: no profile)
 }
 
 func main() {
@@ -34,6 +35,7 @@ func main() {
 	flag.BoolVar(&o.emulate, "emulate", false, "run on the CUDA emulator (no GPU; times mean nothing, the code paths are the GPU's); PyTorch runs on the CPU")
 	flag.BoolVar(&o.small, "small", false, "tiny sizes (with -emulate: a check that the bench runs)")
 	flag.BoolVar(&o.noRef, "noref", false, "do not run PyTorch")
+	flag.IntVar(&o.profile, "profile", 0, "after each training step's time, profile 3 steps (cuda.StartProfile) and list this many kernels that took the most time")
 	flag.Parse()
 	if err := run(os.Stdout, o); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/gpu:", err)
@@ -100,7 +102,7 @@ func run(w io.Writer, o options) error {
 		benchOps(w, dev, s, ref, sync)
 	}
 	if parts["train"] {
-		if err := benchTrain(w, dev, s, ref, sync); err != nil {
+		if err := benchTrain(w, dev, s, ref, sync, o.profile); err != nil {
 			return err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/gotensor/gotensor/cuda"
 	"github.com/gotensor/gotensor/tensorlib/nn"
 	"github.com/gotensor/gotensor/tensorlib/optim"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
@@ -73,8 +74,10 @@ func convNet(dev tensor.Device, s sizes) nn.Module {
 
 // benchTrain times one training step of each model (zero the gradients,
 // forward, loss, backward, optimizer step) and prints milliseconds
-// against PyTorch's, and the last loss, which must be finite.
-func benchTrain(w io.Writer, dev tensor.Device, s sizes, ref *reference, sync func()) error {
+// against PyTorch's, and the last loss, which must be finite. With
+// profile > 0 it then lists the profile kernels that took the most time
+// in three more steps of each model.
+func benchTrain(w io.Writer, dev tensor.Device, s sizes, ref *reference, sync func(), profile int) error {
 	fmt.Fprintf(w, "\nTraining steps, ms per step                                        gotensor    PyTorch   ratio   last loss\n")
 	row := func(name string, step func() float64, want float64) error {
 		var loss float64
@@ -82,6 +85,17 @@ func benchTrain(w io.Writer, dev tensor.Device, s sizes, ref *reference, sync fu
 		fmt.Fprintf(w, "  %-64s %9.3f %10s %7s   %.4g\n", name, 1e3*got, ms(want), ratio(got, want), loss)
 		if math.IsNaN(loss) || math.IsInf(loss, 0) {
 			return fmt.Errorf("%s: the loss is %v", name, loss)
+		}
+		if profile > 0 {
+			const steps = 3
+			cuda.StartProfile()
+			for i := 0; i < steps; i++ {
+				step()
+			}
+			p := cuda.StopProfile()
+			fmt.Fprintf(w, "\n  profile of %d steps (each kernel timed alone, so the sum exceeds %d steps' time):\n", steps, steps)
+			p.WriteTable(w, profile)
+			fmt.Fprintln(w)
 		}
 		return nil
 	}

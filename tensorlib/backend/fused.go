@@ -53,6 +53,26 @@ type ActivationGrad interface {
 	// holds g's storage, and the backend may write the result over it and
 	// return it.
 	ReLUBackward(g Storage, gl Layout, y Storage, yl Layout, overwrite bool) Storage
+	// ActivationBackward returns the gradient of op's input for the
+	// gradient g of its result, in one pass, for the ops that
+	// ActivationBackwardOp accepts: GELU from its input x,
+	// g·(Φ(x) + x·φ(x)); Tanh from its result y, g·(1 − y²); Sigmoid from
+	// its result y, g·y·(1 − y). v is x or y, of g's shape; overwrite is
+	// as for ReLUBackward.
+	ActivationBackward(op UnaryOp, g Storage, gl Layout, v Storage, vl Layout, overwrite bool) Storage
+}
+
+// ActivationBackwardOp reports whether ActivationBackward computes op's
+// gradient, and whether from op's input (GELU) rather than its result
+// (Tanh, Sigmoid).
+func ActivationBackwardOp(op UnaryOp) (ok, fromInput bool) {
+	switch op {
+	case OpGELU:
+		return true, true
+	case OpTanh, OpSigmoid:
+		return true, false
+	}
+	return false, false
 }
 
 // Loss computes the softmax cross-entropy of classification in one pass

@@ -580,6 +580,43 @@ func (b cpuBackend) ReLUBackward(g backend.Storage, gl backend.Layout, y backend
 	return out
 }
 
+// ActivationBackward returns the gradient of GELU's, Tanh's or Sigmoid's
+// input in one pass, over g itself when overwrite allows it.
+func (b cpuBackend) ActivationBackward(op backend.UnaryOp, g backend.Storage, gl backend.Layout, v backend.Storage, vl backend.Layout, overwrite bool) backend.Storage {
+	gs, goff := b.flat(g, gl)
+	vs, voff := b.flat(v, vl)
+	n := gl.Numel()
+	out := overwritable(gs, gl, overwrite)
+	var f func(g, v float64) float64
+	switch op {
+	case backend.OpGELU:
+		f = geluGrad
+	case backend.OpTanh:
+		f = func(g, y float64) float64 { return g * (1 - y*y) }
+	case backend.OpSigmoid:
+		f = func(g, y float64) float64 { return g * (y * (1 - y)) }
+	default:
+		panic("tensor: ActivationBackward of " + op.String())
+	}
+	parallelFor(n, grainElems/4, func(lo, hi int) {
+		switch gs.dtype {
+		case Float32:
+			d, gv, vv := out.f32[lo:hi], gs.f32[goff+lo:goff+hi], vs.f32[voff+lo:voff+hi]
+			for i := range d {
+				d[i] = float32(f(float64(gv[i]), float64(vv[i])))
+			}
+		case Float64:
+			d, gv, vv := out.f64[lo:hi], gs.f64[goff+lo:goff+hi], vs.f64[voff+lo:voff+hi]
+			for i := range d {
+				d[i] = f(gv[i], vv[i])
+			}
+		default:
+			panic("tensor: ActivationBackward on " + gs.dtype.String())
+		}
+	})
+	return out
+}
+
 // overwritable returns s, when overwrite is set and l covers the whole of
 // s in order, for a kernel to write its result over; else a new storage of
 // l's size.

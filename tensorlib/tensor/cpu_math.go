@@ -120,6 +120,11 @@ const (
 // gelu is x * Φ(x), the exact (erf) GELU PyTorch uses by default.
 func gelu(x float64) float64 { return 0.5 * x * (1 + math.Erf(x/math.Sqrt2)) }
 
+// geluGrad is g times the derivative of gelu at x, Φ(x) + x φ(x).
+func geluGrad(g, x float64) float64 {
+	return g * (0.5*(1+math.Erf(x/math.Sqrt2)) + x*math.Exp(-0.5*x*x)/math.Sqrt(2*math.Pi))
+}
+
 func sigmoid64(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
 // ipow returns x**y for integers, with PyTorch's results for negative y:

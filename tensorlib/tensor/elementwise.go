@@ -231,13 +231,26 @@ func unary(op backend.UnaryOp, in *Tensor) *Tensor {
 	if !tracked(x) {
 		return out
 	}
-	if op == backend.OpReLU {
-		if ab, ok := x.backend.Backend.(backend.ActivationGrad); ok {
+	if ab, ok := x.backend.Backend.(backend.ActivationGrad); ok {
+		if op == backend.OpReLU {
 			return recordOwned(out, "ReLU", func(g *Tensor, owned bool) []*Tensor {
 				if g.DType() != out.DType() {
 					return []*Tensor{unaryBackward(op, g, x, out)}
 				}
 				s := ab.ReLUBackward(g.storage, g.layout, out.storage, out.layout, owned)
+				return []*Tensor{newTensor(g.backend, s, g.Shape())}
+			}, x)
+		}
+		if fused, fromInput := backend.ActivationBackwardOp(op); fused {
+			v := out
+			if fromInput {
+				v = x
+			}
+			return recordOwned(out, op.String(), func(g *Tensor, owned bool) []*Tensor {
+				if g.DType() != v.DType() || g.backend != v.backend {
+					return []*Tensor{unaryBackward(op, g, x, out)}
+				}
+				s := ab.ActivationBackward(op, g.storage, g.layout, v.storage, v.layout, owned)
 				return []*Tensor{newTensor(g.backend, s, g.Shape())}
 			}, x)
 		}

@@ -3,9 +3,9 @@
 // The CUDA C sources of kernels/, compiled by the host compiler, and their
 // entry points as listed in the PTX. Digests of the sources (a change to
 // any of them changes this file, so the Go build recompiles the emulator):
-//   activation.cu sha256:c3b5e79f92afc85af06dc6e03aef7c649edad56627d84c78522c4fa1cc6086c1
+//   activation.cu sha256:774d77f28b00ed6e94b61c44736c3390bac32076cb996d8cce11e61a2d5b8cd2
 //   attention.cu sha256:e5ed3fd5fe1c2ebfcfd76d65de3e24d87c08d1298c3dac6e327c0224ca65ef53
-//   common.cuh sha256:06519535f444dee09727ee43911d6481e9c5a17c230bf8bdcff4cde38f0683b3
+//   common.cuh sha256:63993035de1c3f41e82cc7e3b58ffa27b59ae4097e21a5d39c129fa0f7b15fa6
 //   compare.cu sha256:cc282688fbde131af875aa1221a6a889f393f8057170b44feacd725e5e152222
 //   conv.cu sha256:03563a0da51c15a5fbd2c761f376d651c308488372b1cb458c0a88bb2b18cf64
 //   copy.cu sha256:838ade4f74e1afbba35bccd1c9a477009a861a0b5108ebeb38534df52819295d
@@ -14,7 +14,7 @@
 //   emu/cuda_emu.h sha256:f883ecc1a189e1e31dd0230a2b84e78f1e4723568ad058898007fe27574d14e0
 //   index.cu sha256:813e0ed9effc04f2248e9a8b1a19131e93b6e112b39aeedf794db11be8862b8d
 //   linalg.cu sha256:46e2937ee6635ed6d9b51887ebc0025a37af86eabac5c48887630019c4171984
-//   norm.cu sha256:ee0dbce3e9822ba4774f6d7ef92e3722b637be0a284df69a842db20acdc4f2fe
+//   norm.cu sha256:8deb0f64a1e3978c2f8216484bd34a6e9e3d0ee7a4e0db5aafe7e036a1883361
 //   optim.cu sha256:a68bf4027713cae4cdba1dbc8c1e78613d55b195c19ee497bca40483e585dcbd
 //   pool.cu sha256:6cd45a62618fad7ea4ee3d9db6c3df5a5745ec43d9fd256c227a88c5e3f3b259
 //   random.cu sha256:0979025070b46b57c7e684a11848aae58772b3cbe2a860e471556ec10bf09890
@@ -46,7 +46,13 @@
 // when the kernel calls __syncthreads or a warp primitive.
 #define EMU_KERNELS(X) \
   X(relu_backward_f32, 0) \
+  X(gelu_backward_f32, 0) \
+  X(tanh_backward_f32, 0) \
+  X(sigmoid_backward_f32, 0) \
   X(relu_backward_f64, 0) \
+  X(gelu_backward_f64, 0) \
+  X(tanh_backward_f64, 0) \
+  X(sigmoid_backward_f64, 0) \
   X(attn_fwd_f32, 1) \
   X(attn_bwd_dq_f32, 1) \
   X(attn_bwd_dkv_f32, 1) \
