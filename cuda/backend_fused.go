@@ -115,6 +115,56 @@ func (v rowView) group(d *device, j int) int {
 	return g
 }
 
+// warpRowMax is the longest row of the row kernels' warp path
+// (kernels/rows.cuh: WARP_SIZE * WARP_ROW_PER_MAX).
+const warpRowMax = 32 * 32
+
+// warpRows returns the elements per lane of the row kernels' warp path
+// (kernels/rows.cuh), a power of two, and whether it applies: rows of at
+// most warpRowMax elements, adjacent in the result (operand 0) and
+// adjacent or broadcast (element stride 0) in the other operands, the
+// rows one stride apart.
+func (v rowView) warpRows() (per int, ok bool) {
+	k := len(v.kept)
+	if v.n > warpRowMax || k > 1 {
+		return 0, false
+	}
+	for j, st := range v.strides {
+		if v.n > 1 && st[k] != 1 && (j == 0 || st[k] != 0) {
+			return 0, false
+		}
+	}
+	per = 1
+	for per*32 < v.n {
+		per *= 2
+	}
+	return per, true
+}
+
+// rowStride returns operand j's distance between rows in the warp path.
+func (v rowView) rowStride(j int) int64 {
+	if len(v.kept) == 0 {
+		return 0
+	}
+	return int64(v.strides[j][0])
+}
+
+// elemStride returns operand j's distance between the elements of a row
+// in the warp path: 1, or 0 for an operand broadcast along its rows.
+func (v rowView) elemStride(j int) int64 {
+	if v.n <= 1 {
+		return 1
+	}
+	return int64(v.strides[j][len(v.kept)])
+}
+
+// launchWarpRows launches a warp-row kernel: a warp a row, 256 threads a
+// block.
+func (d *device) launchWarpRows(name string, rows int, a *driver.Args) {
+	const threads, warps = 256, 256 / 32
+	d.launch(name, d.gridFor(int64(rows), warps), threads, a)
+}
+
 // launchRows launches a row kernel over rows with groups of G threads.
 func (d *device) launchRows(name string, rows, G int, a *driver.Args) {
 	threads := d.reduceThreads()
@@ -185,6 +235,16 @@ func (b *deviceBackend) softmaxRows(kernel string, dim int, log bool, ops ...ope
 			return
 		}
 		v, _ := rowLayouts(shape, dim, dim+1, ls...)
+		if per, ok := v.warpRows(); ok {
+			a := d.newArgs()
+			a.I64(int64(v.rows)).I32(int32(v.n)).I32(int32(per)).Ptr(out.ptr).I64(v.rowStride(0))
+			for j, o := range ops {
+				a.Ptr(o.s.ptr).I64(v.rowStride(j + 1)).I64(v.elemStride(j + 1))
+			}
+			a.I32(b2i(log))
+			d.launchWarpRows(kernel+"warp_"+suffix(dt), v.rows, a)
+			return
+		}
 		G := v.group(d, len(ops))
 		a := d.newArgs()
 		a.I64(int64(v.rows)).I64(int64(v.n)).Ptr(out.ptr)
@@ -220,6 +280,14 @@ func (b *deviceBackend) LayerNorm(x backend.Storage, xl backend.Layout, k int, w
 			return
 		}
 		wp, bp := b.ptrOf(&ws, w, wl), b.ptrOf(&ws, bias, bl)
+		if per, ok := v.warpRows(); ok {
+			a := d.newArgs()
+			a.I64(int64(v.rows)).I32(int32(v.n)).I32(int32(per)).Ptr(ys.ptr).I64(v.rowStride(0))
+			a.Ptr(xs.ptr).I64(v.rowStride(1)).I64(v.elemStride(1)).Ptr(wp).Ptr(bp).Ptr(ms.ptr).Ptr(rs.ptr)
+			floatArg(a, xs.dt, eps)
+			d.launchWarpRows("layer_norm_warp_"+suffix(xs.dt), v.rows, a)
+			return
+		}
 		G := v.group(d, 1)
 		a := d.newArgs()
 		a.I64(int64(v.rows)).I64(int64(v.n)).Ptr(ys.ptr)
@@ -257,7 +325,13 @@ func (b *deviceBackend) LayerNormBackward(g backend.Storage, gl backend.Layout, 
 		if need[0] {
 			out := d.newStorage(dt, numel)
 			gx = out
-			if numel > 0 {
+			if per, ok := v.warpRows(); ok && numel > 0 {
+				a := d.newArgs()
+				a.I64(int64(v.rows)).I32(int32(v.n)).I32(int32(per)).Ptr(out.ptr).I64(v.rowStride(0))
+				a.Ptr(gs.ptr).I64(v.rowStride(1)).I64(v.elemStride(1)).Ptr(xs.ptr).I64(v.rowStride(2)).I64(v.elemStride(2))
+				a.Ptr(ms.ptr).Ptr(rs.ptr).Ptr(wp)
+				d.launchWarpRows("layer_norm_backward_warp_"+suffix(dt), v.rows, a)
+			} else if numel > 0 {
 				G := v.group(d, 1)
 				a := d.newArgs()
 				a.I64(int64(v.rows)).I64(int64(v.n)).Ptr(out.ptr)

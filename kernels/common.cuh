@@ -109,6 +109,14 @@ DEVICE double m_erf(double x) { return erf(x); }
 DEVICE float m_pow(float x, float y) { return powf(x, y); }
 DEVICE double m_pow(double x, double y) { return pow(x, y); }
 
+// UNROLL asks nvcc to unroll the loop that follows completely (loops over
+// a register array must be, for the array to stay in registers).
+#ifdef __CUDACC__
+#define UNROLL _Pragma("unroll")
+#else
+#define UNROLL
+#endif
+
 // m_mul is a product rounded on its own: nvcc contracts a*b+c into a fused
 // multiply-add, which keeps the product's rounding error, so a product
 // that must equal the same product rounded elsewhere (layer_norm_backward's

@@ -13,6 +13,15 @@
 //   layer_norm_backward_wb_<dt>(rows, n, P, pw, pb, g, gl, x, xl, mean, rstd)
 //       column sums of g * xhat (into pw) and of g (pb) over P slices of
 //       the rows, [P, n] each; either may be null
+//   layer_norm_warp_<dt>(rows, n, per, y, ys, x, xs, xe, w, b, mean, rstd,
+//                        eps)
+//   layer_norm_backward_warp_<dt>(rows, n, per, gx, os, g, gs, ge, x, xs, xe,
+//                                 mean, rstd, w)
+//       the same for rows of adjacent elements, a warp a row (rows.cuh's
+//       warp rows: per elements a lane; ys, xs, os, gs the row strides,
+//       xe, ge the element strides, 1 or 0);
+//       the statistics in two passes over the row in registers (mean,
+//       then the mean of squared deviations)
 //   sum_parts_<dt>(n, P, out, parts)
 //       out[j] = sum over p of parts[p*n + j], in order
 //
@@ -100,6 +109,71 @@ DEVICE void layer_norm_backward(long long rows, long long n, T* gx, const Layout
       T xh = (xv - mu) * rs;
       orow[j * os] = rs * ((gw - ca) - xh * cb);
     });
+  }
+}
+
+template <typename T, int PER>
+DEVICE void layer_norm_warp(long long rows, int n, T* y, long long ys, const T* x, long long xs, long long xe, const T* w,
+                            const T* b, T* mean, T* rstd, T eps) {
+  int lane = threadIdx.x % WARP_SIZE;
+  FOR_EACH_WARP_ROW(r, rows) {
+    T v[PER];
+    warp_row_load<T, PER>(v, x + r * xs, xe, n, T(0));
+    T s = T(0);
+    UNROLL for (int k = 0; k < PER; k++) s += v[k];
+    T mu = warp_reduce(s, RowAddOp<T>()) / T(n);
+    T q = T(0);
+    UNROLL for (int k = 0; k < PER; k++) {
+      if (lane + k * WARP_SIZE < n) {
+        T dv = v[k] - mu;
+        q += dv * dv;
+      }
+    }
+    T rs = T(1) / m_sqrt(warp_reduce(q, RowAddOp<T>()) / T(n) + eps);
+    if (lane == 0) {
+      mean[r] = mu;
+      rstd[r] = rs;
+    }
+    T* yr = y + r * ys;
+    UNROLL for (int k = 0; k < PER; k++) {
+      int j = lane + k * WARP_SIZE;
+      if (j < n) {
+        T o = (v[k] - mu) * rs;
+        if (w) o *= w[j];
+        if (b) o += b[j];
+        yr[j] = o;
+      }
+    }
+  }
+}
+
+template <typename T, int PER>
+DEVICE void layer_norm_backward_warp(long long rows, int n, T* gx, long long os, const T* g, long long gs, long long ge,
+                                     const T* x, long long xs, long long xe, const T* mean, const T* rstd, const T* w) {
+  int lane = threadIdx.x % WARP_SIZE;
+  FOR_EACH_WARP_ROW(r, rows) {
+    T gv[PER], xv[PER];
+    warp_row_load<T, PER>(gv, g + r * gs, ge, n, T(0));
+    warp_row_load<T, PER>(xv, x + r * xs, xe, n, T(0));
+    T mu = mean[r], rs = rstd[r];
+    T sa = T(0), sb = T(0);
+    UNROLL for (int k = 0; k < PER; k++) {
+      int j = lane + k * WARP_SIZE;
+      if (j < n) {
+        T gw = w ? m_mul(gv[k], w[j]) : gv[k];
+        T xh = (xv[k] - mu) * rs;
+        gv[k] = gw;
+        xv[k] = xh;
+        sa += gw;
+        sb += gw * xh;
+      }
+    }
+    T ca = warp_reduce(sa, RowAddOp<T>()) / T(n), cb = warp_reduce(sb, RowAddOp<T>()) / T(n);
+    T* orow = gx + r * os;
+    UNROLL for (int k = 0; k < PER; k++) {
+      int j = lane + k * WARP_SIZE;
+      if (j < n) orow[j] = rs * ((gv[k] - ca) - xv[k] * cb);
+    }
   }
 }
 
@@ -267,7 +341,23 @@ DEVICE void batch_norm_backward_apply(T* gx, const T* g, const Layout& gl, const
   });
 }
 
+// The warp kernels' calls for each PER, of the element type V.
+#define LAYER_NORM_WARP_CALL(P) layer_norm_warp<V, P>(rows, n, y, ys, x, xs, xe, w, b, mean, rstd, eps)
+#define LAYER_NORM_BACKWARD_WARP_CALL(P) \
+  layer_norm_backward_warp<V, P>(rows, n, gx, os, g, gs, ge, x, xs, xe, mean, rstd, w)
+
 #define NORM(T, dt)                                                                                              \
+  KERNEL layer_norm_warp_##dt(long long rows, int n, int per, T* y, long long ys, const T* x, long long xs,      \
+                              long long xe, const T* w, const T* b, T* mean, T* rstd, T eps) {                   \
+    using V = T;                                                                                                 \
+    WARP_ROW_DISPATCH(per, LAYER_NORM_WARP_CALL)                                                                 \
+  }                                                                                                              \
+  KERNEL layer_norm_backward_warp_##dt(long long rows, int n, int per, T* gx, long long os, const T* g,           \
+                                       long long gs, long long ge, const T* x, long long xs, long long xe,       \
+                                       const T* mean, const T* rstd, const T* w) {                               \
+    using V = T;                                                                                                 \
+    WARP_ROW_DISPATCH(per, LAYER_NORM_BACKWARD_WARP_CALL)                                                        \
+  }                                                                                                              \
   KERNEL layer_norm_##dt(long long rows, long long n, T* y, Layout yl, const T* x, Layout xl, const T* w,         \
                          const T* b, T* mean, T* rstd, T eps, int G) {                                           \
     layer_norm<T>(rows, n, y, yl, x, xl, w, b, mean, rstd, eps, (unsigned)G);                                    \

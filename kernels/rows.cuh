@@ -188,3 +188,46 @@ template <typename T> struct RowPairSumOp {
     return r;
   }
 };
+
+// Warp rows: the fast path of the row kernels for rows of at most
+// WARP_SIZE * WARP_ROW_PER_MAX elements that are adjacent in memory
+// (element stride 1; an operand may also be broadcast along its rows,
+// element stride 0, as the gradient of a sum is), the rows one stride apart (the Go side's rowView.warpRows
+// decides). A warp takes a row and keeps it in registers, PER elements a
+// lane (lane + WARP_SIZE*k), so each element is read once and written once,
+// and reductions are shuffles alone, without shared memory or block
+// barriers (PyTorch's persistent softmax works the same way). The row
+// kernels dispatch on PER, a power of two, with WARP_ROW_DISPATCH.
+#define WARP_ROW_PER_MAX 32
+
+// FOR_EACH_WARP_ROW runs its body for the rows r of the calling warp.
+#define FOR_EACH_WARP_ROW(r, rows)                                                                   \
+  for (long long r = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / WARP_SIZE; r < (rows);     \
+       r += ((long long)gridDim.x * blockDim.x) / WARP_SIZE)
+
+// WARP_ROW_DISPATCH expands CALL(P) for the PER of the launch.
+#define WARP_ROW_DISPATCH(per, CALL) \
+  switch (per) {                     \
+    case 1: CALL(1); break;          \
+    case 2: CALL(2); break;          \
+    case 4: CALL(4); break;          \
+    case 8: CALL(8); break;          \
+    case 16: CALL(16); break;        \
+    default: CALL(32); break;        \
+  }
+
+// warp_row_load fills v with the lane's elements of row xr (n elements,
+// es apart: 1, or 0 for a row broadcast from one element), pad past the
+// end.
+template <typename T, int PER> DEVICE void warp_row_load(T (&v)[PER], const T* xr, long long es, int n, T pad) {
+  int lane = threadIdx.x % WARP_SIZE;
+  UNROLL for (int k = 0; k < PER; k++) {
+    int j = lane + k * WARP_SIZE;
+    v[k] = j < n ? xr[j * es] : pad;
+  }
+}
+
+// RowNanMaxOp is the maximum that NaN wins.
+template <typename T> struct RowNanMaxOp {
+  DEVICE T operator()(T a, T b) const { return rows_nan_max(a, b); }
+};

@@ -7,6 +7,13 @@
 //   softmax_backward_<dt>(rows, n, out, ol, g, gl, y, yl, G, log)
 //       out = y * (g - sum(g * y)), or g - exp(y) * sum(g) with log set,
 //       for the result y of softmax_<dt>
+//   softmax_warp_<dt>(rows, n, per, out, os, x, xs, xe, log)
+//   softmax_backward_warp_<dt>(rows, n, per, out, os, g, gs, ge, y, ys, ye,
+//                              log)
+//       the same for rows of adjacent elements, a warp a row (rows.cuh's
+//       warp rows: per elements a lane; os, xs, gs, ys the row strides,
+//       xe, ge, ye the element strides, 1 or 0):
+//       two passes over the row in registers, max then sum of exp(x - max)
 //   cross_entropy_<dt>(rows, n, lse, loss, x, xl, labels, lstride, G, err)
 //       lse[r] = logsumexp of row r, loss[r] = lse[r] - x[r, labels[r]];
 //       a label outside [0, n) is reported through err (report_index)
@@ -90,6 +97,52 @@ DEVICE void softmax_backward(long long rows, long long n, T* out, const Layout& 
   }
 }
 
+template <typename T, int PER>
+DEVICE void softmax_warp(long long rows, int n, T* out, long long os, const T* x, long long xs, long long xe, int log) {
+  int lane = threadIdx.x % WARP_SIZE;
+  FOR_EACH_WARP_ROW(r, rows) {
+    T v[PER];
+    warp_row_load<T, PER>(v, x + r * xs, xe, n, limits<T>::lowest());
+    T m = limits<T>::lowest();
+    UNROLL for (int k = 0; k < PER; k++) m = rows_nan_max(m, v[k]);
+    m = warp_reduce(m, RowNanMaxOp<T>());
+    T s = T(0);
+    UNROLL for (int k = 0; k < PER; k++) {
+      if (lane + k * WARP_SIZE < n) {
+        T e = m_exp(v[k] - m);
+        s += e;
+        if (!log) v[k] = e;
+      }
+    }
+    s = warp_reduce(s, RowAddOp<T>());
+    T* orow = out + r * os;
+    T ls = log ? m_log(s) : T(0);
+    UNROLL for (int k = 0; k < PER; k++) {
+      int j = lane + k * WARP_SIZE;
+      if (j < n) orow[j] = log ? (v[k] - m) - ls : v[k] / s;
+    }
+  }
+}
+
+template <typename T, int PER>
+DEVICE void softmax_backward_warp(long long rows, int n, T* out, long long os, const T* g, long long gs, long long ge,
+                                  const T* y, long long ys, long long ye, int log) {
+  int lane = threadIdx.x % WARP_SIZE;
+  FOR_EACH_WARP_ROW(r, rows) {
+    T gv[PER], yv[PER];
+    warp_row_load<T, PER>(gv, g + r * gs, ge, n, T(0));
+    warp_row_load<T, PER>(yv, y + r * ys, ye, n, T(0));
+    T acc = T(0);
+    UNROLL for (int k = 0; k < PER; k++) acc += log ? gv[k] : gv[k] * yv[k];
+    acc = warp_reduce(acc, RowAddOp<T>());
+    T* orow = out + r * os;
+    UNROLL for (int k = 0; k < PER; k++) {
+      int j = lane + k * WARP_SIZE;
+      if (j < n) orow[j] = log ? gv[k] - m_exp(yv[k]) * acc : yv[k] * (gv[k] - acc);
+    }
+  }
+}
+
 template <typename T>
 DEVICE void cross_entropy(long long rows, long long n, T* lse, T* loss, const T* x, const Layout& xl,
                           const long long* labels, long long lstride, unsigned G, unsigned long long* err) {
@@ -137,6 +190,10 @@ DEVICE void cross_entropy_backward(long long rows, long long n, T* out, const T*
   }
 }
 
+// The warp kernels' calls for each PER, of the element type V.
+#define SOFTMAX_WARP_CALL(P) softmax_warp<V, P>(rows, n, out, os, x, xs, xe, log)
+#define SOFTMAX_BACKWARD_WARP_CALL(P) softmax_backward_warp<V, P>(rows, n, out, os, g, gs, ge, y, ys, ye, log)
+
 #define SOFTMAX(T, dt)                                                                                        \
   KERNEL softmax_##dt(long long rows, long long n, T* out, Layout ol, const T* x, Layout xl, int G, int log) { \
     softmax<T>(rows, n, out, ol, x, xl, (unsigned)G, log);                                                    \
@@ -144,6 +201,17 @@ DEVICE void cross_entropy_backward(long long rows, long long n, T* out, const T*
   KERNEL softmax_backward_##dt(long long rows, long long n, T* out, Layout ol, const T* g, Layout gl,          \
                                const T* y, Layout yl, int G, int log) {                                       \
     softmax_backward<T>(rows, n, out, ol, g, gl, y, yl, (unsigned)G, log);                                    \
+  }                                                                                                           \
+  KERNEL softmax_warp_##dt(long long rows, int n, int per, T* out, long long os, const T* x, long long xs,        \
+                           long long xe, int log) {                                                           \
+    using V = T;                                                                                              \
+    WARP_ROW_DISPATCH(per, SOFTMAX_WARP_CALL)                                                                 \
+  }                                                                                                           \
+  KERNEL softmax_backward_warp_##dt(long long rows, int n, int per, T* out, long long os, const T* g,          \
+                                    long long gs, long long ge, const T* y, long long ys, long long ye,       \
+                                    int log) {                                                                \
+    using V = T;                                                                                              \
+    WARP_ROW_DISPATCH(per, SOFTMAX_BACKWARD_WARP_CALL)                                                        \
   }                                                                                                           \
   KERNEL cross_entropy_##dt(long long rows, long long n, T* lse, T* loss, const T* x, Layout xl,               \
                             const long long* labels, long long lstride, int G, unsigned long long* err) {     \

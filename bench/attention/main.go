@@ -1,7 +1,8 @@
 // Command attention measures scaled dot-product attention, forward and
 // backward, in gotensor against PyTorch on the same device: gotensor's
-// default path (the blocked kernel on the CPU; the fused kernel of
-// kernels/attention.cu on a GPU) against its composed ops (MatMul,
+// kernel (the blocked kernel on the CPU, its default from 2M scores; the
+// fused kernel of kernels/attention.cu, tensor.AttnFused, on a GPU, where
+// the default is the composed ops) against its composed ops (MatMul,
 // Softmax, MatMul), and PyTorch's composed form and its own fused
 // attention (F.scaled_dot_product_attention, or the private
 // F._scaled_dot_product_attention of torch 1.13) from attention_torch.py,
@@ -89,6 +90,8 @@ func run(dev tensor.Device, b, h, t, e int, composed bool) float64 {
 	opts := []tensor.AttentionOption{tensor.Causal()}
 	if composed {
 		opts = append(opts, tensor.AttnComposed())
+	} else if dev != tensor.CPU {
+		opts = append(opts, tensor.AttnFused())
 	}
 	step := func() {
 		out := tensor.ScaledDotProductAttention(q, k, v, opts...)

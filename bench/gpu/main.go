@@ -35,7 +35,7 @@ func main() {
 	flag.BoolVar(&o.emulate, "emulate", false, "run on the CUDA emulator (no GPU; times mean nothing, the code paths are the GPU's); PyTorch runs on the CPU")
 	flag.BoolVar(&o.small, "small", false, "tiny sizes (with -emulate: a check that the bench runs)")
 	flag.BoolVar(&o.noRef, "noref", false, "do not run PyTorch")
-	flag.IntVar(&o.profile, "profile", 0, "after each training step's time, profile 3 steps (cuda.StartProfile) and list this many kernels that took the most time")
+	flag.IntVar(&o.profile, "profile", 0, "list the kernels that took the most time (cuda.StartProfile): up to 6 after each op's row, this many after each training step's")
 	flag.Parse()
 	if err := run(os.Stdout, o); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/gpu:", err)
@@ -99,7 +99,7 @@ func run(w io.Writer, o options) error {
 		benchBandwidth(w, dev, ref, s.Elems)
 	}
 	if parts["ops"] {
-		benchOps(w, dev, s, ref, sync)
+		benchOps(w, dev, s, ref, sync, min(o.profile, 6))
 	}
 	if parts["train"] {
 		if err := benchTrain(w, dev, s, ref, sync, o.profile); err != nil {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"runtime"
 
+	"github.com/gotensor/gotensor/cuda"
 	"github.com/gotensor/gotensor/tensorlib/nn"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
@@ -60,8 +61,10 @@ func opCases(dev tensor.Device, s sizes) []opCase {
 // forward then out.Sum().Backward() (gradients cleared before each),
 // and prints milliseconds against PyTorch's, and how many times Go's
 // collector ran during the forward + backward loop (device memory paces
-// it: see cuda's allocator).
-func benchOps(w io.Writer, dev tensor.Device, s sizes, ref *reference, sync func()) {
+// it: see cuda's allocator). With profile > 0 each row is followed by
+// the kernels of one forward + backward, the most time first (at most
+// profile of them).
+func benchOps(w io.Writer, dev tensor.Device, s sizes, ref *reference, sync func(), profile int) {
 	fmt.Fprintf(w, "\nOps, ms per call (forward; forward + out.Sum().Backward())\n")
 	fmt.Fprintf(w, "  %-34s %-18s %9s %9s %7s %10s %10s %7s %5s\n", "op", "input", "gotensor", "PyTorch", "ratio", "fwd+bwd", "PyTorch", "ratio", "GCs")
 	cases := opCases(dev, s)
@@ -74,16 +77,28 @@ func benchOps(w io.Writer, dev tensor.Device, s sizes, ref *reference, sync func
 		}
 		var ms0 runtime.MemStats
 		runtime.ReadMemStats(&ms0)
-		bwd := timeLoop(func() {
+		step := func() {
 			for _, t := range c.grads {
 				t.ZeroGrad()
 			}
 			out := c.f()
 			out.Sum().Backward()
 			out.Free()
-		}, sync)
+		}
+		bwd := timeLoop(step, sync)
 		var ms1 runtime.MemStats
 		runtime.ReadMemStats(&ms1)
+		var kernels string
+		if profile > 0 {
+			cuda.StartProfile()
+			step()
+			for i, e := range cuda.StopProfile() {
+				if i == profile {
+					break
+				}
+				kernels += fmt.Sprintf(" %s %.0fµs", e.Name, e.Time.Seconds()*1e6)
+			}
+		}
 		for _, t := range c.grads {
 			t.ZeroGrad()
 			if t.IsLeaf() {
@@ -93,6 +108,9 @@ func benchOps(w io.Writer, dev tensor.Device, s sizes, ref *reference, sync func
 		r := ref.op(c.name)
 		fmt.Fprintf(w, "  %-34s %-18s %9.3f %9s %7s %10.3f %10s %7s %5d\n", c.name, c.shape,
 			1e3*fwd, ms(r.Fwd), ratio(fwd, r.Fwd), 1e3*bwd, ms(r.Bwd), ratio(bwd, r.Bwd), ms1.NumGC-ms0.NumGC)
+		if kernels != "" {
+			fmt.Fprintf(w, "      fwd+bwd kernels:%s\n", kernels)
+		}
 	}
 	for _, c := range cases {
 		for _, t := range c.grads {

@@ -17,6 +17,7 @@ type attentionConfig struct {
 	scale    float64
 	hasScale bool
 	composed bool
+	fused    bool
 }
 
 // Causal makes each query attend only to the keys at its own position and
@@ -48,16 +49,24 @@ func AttnScale(s float64) AttentionOption {
 // benchmarks.
 func AttnComposed() AttentionOption { return func(c *attentionConfig) { c.composed = true } }
 
+// AttnFused computes attention with the device's fused kernel (CUDA:
+// kernels/attention.cu), where the backend has one and the call has no
+// mask other than Causal and no dropout; otherwise it has no effect. The
+// kernel never writes the [L, S] scores to memory, so it fits sequences
+// whose scores would not; but it is one thread per query row without
+// tensor cores, and on an H100 it took 7 times the composed ops' time
+// (B 32, 8 heads of 64, T 256 and 1024), so it is not the default.
+func AttnFused() AttentionOption { return func(c *attentionConfig) { c.fused = true } }
+
 // ScaledDotProductAttention returns softmax(q·kᵀ·scale + mask)·v
 // (torch.nn.functional.scaled_dot_product_attention): q is [..., L, E], k
 // [..., S, E] and v [..., S, Ev], with the same leading (batch, head)
 // dims; the result is [..., L, Ev]. Options: Causal, AttnMask,
 // AttnDropout, AttnScale.
 //
-// On a device whose backend has a fused kernel (CUDA: kernels/
-// attention.cu), without a mask other than Causal and without dropout, it
-// runs that kernel, which never writes the scores to memory, forward and
-// backward. On the CPU, without dropout, it runs a blocked kernel that takes the
+// On a CUDA device it composes MatMul (cuBLAS), Softmax and MatMul, which
+// is faster there than the fused kernel AttnFused selects. On the CPU,
+// without dropout, it runs a blocked kernel that takes the
 // keys a tile at a time with an online softmax, as FlashAttention does: it
 // never holds the [L, S] scores in memory, and its backward recomputes
 // them tile by tile. Elsewhere (other devices, dropout, a mask that needs
@@ -109,7 +118,7 @@ func ScaledDotProductAttention(q, k, v *Tensor, opts ...AttentionOption) *Tensor
 			bias = m.AsType(q.DType())
 		}
 	}
-	if ab, ok := q.backend.Backend.(backend.Attention); ok && c.dropout == 0 && !c.composed && bias == nil &&
+	if ab, ok := q.backend.Backend.(backend.Attention); ok && c.fused && c.dropout == 0 && !c.composed && bias == nil &&
 		max(q.Size(-1), v.Size(-1)) <= ab.MaxAttentionHead() {
 		return attentionFused(ab, q, k, v, c.causal, scale)
 	}

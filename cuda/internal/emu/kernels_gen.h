@@ -5,7 +5,7 @@
 // any of them changes this file, so the Go build recompiles the emulator):
 //   activation.cu sha256:774d77f28b00ed6e94b61c44736c3390bac32076cb996d8cce11e61a2d5b8cd2
 //   attention.cu sha256:e5ed3fd5fe1c2ebfcfd76d65de3e24d87c08d1298c3dac6e327c0224ca65ef53
-//   common.cuh sha256:63993035de1c3f41e82cc7e3b58ffa27b59ae4097e21a5d39c129fa0f7b15fa6
+//   common.cuh sha256:6a9af040c2ed4fa768cb5294b0625cad7c78c264ce1ca4499a1520d5f3a0b910
 //   compare.cu sha256:cc282688fbde131af875aa1221a6a889f393f8057170b44feacd725e5e152222
 //   conv.cu sha256:03563a0da51c15a5fbd2c761f376d651c308488372b1cb458c0a88bb2b18cf64
 //   copy.cu sha256:838ade4f74e1afbba35bccd1c9a477009a861a0b5108ebeb38534df52819295d
@@ -14,14 +14,14 @@
 //   emu/cuda_emu.h sha256:f883ecc1a189e1e31dd0230a2b84e78f1e4723568ad058898007fe27574d14e0
 //   index.cu sha256:813e0ed9effc04f2248e9a8b1a19131e93b6e112b39aeedf794db11be8862b8d
 //   linalg.cu sha256:46e2937ee6635ed6d9b51887ebc0025a37af86eabac5c48887630019c4171984
-//   norm.cu sha256:8deb0f64a1e3978c2f8216484bd34a6e9e3d0ee7a4e0db5aafe7e036a1883361
+//   norm.cu sha256:96181deb981480d45882ae7be90fa106862d691de6a85b0713a941a27de213b8
 //   optim.cu sha256:a68bf4027713cae4cdba1dbc8c1e78613d55b195c19ee497bca40483e585dcbd
 //   pool.cu sha256:6cd45a62618fad7ea4ee3d9db6c3df5a5745ec43d9fd256c227a88c5e3f3b259
 //   random.cu sha256:0979025070b46b57c7e684a11848aae58772b3cbe2a860e471556ec10bf09890
 //   reduce.cu sha256:f6fc32b7cec478afaa1f5929352e9973c17f258aa00e45d35abe0c6751203914
-//   rows.cuh sha256:4a78a0c0f8c01b14c7510160864de768f4009bcdf6d27b640a5267c8686f42d9
+//   rows.cuh sha256:7ca36925663da87dab080b6dbab7f00d91c8e942d21e546dc73ab670a32783c9
 //   selftest.cu sha256:ad1143bc8e0334a79415bbf9a16f8015244a70d7aec61baf33fa2b5710ae4d3b
-//   softmax.cu sha256:a35145e64e0ab668acc14b7a4273eb5c1cfddfa12f62516d856a5e4769b54f55
+//   softmax.cu sha256:a3dd511c33b19ce00f46e7fc5d6eea4650c53003ee740d0c0221375c2565ed22
 //   sort.cu sha256:5f21ae3e3baf4cd0bf8a5c6f565b3e79c4ebf237fbf95e7f0c2c4f4da8f6575b
 //   window.cuh sha256:2f128ddc1b76baf371be0c3034e4bf57ece7c0291f70954817aa6c9d02759ba3
 
@@ -204,6 +204,8 @@
   X(scatter_add_f64, 0) \
   X(scatter_add_i64, 0) \
   X(matmul_i64, 0) \
+  X(layer_norm_warp_f32, 1) \
+  X(layer_norm_backward_warp_f32, 1) \
   X(layer_norm_f32, 1) \
   X(layer_norm_backward_f32, 1) \
   X(layer_norm_backward_wb_f32, 0) \
@@ -214,6 +216,8 @@
   X(batch_norm_backward_stats_f32, 1) \
   X(batch_norm_backward_final_f32, 0) \
   X(batch_norm_backward_apply_f32, 0) \
+  X(layer_norm_warp_f64, 1) \
+  X(layer_norm_backward_warp_f64, 1) \
   X(layer_norm_f64, 1) \
   X(layer_norm_backward_f64, 1) \
   X(layer_norm_backward_wb_f64, 0) \
@@ -286,11 +290,15 @@
   X(selftest_mixed, 1) \
   X(softmax_f32, 1) \
   X(softmax_backward_f32, 1) \
+  X(softmax_warp_f32, 1) \
+  X(softmax_backward_warp_f32, 1) \
   X(cross_entropy_f32, 1) \
   X(mean_rows_f32, 1) \
   X(cross_entropy_backward_f32, 0) \
   X(softmax_f64, 1) \
   X(softmax_backward_f64, 1) \
+  X(softmax_warp_f64, 1) \
+  X(softmax_backward_warp_f64, 1) \
   X(cross_entropy_f64, 1) \
   X(mean_rows_f64, 1) \
   X(cross_entropy_backward_f64, 0) \

@@ -10,20 +10,24 @@ import (
 func init() {
 	Symbols["github.com/gotensor/gotensor/cuda/cuda"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"ConvLibrary": reflect.ValueOf(cuda.ConvLibrary),
-		"Devices":     reflect.ValueOf(cuda.Devices),
-		"EmptyCache":  reflect.ValueOf(cuda.EmptyCache),
-		"MemoryStats": reflect.ValueOf(cuda.MemoryStats),
-		"Report":      reflect.ValueOf(cuda.Report),
-		"ResetPeak":   reflect.ValueOf(cuda.ResetPeak),
-		"Synchronize": reflect.ValueOf(cuda.Synchronize),
-		"UseEmulator": reflect.ValueOf(cuda.UseEmulator),
+		"ConvLibrary":  reflect.ValueOf(cuda.ConvLibrary),
+		"Devices":      reflect.ValueOf(cuda.Devices),
+		"EmptyCache":   reflect.ValueOf(cuda.EmptyCache),
+		"MemoryStats":  reflect.ValueOf(cuda.MemoryStats),
+		"Report":       reflect.ValueOf(cuda.Report),
+		"ResetPeak":    reflect.ValueOf(cuda.ResetPeak),
+		"StartProfile": reflect.ValueOf(cuda.StartProfile),
+		"StopProfile":  reflect.ValueOf(cuda.StopProfile),
+		"Synchronize":  reflect.ValueOf(cuda.Synchronize),
+		"UseEmulator":  reflect.ValueOf(cuda.UseEmulator),
 
 		// type definitions
 		"DeviceInfo":       reflect.ValueOf((*cuda.DeviceInfo)(nil)),
 		"DriverError":      reflect.ValueOf((*cuda.DriverError)(nil)),
 		"EmulatorConfig":   reflect.ValueOf((*cuda.EmulatorConfig)(nil)),
 		"OutOfMemoryError": reflect.ValueOf((*cuda.OutOfMemoryError)(nil)),
+		"Profile":          reflect.ValueOf((*cuda.Profile)(nil)),
+		"ProfileEntry":     reflect.ValueOf((*cuda.ProfileEntry)(nil)),
 		"Stats":            reflect.ValueOf((*cuda.Stats)(nil)),
 	}
 }
