@@ -6,7 +6,7 @@
 # from the repository's root. Logs go to $OUT (default /tmp/gpu-check).
 #
 #   scripts/gpu-check.sh build     # here: .gpu/ with the test and bench binaries, MNIST gzipped
-#   scripts/gpu-check.sh [STEPS]   # there: STEPS from parity,bench,attention,mnist,cudnn (default all)
+#   scripts/gpu-check.sh [STEPS]   # there: STEPS from parity,bench,attention,mnist,cudnn,cudnn-parity (default all)
 #
 # Each step has its own time limit, and a step that would start after
 # GPU_CHECK_BUDGET seconds (default 420) is skipped, so the whole run fits
@@ -31,7 +31,7 @@ fi
 
 OUT=${OUT:-/tmp/gpu-check}
 mkdir -p "$OUT"
-steps=",${1:-parity,bench,attention,mnist,cudnn},"
+steps=",${1:-parity,bench,attention,mnist,cudnn,cudnn-parity},"
 budget=${GPU_CHECK_BUDGET:-420}
 start=$SECONDS
 
@@ -72,8 +72,10 @@ step mnist 90 .gpu/bench-mnist -device cuda -model mlp,cnn,cnn-bn -epochs 2 -pyt
 tail -8 "$OUT/mnist.log" 2>/dev/null
 if [ -n "$cudnn" ]; then
 	export LD_LIBRARY_PATH=$cudnn:${LD_LIBRARY_PATH:-}
-	step cudnn 90 env GOTENSOR_CUDNN="$cudnn/libcudnn.so.9" .gpu/bench-gpu -python python3 -only train -profile 8
-	tail -30 "$OUT/cudnn.log" 2>/dev/null
+	step cudnn 90 env GOTENSOR_CUDNN="$cudnn/libcudnn.so.9" .gpu/bench-gpu -python python3 -only ops,train -profile 8
+	tail -60 "$OUT/cudnn.log" 2>/dev/null
+	step cudnn-parity 100 env GOTENSOR_TEST_GPU=1 GOTENSOR_CUDNN="$cudnn/libcudnn.so.9" .gpu/cuda.test -test.count=1 -test.timeout 95s
+	grep -E '^(--- FAIL|FAIL|ok|PASS|panic)' "$OUT/cudnn-parity.log" | head -20
 else
 	echo "=== cudnn: no cuDNN found beside PyTorch"
 fi
