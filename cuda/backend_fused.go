@@ -1,6 +1,8 @@
 package cuda
 
 import (
+	"strconv"
+
 	"github.com/gotensor/gotensor/cuda/internal/driver"
 	"github.com/gotensor/gotensor/tensorlib/backend"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
@@ -237,12 +239,12 @@ func (b *deviceBackend) softmaxRows(kernel string, dim int, log bool, ops ...ope
 		v, _ := rowLayouts(shape, dim, dim+1, ls...)
 		if per, ok := v.warpRows(); ok {
 			a := d.newArgs()
-			a.I64(int64(v.rows)).I32(int32(v.n)).I32(int32(per)).Ptr(out.ptr).I64(v.rowStride(0))
+			a.I64(int64(v.rows)).I32(int32(v.n)).Ptr(out.ptr).I64(v.rowStride(0))
 			for j, o := range ops {
 				a.Ptr(o.s.ptr).I64(v.rowStride(j + 1)).I64(v.elemStride(j + 1))
 			}
 			a.I32(b2i(log))
-			d.launchWarpRows(kernel+"warp_"+suffix(dt), v.rows, a)
+			d.launchWarpRows(kernel+"warp"+strconv.Itoa(per)+"_"+suffix(dt), v.rows, a)
 			return
 		}
 		G := v.group(d, len(ops))
@@ -282,10 +284,10 @@ func (b *deviceBackend) LayerNorm(x backend.Storage, xl backend.Layout, k int, w
 		wp, bp := b.ptrOf(&ws, w, wl), b.ptrOf(&ws, bias, bl)
 		if per, ok := v.warpRows(); ok {
 			a := d.newArgs()
-			a.I64(int64(v.rows)).I32(int32(v.n)).I32(int32(per)).Ptr(ys.ptr).I64(v.rowStride(0))
+			a.I64(int64(v.rows)).I32(int32(v.n)).Ptr(ys.ptr).I64(v.rowStride(0))
 			a.Ptr(xs.ptr).I64(v.rowStride(1)).I64(v.elemStride(1)).Ptr(wp).Ptr(bp).Ptr(ms.ptr).Ptr(rs.ptr)
 			floatArg(a, xs.dt, eps)
-			d.launchWarpRows("layer_norm_warp_"+suffix(xs.dt), v.rows, a)
+			d.launchWarpRows("layer_norm_warp"+strconv.Itoa(per)+"_"+suffix(xs.dt), v.rows, a)
 			return
 		}
 		G := v.group(d, 1)
@@ -327,10 +329,10 @@ func (b *deviceBackend) LayerNormBackward(g backend.Storage, gl backend.Layout, 
 			gx = out
 			if per, ok := v.warpRows(); ok && numel > 0 {
 				a := d.newArgs()
-				a.I64(int64(v.rows)).I32(int32(v.n)).I32(int32(per)).Ptr(out.ptr).I64(v.rowStride(0))
+				a.I64(int64(v.rows)).I32(int32(v.n)).Ptr(out.ptr).I64(v.rowStride(0))
 				a.Ptr(gs.ptr).I64(v.rowStride(1)).I64(v.elemStride(1)).Ptr(xs.ptr).I64(v.rowStride(2)).I64(v.elemStride(2))
 				a.Ptr(ms.ptr).Ptr(rs.ptr).Ptr(wp)
-				d.launchWarpRows("layer_norm_backward_warp_"+suffix(dt), v.rows, a)
+				d.launchWarpRows("layer_norm_backward_warp"+strconv.Itoa(per)+"_"+suffix(dt), v.rows, a)
 			} else if numel > 0 {
 				G := v.group(d, 1)
 				a := d.newArgs()

@@ -13,12 +13,12 @@
 //   layer_norm_backward_wb_<dt>(rows, n, P, pw, pb, g, gl, x, xl, mean, rstd)
 //       column sums of g * xhat (into pw) and of g (pb) over P slices of
 //       the rows, [P, n] each; either may be null
-//   layer_norm_warp_<dt>(rows, n, per, y, ys, x, xs, xe, w, b, mean, rstd,
-//                        eps)
-//   layer_norm_backward_warp_<dt>(rows, n, per, gx, os, g, gs, ge, x, xs, xe,
-//                                 mean, rstd, w)
+//   layer_norm_warp<per>_<dt>(rows, n, y, ys, x, xs, xe, w, b, mean, rstd,
+//                             eps)
+//   layer_norm_backward_warp<per>_<dt>(rows, n, gx, os, g, gs, ge, x, xs,
+//                                      xe, mean, rstd, w)
 //       the same for rows of adjacent elements, a warp a row (rows.cuh's
-//       warp rows: per elements a lane; ys, xs, os, gs the row strides,
+//       warp rows: per elements a lane, 1 to 32; ys, xs, os, gs the row strides,
 //       xe, ge the element strides, 1 or 0);
 //       the statistics in two passes over the row in registers (mean,
 //       then the mean of squared deviations)
@@ -341,23 +341,22 @@ DEVICE void batch_norm_backward_apply(T* gx, const T* g, const Layout& gl, const
   });
 }
 
-// The warp kernels' calls for each PER, of the element type V.
-#define LAYER_NORM_WARP_CALL(P) layer_norm_warp<V, P>(rows, n, y, ys, x, xs, xe, w, b, mean, rstd, eps)
-#define LAYER_NORM_BACKWARD_WARP_CALL(P) \
-  layer_norm_backward_warp<V, P>(rows, n, gx, os, g, gs, ge, x, xs, xe, mean, rstd, w)
+// The warp kernels, one entry point for each PER (WARP_ROW_KERNELS), so
+// that each gets the registers its row takes and no more.
+#define LAYER_NORM_WARP(T, dt, P)                                                                                 \
+  KERNEL layer_norm_warp##P##_##dt(long long rows, int n, T* y, long long ys, const T* x, long long xs,            \
+                                   long long xe, const T* w, const T* b, T* mean, T* rstd, T eps) {                \
+    layer_norm_warp<T, P>(rows, n, y, ys, x, xs, xe, w, b, mean, rstd, eps);                                      \
+  }                                                                                                               \
+  KERNEL layer_norm_backward_warp##P##_##dt(long long rows, int n, T* gx, long long os, const T* g, long long gs,   \
+                                            long long ge, const T* x, long long xs, long long xe, const T* mean,   \
+                                            const T* rstd, const T* w) {                                          \
+    layer_norm_backward_warp<T, P>(rows, n, gx, os, g, gs, ge, x, xs, xe, mean, rstd, w);                         \
+  }
+WARP_ROW_KERNELS(LAYER_NORM_WARP, float, f32)
+WARP_ROW_KERNELS(LAYER_NORM_WARP, double, f64)
 
 #define NORM(T, dt)                                                                                              \
-  KERNEL layer_norm_warp_##dt(long long rows, int n, int per, T* y, long long ys, const T* x, long long xs,      \
-                              long long xe, const T* w, const T* b, T* mean, T* rstd, T eps) {                   \
-    using V = T;                                                                                                 \
-    WARP_ROW_DISPATCH(per, LAYER_NORM_WARP_CALL)                                                                 \
-  }                                                                                                              \
-  KERNEL layer_norm_backward_warp_##dt(long long rows, int n, int per, T* gx, long long os, const T* g,           \
-                                       long long gs, long long ge, const T* x, long long xs, long long xe,       \
-                                       const T* mean, const T* rstd, const T* w) {                               \
-    using V = T;                                                                                                 \
-    WARP_ROW_DISPATCH(per, LAYER_NORM_BACKWARD_WARP_CALL)                                                        \
-  }                                                                                                              \
   KERNEL layer_norm_##dt(long long rows, long long n, T* y, Layout yl, const T* x, Layout xl, const T* w,         \
                          const T* b, T* mean, T* rstd, T eps, int G) {                                           \
     layer_norm<T>(rows, n, y, yl, x, xl, w, b, mean, rstd, eps, (unsigned)G);                                    \

@@ -196,8 +196,8 @@ template <typename T> struct RowPairSumOp {
 // decides). A warp takes a row and keeps it in registers, PER elements a
 // lane (lane + WARP_SIZE*k), so each element is read once and written once,
 // and reductions are shuffles alone, without shared memory or block
-// barriers (PyTorch's persistent softmax works the same way). The row
-// kernels dispatch on PER, a power of two, with WARP_ROW_DISPATCH.
+// barriers (PyTorch's persistent softmax works the same way). Each kernel
+// has an entry point for each PER, a power of two (WARP_ROW_KERNELS).
 #define WARP_ROW_PER_MAX 32
 
 // FOR_EACH_WARP_ROW runs its body for the rows r of the calling warp.
@@ -205,16 +205,10 @@ template <typename T> struct RowPairSumOp {
   for (long long r = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / WARP_SIZE; r < (rows);     \
        r += ((long long)gridDim.x * blockDim.x) / WARP_SIZE)
 
-// WARP_ROW_DISPATCH expands CALL(P) for the PER of the launch.
-#define WARP_ROW_DISPATCH(per, CALL) \
-  switch (per) {                     \
-    case 1: CALL(1); break;          \
-    case 2: CALL(2); break;          \
-    case 4: CALL(4); break;          \
-    case 8: CALL(8); break;          \
-    case 16: CALL(16); break;        \
-    default: CALL(32); break;        \
-  }
+// WARP_ROW_KERNELS expands DEF(T, dt, P), the entry points of a warp-row
+// kernel for P elements a lane, for each P.
+#define WARP_ROW_KERNELS(DEF, T, dt) \
+  DEF(T, dt, 1) DEF(T, dt, 2) DEF(T, dt, 4) DEF(T, dt, 8) DEF(T, dt, 16) DEF(T, dt, 32)
 
 // warp_row_load fills v with the lane's elements of row xr (n elements,
 // es apart: 1, or 0 for a row broadcast from one element), pad past the

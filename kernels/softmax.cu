@@ -7,11 +7,11 @@
 //   softmax_backward_<dt>(rows, n, out, ol, g, gl, y, yl, G, log)
 //       out = y * (g - sum(g * y)), or g - exp(y) * sum(g) with log set,
 //       for the result y of softmax_<dt>
-//   softmax_warp_<dt>(rows, n, per, out, os, x, xs, xe, log)
-//   softmax_backward_warp_<dt>(rows, n, per, out, os, g, gs, ge, y, ys, ye,
-//                              log)
+//   softmax_warp<per>_<dt>(rows, n, out, os, x, xs, xe, log)
+//   softmax_backward_warp<per>_<dt>(rows, n, out, os, g, gs, ge, y, ys, ye,
+//                                   log)
 //       the same for rows of adjacent elements, a warp a row (rows.cuh's
-//       warp rows: per elements a lane; os, xs, gs, ys the row strides,
+//       warp rows: per elements a lane, 1 to 32; os, xs, gs, ys the row strides,
 //       xe, ge, ye the element strides, 1 or 0):
 //       two passes over the row in registers, max then sum of exp(x - max)
 //   cross_entropy_<dt>(rows, n, lse, loss, x, xl, labels, lstride, G, err)
@@ -190,9 +190,19 @@ DEVICE void cross_entropy_backward(long long rows, long long n, T* out, const T*
   }
 }
 
-// The warp kernels' calls for each PER, of the element type V.
-#define SOFTMAX_WARP_CALL(P) softmax_warp<V, P>(rows, n, out, os, x, xs, xe, log)
-#define SOFTMAX_BACKWARD_WARP_CALL(P) softmax_backward_warp<V, P>(rows, n, out, os, g, gs, ge, y, ys, ye, log)
+// The warp kernels, one entry point for each PER (WARP_ROW_KERNELS), so
+// that each gets the registers its row takes and no more.
+#define SOFTMAX_WARP(T, dt, P)                                                                                 \
+  KERNEL softmax_warp##P##_##dt(long long rows, int n, T* out, long long os, const T* x, long long xs,          \
+                                long long xe, int log) {                                                       \
+    softmax_warp<T, P>(rows, n, out, os, x, xs, xe, log);                                                      \
+  }                                                                                                            \
+  KERNEL softmax_backward_warp##P##_##dt(long long rows, int n, T* out, long long os, const T* g, long long gs,  \
+                                         long long ge, const T* y, long long ys, long long ye, int log) {      \
+    softmax_backward_warp<T, P>(rows, n, out, os, g, gs, ge, y, ys, ye, log);                                  \
+  }
+WARP_ROW_KERNELS(SOFTMAX_WARP, float, f32)
+WARP_ROW_KERNELS(SOFTMAX_WARP, double, f64)
 
 #define SOFTMAX(T, dt)                                                                                        \
   KERNEL softmax_##dt(long long rows, long long n, T* out, Layout ol, const T* x, Layout xl, int G, int log) { \
@@ -201,17 +211,6 @@ DEVICE void cross_entropy_backward(long long rows, long long n, T* out, const T*
   KERNEL softmax_backward_##dt(long long rows, long long n, T* out, Layout ol, const T* g, Layout gl,          \
                                const T* y, Layout yl, int G, int log) {                                       \
     softmax_backward<T>(rows, n, out, ol, g, gl, y, yl, (unsigned)G, log);                                    \
-  }                                                                                                           \
-  KERNEL softmax_warp_##dt(long long rows, int n, int per, T* out, long long os, const T* x, long long xs,        \
-                           long long xe, int log) {                                                           \
-    using V = T;                                                                                              \
-    WARP_ROW_DISPATCH(per, SOFTMAX_WARP_CALL)                                                                 \
-  }                                                                                                           \
-  KERNEL softmax_backward_warp_##dt(long long rows, int n, int per, T* out, long long os, const T* g,          \
-                                    long long gs, long long ge, const T* y, long long ys, long long ye,       \
-                                    int log) {                                                                \
-    using V = T;                                                                                              \
-    WARP_ROW_DISPATCH(per, SOFTMAX_BACKWARD_WARP_CALL)                                                        \
   }                                                                                                           \
   KERNEL cross_entropy_##dt(long long rows, long long n, T* lse, T* loss, const T* x, Layout xl,               \
                             const long long* labels, long long lstride, int G, unsigned long long* err) {     \

@@ -17,6 +17,7 @@ cd "$(dirname "$0")/.."
 if [ "${1:-}" = build ]; then
 	set -e
 	mkdir -p .gpu/mnist
+	rm -f .gpu/*.gz
 	# Stripped and gzipped: the binaries travel within a size limit.
 	go test -c -tags cuda -ldflags='-s -w' -o .gpu/cuda.test ./cuda
 	for b in gpu mnist attention; do

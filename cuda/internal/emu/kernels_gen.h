@@ -14,14 +14,14 @@
 //   emu/cuda_emu.h sha256:f883ecc1a189e1e31dd0230a2b84e78f1e4723568ad058898007fe27574d14e0
 //   index.cu sha256:813e0ed9effc04f2248e9a8b1a19131e93b6e112b39aeedf794db11be8862b8d
 //   linalg.cu sha256:46e2937ee6635ed6d9b51887ebc0025a37af86eabac5c48887630019c4171984
-//   norm.cu sha256:96181deb981480d45882ae7be90fa106862d691de6a85b0713a941a27de213b8
+//   norm.cu sha256:ff60ea51b3a84ea02a47e2236e7d8b62ed77784fb481d06204c912915ebb8f86
 //   optim.cu sha256:a68bf4027713cae4cdba1dbc8c1e78613d55b195c19ee497bca40483e585dcbd
 //   pool.cu sha256:6cd45a62618fad7ea4ee3d9db6c3df5a5745ec43d9fd256c227a88c5e3f3b259
 //   random.cu sha256:0979025070b46b57c7e684a11848aae58772b3cbe2a860e471556ec10bf09890
 //   reduce.cu sha256:f6fc32b7cec478afaa1f5929352e9973c17f258aa00e45d35abe0c6751203914
-//   rows.cuh sha256:7ca36925663da87dab080b6dbab7f00d91c8e942d21e546dc73ab670a32783c9
+//   rows.cuh sha256:9172a4fd08a916238c5ce824581b476abd1aaf1a6dbe8a47bc548e648b0ff57f
 //   selftest.cu sha256:ad1143bc8e0334a79415bbf9a16f8015244a70d7aec61baf33fa2b5710ae4d3b
-//   softmax.cu sha256:a3dd511c33b19ce00f46e7fc5d6eea4650c53003ee740d0c0221375c2565ed22
+//   softmax.cu sha256:b4ba866cb60f5cc83953a4832e1b48eddf847796680a48e25801d864ce7eb2cf
 //   sort.cu sha256:5f21ae3e3baf4cd0bf8a5c6f565b3e79c4ebf237fbf95e7f0c2c4f4da8f6575b
 //   window.cuh sha256:2f128ddc1b76baf371be0c3034e4bf57ece7c0291f70954817aa6c9d02759ba3
 
@@ -204,8 +204,30 @@
   X(scatter_add_f64, 0) \
   X(scatter_add_i64, 0) \
   X(matmul_i64, 0) \
-  X(layer_norm_warp_f32, 1) \
-  X(layer_norm_backward_warp_f32, 1) \
+  X(layer_norm_warp1_f32, 1) \
+  X(layer_norm_backward_warp1_f32, 1) \
+  X(layer_norm_warp2_f32, 1) \
+  X(layer_norm_backward_warp2_f32, 1) \
+  X(layer_norm_warp4_f32, 1) \
+  X(layer_norm_backward_warp4_f32, 1) \
+  X(layer_norm_warp8_f32, 1) \
+  X(layer_norm_backward_warp8_f32, 1) \
+  X(layer_norm_warp16_f32, 1) \
+  X(layer_norm_backward_warp16_f32, 1) \
+  X(layer_norm_warp32_f32, 1) \
+  X(layer_norm_backward_warp32_f32, 1) \
+  X(layer_norm_warp1_f64, 1) \
+  X(layer_norm_backward_warp1_f64, 1) \
+  X(layer_norm_warp2_f64, 1) \
+  X(layer_norm_backward_warp2_f64, 1) \
+  X(layer_norm_warp4_f64, 1) \
+  X(layer_norm_backward_warp4_f64, 1) \
+  X(layer_norm_warp8_f64, 1) \
+  X(layer_norm_backward_warp8_f64, 1) \
+  X(layer_norm_warp16_f64, 1) \
+  X(layer_norm_backward_warp16_f64, 1) \
+  X(layer_norm_warp32_f64, 1) \
+  X(layer_norm_backward_warp32_f64, 1) \
   X(layer_norm_f32, 1) \
   X(layer_norm_backward_f32, 1) \
   X(layer_norm_backward_wb_f32, 0) \
@@ -216,8 +238,6 @@
   X(batch_norm_backward_stats_f32, 1) \
   X(batch_norm_backward_final_f32, 0) \
   X(batch_norm_backward_apply_f32, 0) \
-  X(layer_norm_warp_f64, 1) \
-  X(layer_norm_backward_warp_f64, 1) \
   X(layer_norm_f64, 1) \
   X(layer_norm_backward_f64, 1) \
   X(layer_norm_backward_wb_f64, 0) \
@@ -288,17 +308,37 @@
   X(selftest_syncwarp, 1) \
   X(selftest_diverge, 1) \
   X(selftest_mixed, 1) \
+  X(softmax_warp1_f32, 1) \
+  X(softmax_backward_warp1_f32, 1) \
+  X(softmax_warp2_f32, 1) \
+  X(softmax_backward_warp2_f32, 1) \
+  X(softmax_warp4_f32, 1) \
+  X(softmax_backward_warp4_f32, 1) \
+  X(softmax_warp8_f32, 1) \
+  X(softmax_backward_warp8_f32, 1) \
+  X(softmax_warp16_f32, 1) \
+  X(softmax_backward_warp16_f32, 1) \
+  X(softmax_warp32_f32, 1) \
+  X(softmax_backward_warp32_f32, 1) \
+  X(softmax_warp1_f64, 1) \
+  X(softmax_backward_warp1_f64, 1) \
+  X(softmax_warp2_f64, 1) \
+  X(softmax_backward_warp2_f64, 1) \
+  X(softmax_warp4_f64, 1) \
+  X(softmax_backward_warp4_f64, 1) \
+  X(softmax_warp8_f64, 1) \
+  X(softmax_backward_warp8_f64, 1) \
+  X(softmax_warp16_f64, 1) \
+  X(softmax_backward_warp16_f64, 1) \
+  X(softmax_warp32_f64, 1) \
+  X(softmax_backward_warp32_f64, 1) \
   X(softmax_f32, 1) \
   X(softmax_backward_f32, 1) \
-  X(softmax_warp_f32, 1) \
-  X(softmax_backward_warp_f32, 1) \
   X(cross_entropy_f32, 1) \
   X(mean_rows_f32, 1) \
   X(cross_entropy_backward_f32, 0) \
   X(softmax_f64, 1) \
   X(softmax_backward_f64, 1) \
-  X(softmax_warp_f64, 1) \
-  X(softmax_backward_warp_f64, 1) \
   X(cross_entropy_f64, 1) \
   X(mean_rows_f64, 1) \
   X(cross_entropy_backward_f64, 0) \
