@@ -28,7 +28,7 @@ type allocator struct {
 	cached    int64 // bytes in free lists
 	peak      int64 // highest allocated
 	total     int64 // bytes held from the driver (allocated + cached)
-	// limit is the soft cap on total: past it, malloc collects garbage
+	// limit is the soft cap on allocated: past it, malloc collects garbage
 	// before asking the driver for more (see malloc).
 	limit int64
 }
@@ -39,10 +39,10 @@ func newAllocator(dev int, drv driver.Driver) *allocator {
 	return a
 }
 
-// minLimit is the smallest soft cap: 1 GiB, or a quarter of a smaller
-// device's memory.
+// minLimit is the smallest soft cap on allocated memory: 4 GiB, or an
+// eighth of a smaller device's memory.
 func (a *allocator) minLimit() int64 {
-	return min(1<<30, a.drv.Props().TotalMem/4)
+	return min(4<<30, a.drv.Props().TotalMem/8)
 }
 
 // Bucket sizes: multiples of 512 bytes below 1 MiB, of 2 MiB above.
@@ -67,7 +67,7 @@ func (a *allocator) malloc(n int) (driver.DevicePtr, int) {
 		return p, size
 	}
 	a.mu.Lock()
-	over := a.total+int64(size) > a.limit
+	over := a.allocated+int64(size) > a.limit
 	a.mu.Unlock()
 	if over {
 		// Tensors give their memory back through finalizers, which run
@@ -80,10 +80,16 @@ func (a *allocator) malloc(n int) (driver.DevicePtr, int) {
 		if p, ok := a.reuse(size); ok {
 			return p, size
 		}
-		a.emptyCache() // blocks of other sizes
 		a.mu.Lock()
 		a.limit = max(a.minLimit(), 2*(a.allocated+int64(size)))
+		bloated := a.total+int64(size) > 2*a.limit
 		a.mu.Unlock()
+		// The cache is kept (giving it back to the driver and taking it
+		// again costs a device synchronization and slow driver calls
+		// each time), unless it has grown past the cap on what is in use.
+		if bloated {
+			a.emptyCache()
+		}
 	}
 	p, err := a.drv.Alloc(size)
 	if errors.Is(err, driver.ErrOutOfMemory) {

@@ -215,9 +215,14 @@ template <typename T> struct RowPairSumOp {
 // end.
 template <typename T, int PER> DEVICE void warp_row_load(T (&v)[PER], const T* xr, long long es, int n, T pad) {
   int lane = threadIdx.x % WARP_SIZE;
-  UNROLL for (int k = 0; k < PER; k++) {
-    int j = lane + k * WARP_SIZE;
-    v[k] = j < n ? xr[j * es] : pad;
+  if (es == 1) {  // the common case: constant offsets from one address
+    const T* p = xr + lane;
+    UNROLL for (int k = 0; k < PER; k++) v[k] = lane + k * WARP_SIZE < n ? p[k * WARP_SIZE] : pad;
+  } else {
+    UNROLL for (int k = 0; k < PER; k++) {
+      int j = lane + k * WARP_SIZE;
+      v[k] = j < n ? xr[j * es] : pad;
+    }
   }
 }
 

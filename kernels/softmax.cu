@@ -115,11 +115,10 @@ DEVICE void softmax_warp(long long rows, int n, T* out, long long os, const T* x
       }
     }
     s = warp_reduce(s, RowAddOp<T>());
-    T* orow = out + r * os;
-    T ls = log ? m_log(s) : T(0);
+    T* orow = out + r * os + lane;
+    T ls = log ? m_log(s) : T(0), inv = T(1) / s;
     UNROLL for (int k = 0; k < PER; k++) {
-      int j = lane + k * WARP_SIZE;
-      if (j < n) orow[j] = log ? (v[k] - m) - ls : v[k] / s;
+      if (lane + k * WARP_SIZE < n) orow[k * WARP_SIZE] = log ? (v[k] - m) - ls : v[k] * inv;
     }
   }
 }

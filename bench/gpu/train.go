@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 
 	"github.com/gotensor/gotensor/cuda"
 	"github.com/gotensor/gotensor/tensorlib/nn"
@@ -78,11 +79,14 @@ func convNet(dev tensor.Device, s sizes) nn.Module {
 // profile > 0 it then lists the profile kernels that took the most time
 // in three more steps of each model.
 func benchTrain(w io.Writer, dev tensor.Device, s sizes, ref *reference, sync func(), profile int) error {
-	fmt.Fprintf(w, "\nTraining steps, ms per step                                        gotensor    PyTorch   ratio   last loss\n")
+	fmt.Fprintf(w, "\nTraining steps, ms per step                                        gotensor    PyTorch   ratio   last loss   GCs\n")
 	row := func(name string, step func() float64, want float64) error {
 		var loss float64
+		var ms0, ms1 runtime.MemStats
+		runtime.ReadMemStats(&ms0)
 		got := timeLoop(func() { loss = step() }, sync)
-		fmt.Fprintf(w, "  %-64s %9.3f %10s %7s   %.4g\n", name, 1e3*got, ms(want), ratio(got, want), loss)
+		runtime.ReadMemStats(&ms1)
+		fmt.Fprintf(w, "  %-64s %9.3f %10s %7s   %-9.4g %5d\n", name, 1e3*got, ms(want), ratio(got, want), loss, ms1.NumGC-ms0.NumGC)
 		if math.IsNaN(loss) || math.IsInf(loss, 0) {
 			return fmt.Errorf("%s: the loss is %v", name, loss)
 		}

@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/gotensor/gotensor/tensorlib/backend"
@@ -159,6 +160,17 @@ func updateRunning(runningMean, runningVar, mean, variance *Tensor, momentum flo
 		return t
 	}
 	move := func(running, batch *Tensor, scale float64) {
+		if running.layout.IsContiguous() && running.DType() == batch.DType() && running.backend == batch.backend &&
+			scale != 0 && !math.IsInf(scale, 0) && !math.IsNaN(scale) {
+			// running ← (1 − momentum)·running + momentum·scale·batch in
+			// one pass over the C elements, in place: SGD's step
+			// p ← p − lr·(g + wd·p) with p = running, g = batch,
+			// lr = −momentum·scale and wd = −1/scale. (Composed, it is
+			// five small ops a statistic, each a launch on a GPU.)
+			running.backend.SGDStep(running.storage, running.layout, batch.storage, batch.layout, nil, backend.Layout{},
+				backend.SGDParams{LR: -momentum * scale, WeightDecay: -1 / scale})
+			return
+		}
 		b := batch.Detach()
 		if scale != 1 {
 			b = temp(b.MulScalar(scale), batch)
