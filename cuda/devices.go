@@ -26,12 +26,11 @@ func (d DeviceInfo) String() string {
 }
 
 // ConvLibrary says how tensor.Conv2d runs on CUDA devices: with cuDNN
-// (its version and path) when GOTENSOR_CUDNN is 1, or a library's path,
-// and cuDNN loads; otherwise with gotensor's im2col kernel and cuBLAS's
-// GEMM, and why ("GOTENSOR_CUDNN unset", or the error loading it).
-//
-// cuDNN is opt-in until its path has been checked on a GPU: set
-// GOTENSOR_CUDNN=1 before the first CUDA tensor is made.
+// (its version and path) when libcudnn.so.9 or .8 is on the loader's
+// path, or at the path GOTENSOR_CUDNN names; otherwise with gotensor's
+// im2col kernel and cuBLAS's GEMM, and why (none found, GOTENSOR_CUDNN=0,
+// or the error loading the library GOTENSOR_CUDNN names). Set
+// GOTENSOR_CUDNN before the first CUDA tensor is made.
 func ConvLibrary() string {
 	devices.Lock()
 	p := devices.provider

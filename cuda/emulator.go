@@ -13,8 +13,8 @@ import (
 type EmulatorConfig struct {
 	Devices int   // number of emulated devices (default 1)
 	Memory  int64 // bytes of memory per device (default 4 GiB)
-	// CuDNN makes the devices convolve as a GPU with cuDNN enabled
-	// (GOTENSOR_CUDNN=1) does: tensor.Conv2d goes to the driver's
+	// CuDNN makes the devices convolve as a GPU with cuDNN (found, or
+	// named by GOTENSOR_CUDNN) does: tensor.Conv2d goes to the driver's
 	// convolution (plain loops here) instead of im2col and GEMM.
 	CuDNN bool
 }

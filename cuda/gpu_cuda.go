@@ -19,8 +19,8 @@ type gpuProvider struct{}
 func (gpuProvider) count() (int, error)               { return gpu.Count() }
 func (gpuProvider) props(i int) (driver.Props, error) { return gpu.Properties(i) }
 
-// open opens device i, with cuDNN's convolutions when GOTENSOR_CUDNN asks
-// for them (see ConvLibrary).
+// open opens device i, with cuDNN's convolutions where cuDNN is found
+// (see ConvLibrary).
 func (gpuProvider) open(i int) (driver.Driver, error) {
 	d, err := gpu.Open(i)
 	if err != nil {

@@ -17,11 +17,12 @@
 //     and a conv net (Conv2d 3→64→128 3×3 pad 1, BatchNorm2d, ReLU,
 //     MaxPool2d(2) on 32×32, Linear; batch 128, SGD with momentum).
 //
-// Conv2d runs as im2col + GEMM unless GOTENSOR_CUDNN=1 (or the path of
-// libcudnn.so) opens cuDNN; the header says which. Run the bench with and
-// without it to compare the two on the GPU:
+// Conv2d runs through cuDNN where it is found (libcudnn.so.9 or .8 on the
+// loader's path, or GOTENSOR_CUDNN=path), as im2col + GEMM otherwise; the
+// header says which. Run the bench with and without it to compare the two
+// on the GPU:
 //
-//	GOTENSOR_CUDNN=1 go run -tags cuda ./bench/gpu -only ops,train
+//	GOTENSOR_CUDNN=0 go run -tags cuda ./bench/gpu -only ops,train
 //
 // The MNIST epoch against PyTorch on the same GPU is bench/mnist's:
 //

@@ -133,14 +133,17 @@ import (
 )
 
 // cudnnNames are the libraries tried, newest first. GOTENSOR_CUDNN
-// chooses: unset or "0" leaves cuDNN out (gotensor's im2col + GEMM), "1"
-// searches these names, anything else is the library's path.
+// chooses: unset searches these names and uses cuDNN when one loads
+// (gotensor's im2col + GEMM otherwise), "1" searches them and reports an
+// error when none loads, "0" leaves cuDNN out, anything else is the
+// library's path.
 var cudnnNames = []string{"libcudnn.so.9", "libcudnn.so.8", "libcudnn.so"}
 
 var (
 	cudnnOnce   sync.Once
+	cudnnLoaded bool
 	cudnnErr    error
-	cudnnStatus = "not used (GOTENSOR_CUDNN unset): im2col + GEMM"
+	cudnnStatus = "not used (GOTENSOR_CUDNN=0): im2col + GEMM"
 )
 
 // CuDNN returns how convolutions run: with cuDNN (its version), or
@@ -150,21 +153,22 @@ func CuDNN() string {
 	return cudnnStatus
 }
 
-// loadCudnn opens cuDNN once, if GOTENSOR_CUDNN asks for it. It returns
-// nil without loading when cuDNN is not asked for, and the reason when
-// asked but not found.
+// loadCudnn opens cuDNN once, unless GOTENSOR_CUDNN is 0. It returns
+// false, with no error, when cuDNN is not asked for by name (GOTENSOR_CUDNN
+// unset) and not found, and the reason when asked for and not found.
 func loadCudnn() (bool, error) {
 	env := os.Getenv("GOTENSOR_CUDNN")
-	if env == "" || env == "0" {
+	if env == "0" {
 		return false, nil
 	}
 	cudnnOnce.Do(func() {
 		names := cudnnNames
-		if env != "1" {
+		if env != "1" && env != "" {
 			names = []string{env}
 		}
 		p, tried := searchLibrary(names, func(p *C.char) *C.char { return C.gtCudnnLoad(p) })
 		if tried == nil {
+			cudnnLoaded = true
 			v := int(C.gtCudnnVersion())
 			cudnnStatus = fmt.Sprintf("cuDNN %d.%d.%d (%s)", v/10000, v/100%100, v%100, p)
 			if v < 10000 { // cuDNN 8 numbers versions as major*1000 + minor*100 + patch
@@ -172,11 +176,15 @@ func loadCudnn() (bool, error) {
 			}
 			return
 		}
+		if env == "" {
+			cudnnStatus = fmt.Sprintf("not used (no cuDNN found: tried %s; set GOTENSOR_CUDNN to its path): im2col + GEMM", strings.Join(names, ", "))
+			return
+		}
 		cudnnErr = fmt.Errorf("gpu: GOTENSOR_CUDNN=%s but cuDNN cannot be loaded (tried %s): install cuDNN 8 or 9, or set GOTENSOR_CUDNN to the library's path (0 to convolve without it); the first error: %s",
 			env, strings.Join(names, ", "), tried[0])
 		cudnnStatus = "not used: " + cudnnErr.Error()
 	})
-	return cudnnErr == nil, cudnnErr
+	return cudnnLoaded, cudnnErr
 }
 
 // convDriver is a Driver that also convolves with cuDNN.
