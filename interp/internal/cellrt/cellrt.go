@@ -134,7 +134,10 @@ func (rt *Runtime) exports() map[string]map[string]reflect.Value {
 		"JSONValue":        reflect.ValueOf(JSONValue),
 		"JSONError":        reflect.ValueOf(JSONError),
 		"JSONResult":       reflect.ValueOf(JSONResult),
-		"JSONFillError":    reflect.ValueOf(JSONFillError),
+		"NewJSONDecoding":  reflect.ValueOf(NewJSONDecoding),
+		"JSONPath":         reflect.ValueOf(JSONPath),
+		"JSONPresent":      reflect.ValueOf(JSONPresent),
+		"IsZero":           reflect.ValueOf(IsZero),
 	}}
 }
 

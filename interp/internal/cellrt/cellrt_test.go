@@ -253,18 +253,67 @@ func TestJSONValue(t *testing.T) {
 	}
 }
 
-// TestJSONFillError checks that the error of filling a view names the
-// cell's struct as Go's error does.
-func TestJSONFillError(t *testing.T) {
+// TestJSONDecoding checks the errors of a decoding a part at a time
+// against those of encoding/json decoding the whole: a type error gets the
+// struct and the field path Go gives, with a promoted field's embedded
+// struct, the first one wins, and a mismatch names the cell's type.
+func TestJSONDecoding(t *testing.T) {
+	type Base struct {
+		ID int `json:"id"`
+	}
+	type Item struct {
+		Base
+		Kids []Item `json:"kids"`
+	}
+	var whole []Item
+	want := json.Unmarshal([]byte(`[{"kids":[{"id":"x"}]}]`), &whole)
+	// The same error, met decoding the inner item's view.
+	d := NewJSONDecoding(nil)
 	var view struct {
-		F0 *string `json:"name"`
+		F0 *int `json:"id"`
 	}
-	err := JSONFillError(json.Unmarshal([]byte(`{"name":3}`), &view), "Config")
-	want := "json: cannot unmarshal number into Go struct field Config.name of type string"
-	if err == nil || err.Error() != want {
-		t.Errorf("got %v, want %q", err, want)
+	if err := d.Check(d.Unmarshal([]byte(`{"id":"x"}`), &view), "Item", "kids", "id", "Base.id"); err != nil {
+		t.Fatalf("Check kept no type error: %v", err)
 	}
-	if err := JSONFillError(nil, "Config"); err != nil {
-		t.Errorf("JSONFillError(nil) = %v", err)
+	d.Check(d.Unmarshal([]byte(`{"id":true}`), &view), "Item", "", "id", "Base.id")
+	if got := d.Err(nil); got == nil || got.Error() != want.Error() {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if err := d.Err(errors.New("stop")); err == nil || err.Error() != "stop" {
+		t.Errorf("a stopping error: got %v", err)
+	}
+	var items []Item
+	want = json.Unmarshal([]byte(`{"kids":{}}`), &items)
+	d = NewJSONDecoding(nil)
+	d.Mismatch([]byte(`{}`), "", "", "[]cellrt.Item")
+	if got := d.Err(nil); got == nil || got.Error() != want.Error() {
+		t.Errorf("mismatch: got %v, want %v", got, want)
+	}
+	var one Item
+	want = json.Unmarshal([]byte(`{"kids":4}`), &one)
+	d = NewJSONDecoding(nil)
+	d.Mismatch([]byte(`4`), "Item", "kids", "[]cellrt.Item")
+	if got := d.Err(nil); got == nil || got.Error() != want.Error() {
+		t.Errorf("mismatch in a field: got %v, want %v", got, want)
+	}
+}
+
+// TestJSONDecodingSettings checks that the parts of a Decode are decoded
+// with the decoder's UseNumber and DisallowUnknownFields.
+func TestJSONDecodingSettings(t *testing.T) {
+	dec := json.NewDecoder(strings.NewReader(""))
+	dec.UseNumber()
+	dec.DisallowUnknownFields()
+	d := NewJSONDecoding(dec)
+	var v struct{ A any }
+	err := d.Check(d.Unmarshal([]byte(`{"A":1.5,"B":2}`), &v), "", "")
+	if _, ok := v.A.(json.Number); !ok || err != nil {
+		t.Errorf("UseNumber: got %T, %v", v.A, err)
+	}
+	if err := d.Err(nil); err == nil || err.Error() != `json: unknown field "B"` {
+		t.Errorf("DisallowUnknownFields: got %v", err)
+	}
+	if d := NewJSONDecoding(nil); d.Unmarshal([]byte(`{"B":1}`), &v) != nil {
+		t.Errorf("json.Unmarshal's decoding refuses unknown fields")
 	}
 }

@@ -1,8 +1,10 @@
 package cellrt
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 )
@@ -60,17 +62,169 @@ func JSONError(err error) error {
 // json.MarshalIndent.
 func JSONResult(b []byte, err error) ([]byte, error) { return b, JSONError(err) }
 
-// JSONFillError returns err, an error of encoding/json filling the view
-// of a cell's struct named name, with that name where json names the
-// view's struct (an anonymous one) in an error about one of its fields.
-func JSONFillError(err error, name string) error {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Struct == "" && te.Field != "" && !strings.Contains(te.Field, ".") {
-		fixed := *te
-		fixed.Struct = name
-		if err == error(te) {
-			return &fixed
+// A JSONDecoding is one json.Unmarshal or (*json.Decoder).Decode into a
+// value whose type a cell declared, which the planner's fill functions
+// decode a part at a time: each part's JSON text (a json.RawMessage of a
+// value that compiled json found valid) into a view of the part that
+// compiled json fills as Go fills the part. It decodes the parts with the
+// decoder's options and keeps Go's order of errors: the first type error
+// is returned at the end, another error (a method's) stops the decoding.
+type JSONDecoding struct {
+	useNumber, strict bool
+	saved             error
+}
+
+// NewJSONDecoding returns the decoding of one call: of json.Unmarshal
+// when dec is nil, of dec.Decode otherwise (with its UseNumber and
+// DisallowUnknownFields settings).
+func NewJSONDecoding(dec *json.Decoder) *JSONDecoding {
+	d := &JSONDecoding{}
+	if dec != nil {
+		// The settings are unexported: read them where encoding/json
+		// keeps them, and decode without them where it keeps them
+		// elsewhere.
+		ds := reflect.ValueOf(dec).Elem().FieldByName("d")
+		if ds.IsValid() && ds.Kind() == reflect.Struct {
+			if f := ds.FieldByName("useNumber"); f.IsValid() && f.Kind() == reflect.Bool {
+				d.useNumber = f.Bool()
+			}
+			if f := ds.FieldByName("disallowUnknownFields"); f.IsValid() && f.Kind() == reflect.Bool {
+				d.strict = f.Bool()
+			}
 		}
 	}
-	return err
+	return d
+}
+
+// Unmarshal decodes data, one JSON value, into v with the call's
+// settings.
+func (d *JSONDecoding) Unmarshal(data []byte, v any) error {
+	if !d.useNumber && !d.strict {
+		return json.Unmarshal(data, v)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if d.useNumber {
+		dec.UseNumber()
+	}
+	if d.strict {
+		dec.DisallowUnknownFields()
+	}
+	return dec.Decode(v)
+}
+
+// Check returns err, an error of decoding a part of the value in the
+// struct named st at the field path path, when it stops the decoding,
+// and nil after keeping it for Err when json goes on (a type error, a
+// misused ",string" option, an unknown field). A type error gets the struct's name and the
+// field's path, as Go's names them.
+//
+// promoted holds pairs of the JSON name of a field promoted from an
+// embedded struct and its path (Base.id), which Go's errors give.
+func (d *JSONDecoding) Check(err error, st, path string, promoted ...string) error {
+	var te *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &te) && err == error(te):
+		if te.Struct == "" {
+			te.Struct = st
+		}
+		first, rest, _ := strings.Cut(te.Field, ".")
+		for i := 0; i+1 < len(promoted); i += 2 {
+			if promoted[i] == first {
+				te.Field = JSONPath(promoted[i+1], rest)
+				break
+			}
+		}
+		te.Field = JSONPath(path, te.Field)
+	case strings.HasPrefix(err.Error(), "json: invalid use of ,string struct tag"), strings.HasPrefix(err.Error(), "json: unknown field "),
+		strings.HasPrefix(err.Error(), "json: cannot set embedded pointer"):
+	default:
+		return err
+	}
+	if d.saved == nil {
+		d.saved = err
+	}
+	return nil
+}
+
+// Mismatch keeps the type error of data, JSON that is not of the kind
+// of typ (as reflect names it), a part of the value in the struct named
+// st at the field path path.
+func (d *JSONDecoding) Mismatch(data []byte, st, path, typ string) {
+	value := "number"
+	if len(data) > 0 {
+		switch data[0] {
+		case '{':
+			value = "object"
+		case '[':
+			value = "array"
+		case '"':
+			value = "string"
+		case 't', 'f':
+			value = "bool"
+		case 'n':
+			value = "null"
+		}
+	}
+	d.Check(&json.UnmarshalTypeError{Value: value, Type: namedType{reflect.TypeFor[struct{}](), typ}}, st, path)
+}
+
+// Unsettable keeps the error of a field promoted through a nil embedded
+// pointer to typ, an unexported struct, which json cannot set.
+func (d *JSONDecoding) Unsettable(typ string) {
+	d.Check(fmt.Errorf("json: cannot set embedded pointer to unexported struct: %s", typ), "", "")
+}
+
+// Unquote returns the string data, a JSON string, holds.
+func (d *JSONDecoding) Unquote(data []byte) ([]byte, error) {
+	var s string
+	err := json.Unmarshal(data, &s)
+	return []byte(s), err
+}
+
+// Err returns what the call returns: err, which stopped the decoding,
+// or the first type error kept.
+func (d *JSONDecoding) Err(err error) error {
+	if err != nil {
+		return err
+	}
+	return d.saved
+}
+
+// JSONPath returns the field path of field (itself a path) in the value
+// at path.
+func JSONPath(path, field string) string {
+	switch {
+	case path == "":
+		return field
+	case field == "":
+		return path
+	}
+	return path + "." + field
+}
+
+// namedType is a reflect.Type that a json error names by the name Go
+// gives a cell's type.
+type namedType struct {
+	reflect.Type
+	name string
+}
+
+// String returns the type's name.
+func (t namedType) String() string { return t.name }
+
+// JSONPresent returns v, or a JSON null where v is nil: the view of a
+// field that Go writes (the field is nil where Go leaves it out).
+func JSONPresent(v any) any {
+	if v == nil {
+		return json.RawMessage("null")
+	}
+	return v
+}
+
+// IsZero reports whether v is the zero value of its type, for json's
+// omitzero option.
+func IsZero(v any) bool {
+	return v == nil || reflect.ValueOf(v).IsZero()
 }

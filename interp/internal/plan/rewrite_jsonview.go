@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
-	"reflect"
 	"strconv"
 	"strings"
 	"unicode"
@@ -181,12 +180,7 @@ func (v *jsonViewer) view(xs string, t types.Type) (string, bool) {
 // MarshalJSON method.
 func (v *jsonViewer) methodView(xs string, t types.Type) string {
 	v.method = true
-	name := types.TypeString(t, func(p *types.Package) string {
-		if p.Path() == cellPath {
-			return "main"
-		}
-		return p.Name()
-	})
+	name := goTypeName(t)
 	b, err := v.name(), v.name()
 	return "func() any { " + b + ", " + err + " := " + xs + ".MarshalJSON(); return " + rtName + ".JSONValue(" + strconv.Quote(name) + ", " + b + ", " + err + ") }()"
 }
@@ -212,116 +206,113 @@ func (v *jsonViewer) namedView(xs string, n *types.Named) (string, bool) {
 	return f + "(" + xs + ")", true
 }
 
-// A jsonField is a field Go's json writes: its selector from the outer
-// value, its type, its JSON name and tag options.
-type jsonField struct {
-	sel  string
-	f    *types.Var
-	name string
-	opts string
-}
-
 // structView returns the view of a struct value xs of type t.
 func (v *jsonViewer) structView(xs string, t types.Type, st *types.Struct) (string, bool) {
-	var fields []jsonField
-	if !jsonFields(t, st, &fields, map[*types.Struct]bool{}) {
-		return "", false
-	}
-	seen := map[string]bool{}
 	var decl, set strings.Builder
 	r := v.name()
-	for i, f := range fields {
-		if seen[f.name] {
-			return "", false // a conflict Go resolves by depth and tags
-		}
-		seen[f.name] = true
-		obj, _, _ := types.LookupFieldOrMethod(t, false, f.f.Pkg(), f.f.Name())
-		if obj != f.f {
-			return "", false // the selector would be ambiguous
-		}
+	for i, f := range jsonFields(st) {
 		fname := "F" + strconv.Itoa(i)
 		sel := xs + "." + f.sel
-		if !needsView(f.f.Type()) {
-			ts, ok := v.g.typeSrc(f.f.Type())
+		ft := f.f.Type()
+		// cond holds when Go writes the field: its embedded pointers are
+		// not nil, and it is not empty for omitempty or zero for
+		// omitzero.
+		var cond []string
+		for _, p := range f.ptrs {
+			cond = append(cond, xs+"."+p.sel+" != nil")
+		}
+		view := needsView(ft)
+		// Compiled json leaves the field out itself, but for a view, a
+		// field behind an embedded pointer and one whose IsZero method
+		// a cell declared.
+		own := !view && len(f.ptrs) == 0 && !(f.hasOpt("omitzero") && cellIsZero(ft))
+		var opts []string
+		for _, o := range strings.Split(f.opts, ",") {
+			switch {
+			case o == "omitempty" && !own:
+				cond = append(cond, "!("+emptyCond(sel, ft)+")")
+			case o == "omitzero" && !own:
+				cond = append(cond, "!("+zeroCond(sel, ft)+")")
+			case o == "string" && !own:
+				if _, ok := ft.Underlying().(*types.Pointer); ok {
+					return "", false // the view's pointer would hide the option
+				}
+				opts = append(opts, o)
+			case o == "omitempty" || o == "omitzero" || o == "string":
+				opts = append(opts, o)
+			}
+		}
+		src := sel
+		if view {
+			s, ok := v.view(sel, ft)
 			if !ok {
 				return "", false
 			}
-			tag := f.name
-			if f.opts != "" {
-				tag += "," + f.opts
+			src = s
+		}
+		tag := strings.Join(append([]string{f.name}, opts...), ",")
+		switch {
+		case len(cond) == 0 && !view:
+			ts, ok := v.g.typeSrc(ft)
+			if !ok {
+				return "", false
 			}
 			fmt.Fprintf(&decl, "%s %s %s; ", fname, ts, strconv.Quote(`json:`+strconv.Quote(tag)))
 			fmt.Fprintf(&set, "%s.%s = %s; ", r, fname, sel)
-			continue
-		}
-		omit := false
-		for _, o := range strings.Split(f.opts, ",") {
-			switch o {
-			case "omitempty":
-				omit = true
-			case "omitzero":
+		case len(cond) == 0:
+			fmt.Fprintf(&decl, "%s any %s; ", fname, strconv.Quote(`json:`+strconv.Quote(tag)))
+			fmt.Fprintf(&set, "%s.%s = %s; ", r, fname, src)
+		case !view:
+			// A pointer to the field, nil where Go leaves it out.
+			ts, ok := v.g.typeSrc(ft)
+			if !ok {
 				return "", false
 			}
-		}
-		s, ok := v.view(sel, f.f.Type())
-		if !ok {
-			return "", false
-		}
-		tag := f.name
-		if omit {
-			tag += ",omitempty" // the field is left nil when Go omits it
-		}
-		fmt.Fprintf(&decl, "%s any %s; ", fname, strconv.Quote(`json:`+strconv.Quote(tag)))
-		if omit {
-			fmt.Fprintf(&set, "if !(%s) { %s.%s = %s }; ", emptyCond(sel, f.f.Type()), r, fname, s)
-		} else {
-			fmt.Fprintf(&set, "%s.%s = %s; ", r, fname, s)
+			fmt.Fprintf(&decl, "%s *%s %s; ", fname, ts, strconv.Quote(`json:`+strconv.Quote(tag+",omitempty")))
+			fmt.Fprintf(&set, "if %s { %s.%s = &%s }; ", strings.Join(cond, " && "), r, fname, sel)
+		default:
+			fmt.Fprintf(&decl, "%s any %s; ", fname, strconv.Quote(`json:`+strconv.Quote(tag+",omitempty")))
+			fmt.Fprintf(&set, "if %s { %s.%s = %s.JSONPresent(%s) }; ", strings.Join(cond, " && "), r, fname, rtName, src)
 		}
 	}
 	return "func() any { var " + r + " struct { " + decl.String() + "}; " + set.String() + "return " + r + " }()", true
 }
 
-// jsonFields appends the fields of st (a struct of type t, or embedded
-// in it) that Go's json writes, flattening embedded structs, and reports
-// false for an embedded pointer to a struct (whose fields are written
-// only when it is not nil).
-func jsonFields(t types.Type, st *types.Struct, out *[]jsonField, seen map[*types.Struct]bool) bool {
-	if seen[st] {
-		return false
+// isZeroMethod returns t's method IsZero() bool, or nil.
+func isZeroMethod(t types.Type) *types.Func {
+	m, _, _ := types.LookupFieldOrMethod(t, true, nil, "IsZero")
+	f, ok := m.(*types.Func)
+	if !ok {
+		return nil
 	}
-	seen[st] = true
-	defer delete(seen, st)
-	for i := range st.NumFields() {
-		f := st.Field(i)
-		tag := reflect.StructTag(st.Tag(i)).Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if !validJSONName(name) {
-			name = ""
-		}
-		if f.Embedded() && name == "" {
-			ft := f.Type()
-			if _, ok := ft.Underlying().(*types.Pointer); ok {
-				return false
-			}
-			if inner, ok := ft.Underlying().(*types.Struct); ok {
-				if !jsonFields(t, inner, out, seen) {
-					return false
-				}
-				continue
-			}
-		}
-		if !f.Exported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name()
-		}
-		*out = append(*out, jsonField{sel: f.Name(), f: f, name: name, opts: opts})
+	sig := f.Type().(*types.Signature)
+	if sig.Params().Len() != 0 || sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool]) {
+		return nil
 	}
-	return true
+	return f
+}
+
+// cellIsZero reports whether t has an IsZero method that a cell
+// declared, which compiled json does not see.
+func cellIsZero(t types.Type) bool {
+	m := isZeroMethod(t)
+	return m != nil && m.Pkg() != nil && m.Pkg().Path() == cellPath
+}
+
+// zeroCond returns the source of a condition that holds when x of type t
+// is zero for omitzero: its IsZero method says so, or it is the zero
+// value.
+func zeroCond(x string, t types.Type) string {
+	if isZeroMethod(t) != nil {
+		if _, ok := t.Underlying().(*types.Pointer); ok || types.IsInterface(t) {
+			return x + " == nil || " + x + ".IsZero()"
+		}
+		return x + ".IsZero()"
+	}
+	if types.IsInterface(t) {
+		return x + " == nil"
+	}
+	return rtName + ".IsZero(" + x + ")"
 }
 
 // validJSONName is encoding/json's test of a name in a tag.
@@ -360,112 +351,4 @@ func emptyCond(x string, t types.Type) string {
 		return "false"
 	}
 	return x + " == nil"
-}
-
-// jsonFillCall rewrites json.Unmarshal(data, p) or dec.Decode(p), p a
-// pointer to a cell struct that compiled json would fill wrongly, into an Unmarshal into a
-// view: an anonymous struct of pointers to the fields Go fills, under
-// their JSON names and options. A JSON null sets a field of pointer,
-// slice, map or interface type to nil, as Go does, and leaves another
-// alone. It reports whether it
-// did; a field whose own type compiled json would fill wrongly, a type
-// with UnmarshalJSON or UnmarshalText, or a call of a go or defer
-// statement keeps the refusal.
-func (g *gen) jsonFillCall(key string, call *ast.CallExpr, t types.Type) bool {
-	decode := key == "encoding/json.Decoder.Decode"
-	if key != "encoding/json.Unmarshal" && !decode || call.Ellipsis.IsValid() || g.discard[call] {
-		// A go or defer statement's call would evaluate its arguments late.
-		return false
-	}
-	p, ok := t.(*types.Pointer)
-	if !ok {
-		return false
-	}
-	n, ok := p.Elem().(*types.Named)
-	if !ok {
-		return false
-	}
-	st, ok := n.Underlying().(*types.Struct)
-	if !ok || hasMethod(p, "UnmarshalJSON") || hasMethod(p, "UnmarshalText") {
-		return false
-	}
-	var fields []jsonField
-	if !jsonFields(n, st, &fields, map[*types.Struct]bool{}) {
-		return false
-	}
-	seen := map[string]bool{}
-	var decl, set, fix strings.Builder
-	for i, f := range fields {
-		if seen[f.name] {
-			return false
-		}
-		seen[f.name] = true
-		if obj, _, _ := types.LookupFieldOrMethod(n, false, f.f.Pkg(), f.f.Name()); obj != f.f {
-			return false
-		}
-		ft := f.f.Type()
-		if why, _ := reflectProblem(ft, "encoding/json", true); why != "" {
-			return false
-		}
-		nullable := false
-		switch ft.Underlying().(type) {
-		case *types.Pointer, *types.Slice, *types.Map, *types.Interface:
-			nullable = true
-		}
-		if nullable && strings.Contains(","+f.opts+",", ",string,") {
-			return false
-		}
-		ts, ok := g.typeSrc(ft)
-		if !ok {
-			return false
-		}
-		tag := f.name
-		if f.opts != "" {
-			tag += "," + f.opts
-		}
-		fname := "F" + strconv.Itoa(i)
-		fmt.Fprintf(&decl, "%s *%s %s; ", fname, ts, strconv.Quote(`json:`+strconv.Quote(tag)))
-		fmt.Fprintf(&set, "_gtjr.%s = &_gtjp.%s; ", fname, f.sel)
-		// A null sets the view's pointer to nil, and a value after it
-		// fills a new variable.
-		if nullable {
-			fmt.Fprintf(&fix, "if _gtjr.%s == nil { _gtjp.%s = nil }; ", fname, f.sel)
-		}
-		fmt.Fprintf(&fix, "if _gtjr.%s != nil && _gtjr.%s != &_gtjp.%s { _gtjp.%s = *_gtjr.%s }; ", fname, fname, f.sel, f.sel, fname)
-	}
-	view := "var _gtjr struct { " + decl.String() + "}; " + set.String()
-	fixed := fix.String() + "return " + rtName + ".JSONFillError(_gte, " + strconv.Quote(n.Obj().Name()) + ") }"
-	if decode {
-		// dec.Decode(p) becomes func(dec, p) error { ... }(dec, p).
-		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok || len(call.Args) != 1 {
-			return false
-		}
-		dt, ok := g.typeSrc(g.c.info.Types[sel.X].Type)
-		if !ok {
-			return false
-		}
-		ps, ok := g.typeSrc(p)
-		if !ok {
-			return false
-		}
-		g.ed.insert(g.off(call.Pos()), "func(_gtjdec "+dt+", _gtjp "+ps+") error { if _gtjp == nil { return _gtjdec.Decode(_gtjp) }; "+view+
-			"_gte := _gtjdec.Decode(&_gtjr); "+fixed+"(")
-		g.ed.replace(g.off(sel.X.End()), g.off(call.Args[0].Pos()), ", ")
-		return true
-	}
-	if len(call.Args) != 2 {
-		return false
-	}
-	data, target := call.Args[0], call.Args[1]
-	pkg, ok := g.qualify(g.calledFunc(call).Pkg())
-	if !ok {
-		return false
-	}
-	unmarshal := pkg + ".Unmarshal"
-	g.ed.replace(g.off(call.Pos()), g.off(data.Pos()), "func() error { _gtjd := (")
-	g.ed.replace(g.off(data.End()), g.off(target.Pos()), "); _gtjp := (")
-	g.ed.replace(g.off(target.End()), g.off(call.End()), "); if _gtjp == nil { return "+unmarshal+"(_gtjd, _gtjp) }; "+view+
-		"_gte := "+unmarshal+"(_gtjd, &_gtjr); "+fixed+"()")
-	return true
 }
