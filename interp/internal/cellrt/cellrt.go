@@ -132,6 +132,8 @@ func (rt *Runtime) exports() map[string]map[string]reflect.Value {
 		"DecodeRune":       reflect.ValueOf(utf8.DecodeRuneInString),
 		"Make":             reflect.ValueOf(Make),
 		"JSONValue":        reflect.ValueOf(JSONValue),
+		"JSONText":         reflect.ValueOf(JSONText),
+		"JSONKeyError":     reflect.ValueOf(JSONKeyError),
 		"JSONError":        reflect.ValueOf(JSONError),
 		"JSONResult":       reflect.ValueOf(JSONResult),
 		"NewJSONDecoding":  reflect.ValueOf(NewJSONDecoding),

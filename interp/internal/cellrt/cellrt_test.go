@@ -317,3 +317,30 @@ func TestJSONDecodingSettings(t *testing.T) {
 		t.Errorf("json.Unmarshal's decoding refuses unknown fields")
 	}
 }
+
+// textColor is a compiled type with a MarshalText method.
+type textColor string
+
+func (c textColor) MarshalText() ([]byte, error) { return []byte("<" + c + ">"), nil }
+
+// TestJSONText checks that json writes the view of a MarshalText result
+// as it writes the method's type, escaped for HTML or not as the
+// encoder is set.
+func TestJSONText(t *testing.T) {
+	for _, html := range []bool{true, false} {
+		var want, got bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(html)
+		enc.Encode([]textColor{"a&b"})
+		enc = json.NewEncoder(&got)
+		enc.SetEscapeHTML(html)
+		enc.Encode([]any{JSONText("main.C", []byte("<a&b>"), nil)})
+		if got.String() != want.String() {
+			t.Errorf("escape HTML %v: got %s, want %s", html, got.String(), want.String())
+		}
+	}
+	_, err := json.Marshal(JSONText("main.C", nil, errors.New("no")))
+	if err = JSONError(err); err == nil || err.Error() != "json: error calling MarshalText for type main.C: no" {
+		t.Errorf("got %v", err)
+	}
+}

@@ -15,10 +15,36 @@ import (
 // a cell declared with that method. JSONError and JSONResult give the
 // error json returns the name of typ.
 func JSONValue(typ string, b []byte, err error) any {
+	if err == nil && !json.Valid(b) {
+		// The error json gives for what the method returned.
+		var v any
+		err = json.Unmarshal(b, &v)
+	}
 	if err != nil {
-		err = &MarshalerError{Type: typ, Err: err}
+		err = &MarshalerError{Type: typ, Err: err, Func: "MarshalJSON"}
 	}
 	return jsonValue{b, err}
+}
+
+// JSONText is JSONValue for the result of a MarshalText method: json
+// writes it as a string.
+func JSONText(typ string, b []byte, err error) any {
+	if err != nil {
+		return jsonValue{nil, &MarshalerError{Type: typ, Err: err, Func: "MarshalText"}}
+	}
+	// Quoted as json quotes a string, but for <, > and &, which json
+	// escapes (or not, as the Encoder is set) as it writes the result.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(string(b))
+	return jsonValue{bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil}
+}
+
+// JSONKeyError returns a value that json fails to marshal with the error
+// Go's json gives when a key of a map of type typ fails its MarshalText.
+func JSONKeyError(typ string, err error) any {
+	return jsonValue{nil, fmt.Errorf("json: encoding error for type %q: %q", typ, err.Error())}
 }
 
 // jsonValue is a json.Marshaler of a result.
@@ -34,11 +60,12 @@ func (v jsonValue) MarshalJSON() ([]byte, error) { return v.b, v.err }
 type MarshalerError struct {
 	Type string
 	Err  error
+	Func string // MarshalJSON or MarshalText
 }
 
 // Error says what json.MarshalerError says.
 func (e *MarshalerError) Error() string {
-	return "json: error calling MarshalJSON for type " + e.Type + ": " + e.Err.Error()
+	return "json: error calling " + e.Func + " for type " + e.Type + ": " + e.Err.Error()
 }
 
 // Unwrap returns the method's error.
@@ -50,10 +77,7 @@ func (e *MarshalerError) Unwrap() error { return e.Err }
 func JSONError(err error) error {
 	var me *json.MarshalerError
 	if errors.As(err, &me) && me.Type == reflect.TypeFor[jsonValue]() {
-		var ce *MarshalerError
-		if errors.As(me.Err, &ce) {
-			return ce
-		}
+		return me.Err
 	}
 	return err
 }

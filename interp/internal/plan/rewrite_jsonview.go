@@ -13,19 +13,19 @@ import (
 //
 // json.Marshal, json.MarshalIndent and (*json.Encoder).Encode of a value
 // whose type a cell declared with unexported fields, embedded structs or
-// a MarshalJSON method would see the interpreter's struct (see
-// reflectCall). jsonView rewrites the argument into a value that compiled
-// json marshals as Go marshals the original: each cell struct becomes an
-// anonymous struct of the fields Go would write (exported ones, and those
-// promoted from embedded structs), under their JSON names and options in
-// the tag; a MarshalJSON method is called as the view is made (where Go calls it
-// as it writes; the result is the same unless the method has side
-// effects) and its result given to json through _gt.JSONValue; slices,
-// arrays, maps and pointers of such types are copied into []any,
-// map[K]any and nil-or-view. A shape it does not cover (conflicting
-// names, an embedded pointer, MarshalText, a pointer receiver's
-// MarshalJSON reached without a pointer, a recursive type) keeps the
-// refusal.
+// a MarshalJSON or MarshalText method would see the interpreter's struct
+// (see reflectCall). jsonView rewrites the argument into a value that
+// compiled json marshals as Go marshals the original: each cell struct
+// becomes an anonymous struct of the fields Go would write (see
+// jsonFields), under their JSON names and options in the tag; a
+// MarshalJSON or MarshalText method is called as the view is made (where
+// Go calls it as it writes; the result is the same unless the method has
+// side effects), one with a pointer receiver where Go's encoder reaches
+// the value through a pointer or a slice, and its result given to json
+// through _gt.JSONValue or _gt.JSONText; slices, arrays, maps and
+// pointers of such types are copied into []any, map[K]any (map[string]any
+// for keys with MarshalText) and nil-or-view. A map key of a struct type
+// without MarshalText keeps the refusal.
 
 // jsonMarshalCalls are the calls whose argument jsonViewCall rewrites.
 var jsonMarshalCalls = map[string]bool{
@@ -40,8 +40,8 @@ func (g *gen) jsonViewCall(key string, call *ast.CallExpr, arg ast.Expr, t types
 	if !jsonMarshalCalls[key] {
 		return false
 	}
-	v := jsonViewer{g: g, funcs: map[types.Type]string{}}
-	src, ok := v.view("_gtjv", t)
+	v := jsonViewer{g: g, funcs: map[viewKey]string{}}
+	src, ok := v.view("_gtjv", t, false)
 	if !ok {
 		return false
 	}
@@ -74,7 +74,7 @@ type jsonViewer struct {
 	n int
 	// funcs name the functions that view a named struct type, declared
 	// in vars and defined in defs (a recursive type calls its own).
-	funcs map[types.Type]string
+	funcs map[viewKey]string
 	// method is set when a view calls a MarshalJSON method.
 	method     bool
 	vars, defs strings.Builder
@@ -105,35 +105,43 @@ func hasMethod(t types.Type, m string) bool {
 }
 
 // view returns the source of an expression, of a type compiled json
-// marshals as Go marshals x (source xs, evaluated without side effects)
-// of type t, and false when it cannot.
-func (v *jsonViewer) view(xs string, t types.Type) (string, bool) {
+// marshals as Go marshals x (source xs, a variable or what it points to,
+// evaluated without side effects) of type t, and false when it cannot.
+// addr is whether x is addressable in Go's encoder (reached through a
+// pointer or a slice, not the value given to Marshal or a map's), where
+// it calls methods with pointer receivers.
+func (v *jsonViewer) view(xs string, t types.Type, addr bool) (string, bool) {
 	if !needsView(t) {
 		return xs, true
 	}
 	if _, ok := t.(*types.Pointer); !ok {
-		if hasMethod(t, "MarshalJSON") {
-			return v.methodView(xs, t), true
-		}
-		if hasMethod(t, "MarshalText") || hasMethod(types.NewPointer(t), "MarshalJSON") || hasMethod(types.NewPointer(t), "MarshalText") {
-			return "", false
+		pt := types.NewPointer(t)
+		switch {
+		case addr && hasMethod(pt, "MarshalJSON") || hasMethod(t, "MarshalJSON"):
+			return v.methodView(xs, t, "MarshalJSON"), true
+		case addr && hasMethod(pt, "MarshalText") || hasMethod(t, "MarshalText"):
+			return v.methodView(xs, t, "MarshalText"), true
 		}
 	}
 	if n, ok := t.(*types.Named); ok {
 		if _, ok := n.Underlying().(*types.Struct); ok {
-			return v.namedView(xs, n)
+			return v.namedView(xs, n, addr)
 		}
 	}
 	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		// A method json does not call: the value, as its basic type
+		// (yaegi hands compiled code a wrapper of a value with methods).
+		return u.Name() + "(" + xs + ")", true
 	case *types.Pointer:
-		if hasMethod(t, "MarshalText") {
-			return "", false
-		}
 		inner := "*" + xs
-		if hasMethod(t, "MarshalJSON") {
-			inner = v.methodView(xs, t)
-		} else {
-			s, ok := v.view("(*"+xs+")", u.Elem())
+		switch {
+		case hasMethod(t, "MarshalJSON"):
+			inner = v.methodView(xs, t, "MarshalJSON")
+		case hasMethod(t, "MarshalText"):
+			inner = v.methodView(xs, t, "MarshalText")
+		default:
+			s, ok := v.view("(*"+xs+")", u.Elem(), true)
 			if !ok {
 				return "", false
 			}
@@ -144,51 +152,86 @@ func (v *jsonViewer) view(xs string, t types.Type) (string, bool) {
 		var elem types.Type
 		nilCheck := ""
 		if s, ok := u.(*types.Slice); ok {
-			elem, nilCheck = s.Elem(), "if "+xs+" == nil { return nil }; "
+			elem, nilCheck, addr = s.Elem(), "if "+xs+" == nil { return nil }; ", true
 		} else {
 			elem = u.(*types.Array).Elem()
 		}
 		r, i, e := v.name(), v.name(), v.name()
-		s, ok := v.view(e, elem)
+		s, ok := v.view(e, elem, addr)
 		if !ok {
 			return "", false
 		}
 		return "func() any { " + nilCheck + r + " := make([]any, len(" + xs + ")); for " + i + ", " + e + " := range " + xs +
 			" { " + r + "[" + i + "] = " + s + " }; return " + r + " }()", true
 	case *types.Map:
-		if needsView(u.Key()) || hasMethod(u.Key(), "MarshalText") {
-			return "", false
-		}
-		ks, ok := v.g.typeSrc(u.Key())
+		r, k, e := v.name(), v.name(), v.name()
+		s, ok := v.view(e, u.Elem(), false)
 		if !ok {
 			return "", false
 		}
-		r, k, e := v.name(), v.name(), v.name()
-		s, ok := v.view(e, u.Elem())
+		key := u.Key()
+		if b, ok := key.Underlying().(*types.Basic); (!ok || b.Info()&types.IsString == 0) && hasMethod(key, "MarshalText") {
+			// Go's json names an entry by its key's MarshalText.
+			kb, kerr := v.name(), v.name()
+			v.method = true
+			return "func() any { if " + xs + " == nil { return nil }; " + r + " := make(map[string]any, len(" + xs + ")); for " + k + ", " + e + " := range " + xs +
+				" { " + kb + ", " + kerr + " := " + k + ".MarshalText(); if " + kerr + " != nil { return " + rtName + ".JSONKeyError(" + strconv.Quote(goTypeName(t)) + ", " + kerr + ") }; " +
+				r + "[string(" + kb + ")] = " + s + " }; return " + r + " }()", true
+		}
+		if _, basic := key.Underlying().(*types.Basic); !basic && needsView(key) {
+			return "", false // json writes string and integer keys itself
+		}
+		ks, ok := v.g.typeSrc(key)
 		if !ok {
 			return "", false
 		}
 		return "func() any { if " + xs + " == nil { return nil }; " + r + " := make(map[" + ks + "]any, len(" + xs + ")); for " + k + ", " + e + " := range " + xs +
 			" { " + r + "[" + k + "] = " + s + " }; return " + r + " }()", true
 	case *types.Struct:
-		return v.structView(xs, t, u)
+		return v.structView(xs, t, u, addr)
 	}
 	return "", false
 }
 
-// methodView returns the view of x (source xs) of type t with a
-// MarshalJSON method.
-func (v *jsonViewer) methodView(xs string, t types.Type) string {
+// methodView returns the view of x (source xs) of type t by its method m,
+// MarshalJSON or MarshalText.
+func (v *jsonViewer) methodView(xs string, t types.Type, m string) string {
 	v.method = true
 	name := goTypeName(t)
 	b, err := v.name(), v.name()
-	return "func() any { " + b + ", " + err + " := " + xs + ".MarshalJSON(); return " + rtName + ".JSONValue(" + strconv.Quote(name) + ", " + b + ", " + err + ") }()"
+	wrap := ".JSONValue("
+	if m == "MarshalText" {
+		wrap = ".JSONText("
+	}
+	return "func() any { " + b + ", " + err + " := " + xs + "." + m + "(); return " + rtName + wrap + strconv.Quote(name) + ", " + b + ", " + err + ") }()"
+}
+
+// pointerMarshaler reports whether a value of type t holds a type with a
+// MarshalJSON or MarshalText method with a pointer receiver.
+func pointerMarshaler(t types.Type) bool {
+	found := false
+	valueTypes(t, func(t types.Type) bool {
+		for _, m := range []string{"MarshalJSON", "MarshalText"} {
+			if _, ok := t.Underlying().(*types.Pointer); !ok && hasMethod(types.NewPointer(t), m) && !hasMethod(t, m) {
+				found = true
+			}
+		}
+		return found
+	})
+	return found
+}
+
+// A viewKey is a named struct type viewed addressable or not.
+type viewKey struct {
+	t    types.Type
+	addr bool
 }
 
 // namedView returns the view of x (source xs) of a named struct type n:
 // a call of a function that views n.
-func (v *jsonViewer) namedView(xs string, n *types.Named) (string, bool) {
-	if f, ok := v.funcs[n]; ok {
+func (v *jsonViewer) namedView(xs string, n *types.Named, addr bool) (string, bool) {
+	addr = addr && pointerMarshaler(n) // one function where it is all one
+	if f, ok := v.funcs[viewKey{n, addr}]; ok {
 		return f + "(" + xs + ")", true
 	}
 	ts, ok := v.g.typeSrc(n)
@@ -196,8 +239,8 @@ func (v *jsonViewer) namedView(xs string, n *types.Named) (string, bool) {
 		return "", false
 	}
 	f, p := v.name(), v.name()
-	v.funcs[n] = f
-	body, ok := v.structView(p, n, n.Underlying().(*types.Struct))
+	v.funcs[viewKey{n, addr}] = f
+	body, ok := v.structView(p, n, n.Underlying().(*types.Struct), addr)
 	if !ok {
 		return "", false
 	}
@@ -207,7 +250,7 @@ func (v *jsonViewer) namedView(xs string, n *types.Named) (string, bool) {
 }
 
 // structView returns the view of a struct value xs of type t.
-func (v *jsonViewer) structView(xs string, t types.Type, st *types.Struct) (string, bool) {
+func (v *jsonViewer) structView(xs string, t types.Type, st *types.Struct, addr bool) (string, bool) {
 	var decl, set strings.Builder
 	r := v.name()
 	for i, f := range jsonFields(st) {
@@ -244,7 +287,7 @@ func (v *jsonViewer) structView(xs string, t types.Type, st *types.Struct) (stri
 		}
 		src := sel
 		if view {
-			s, ok := v.view(sel, ft)
+			s, ok := v.view(sel, ft, addr || len(f.ptrs) > 0)
 			if !ok {
 				return "", false
 			}

@@ -66,5 +66,16 @@ func TestJSONView(t *testing.T) {
 			"if _gtr.F0 == nil && _gtp.Meta != nil { _gtp.Meta.Tags = nil }; ",
 			"if _gtr.F0 != nil && (!(_gtp.Meta != nil) || _gtr.F0 != &_gtp.Meta.Tags) { if _gtp.Meta == nil { _gtp.Meta = new(Meta) }; if _gtp.Meta != nil { _gtp.Meta.Tags = *_gtr.F0; }; }; ",
 		}, nil)
+	// A MarshalJSON with a pointer receiver is called where Go's encoder
+	// reaches the value through a pointer or a slice, not on a map's
+	// value, where json writes the basic value; MarshalText gives a
+	// string, and a map's key.
+	const methods = "import \"encoding/json\"\ntype PC int\nfunc (c *PC) MarshalJSON() ([]byte, error) { return nil, nil }\ntype K int\nfunc (k K) MarshalText() ([]byte, error) { return nil, nil }"
+	wantCode(t, methods, "json.Marshal([]PC{1})", []string{"_gtjv4, _gtjv5 := _gtjv3.MarshalJSON(); return _gt.JSONValue(\"main.PC\", _gtjv4, _gtjv5)"}, nil)
+	wantCode(t, methods, "json.Marshal(map[string]PC{})", []string{"_gtjv1[_gtjv2] = int(_gtjv3)"}, []string{"MarshalJSON()"})
+	wantCode(t, methods, "json.Marshal(map[K]K{})", []string{
+		"_gtjv1 := make(map[string]any, len(_gtjv)); for _gtjv2, _gtjv3 := range _gtjv { _gtjv6, _gtjv7 := _gtjv2.MarshalText(); if _gtjv7 != nil { return _gt.JSONKeyError(\"map[main.K]main.K\", _gtjv7) }; ",
+		"_gtjv1[string(_gtjv6)] = func() any { _gtjv4, _gtjv5 := _gtjv3.MarshalText(); return _gt.JSONText(\"main.K\", _gtjv4, _gtjv5) }()",
+	}, nil)
 	wantCode(t, setup, "defer json.Marshal(C(1))", []string{"defer json.Marshal(func() any {"}, []string{"JSONResult"})
 }
