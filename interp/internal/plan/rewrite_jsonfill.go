@@ -47,11 +47,7 @@ func (g *gen) jsonFillCall(key string, call *ast.CallExpr, t types.Type) (ok boo
 	if !ok {
 		return false, ""
 	}
-	fn := g.calledFunc(call)
-	if fn == nil {
-		return false, ""
-	}
-	pkg, ok := g.qualify(fn.Pkg())
+	pkg, ok := g.calledPkg(call)
 	if !ok {
 		return false, ""
 	}

@@ -16,10 +16,13 @@ import (
 // another, and the type has none of its methods. encoding/json and
 // encoding/xml would write, or fill, what Go would not, and call no
 // MarshalJSON, UnmarshalJSON, MarshalXML or MarshalText method; a
-// template cannot call a method. json's marshalling calls get a view of
-// the value that compiled json writes as Go would (see jsonViewCall).
-// Where a call would still differ from Go, the cell is refused with a message at the call that says why and what to
-// write instead (a template, which may use only fields, warns).
+// template cannot call a method; xml cannot name an element by the
+// struct's type. json's and xml's calls get a view of the value that
+// compiled code writes, or fills, as Go would (see jsonViewCall,
+// jsonFillCall, xmlViewCall, xmlFillCall). Where a call would still
+// differ from Go, the cell is refused with a message at the call that
+// says why and what to write instead (a template, which may use only
+// fields, warns).
 
 // reflectCalls are the functions and methods of encoding/json and
 // encoding/xml that look at a value by reflection, with the index of the
@@ -82,13 +85,21 @@ func (g *gen) reflectCall(call *ast.CallExpr, fn *types.Func, path string) {
 		return
 	}
 	why, at := reflectProblem(t, path, rc.fill)
-	if why == "" || !rc.fill && g.jsonViewCall(key, call, arg, t) {
+	if why == "" && path == "encoding/xml" && !rc.fill && holdsCellType(t) {
+		// xml names an element by its value's type, which it does not
+		// see.
+		why, at = "xml names an element by its type, and the interpreter's struct has no name", types.TypeString(t, cellQualifier)
+	}
+	if why == "" || !rc.fill && (g.jsonViewCall(key, call, arg, t) || g.xmlViewCall(key, call, arg, t)) {
 		return
 	}
 	pkg := path[strings.LastIndex(path, "/")+1:]
 	advice := reflectAdvice(pkg, rc.fill)
 	if rc.fill {
-		ok, a := g.jsonFillCall(key, call, t)
+		ok, a := g.xmlFillCall(key, call, t), ""
+		if path == "encoding/json" {
+			ok, a = g.jsonFillCall(key, call, t)
+		}
 		if ok {
 			return
 		}
@@ -102,6 +113,16 @@ func (g *gen) reflectCall(call *ast.CallExpr, fn *types.Func, path string) {
 	}
 	g.errorf(call.Pos(), "%s of %s cannot be done as Go does it: %s is a type declared in a cell, and %s (compiled code sees the interpreter's struct, without the type's methods); %s",
 		name, types.TypeString(t, cellQualifier), at, why, advice)
+}
+
+// calledPkg returns the name generated code uses for the package of the
+// function a call calls, and false when there is none.
+func (g *gen) calledPkg(call *ast.CallExpr) (string, bool) {
+	fn := g.calledFunc(call)
+	if fn == nil || fn.Pkg() == nil {
+		return "", false
+	}
+	return g.qualify(fn.Pkg())
 }
 
 // reflectAdvice says what to write instead of a call that reflectCall

@@ -1,0 +1,86 @@
+package cellrt
+
+import "encoding/xml"
+
+// XMLNamed returns a value that encoding/xml marshals as v, the planner's
+// view of a value whose type a cell declared, where xml names the element
+// by the value's type: as Go names it, by tag (the name in the tag of the
+// type's XMLName field), then value (the field's value), then typ (the
+// type's name). A start element given to EncodeElement names it instead.
+func XMLNamed(v any, tag, value xml.Name, typ string) any {
+	name := tag
+	switch {
+	case name.Local != "":
+	case value.Local != "":
+		name = value
+	default:
+		name = xml.Name{Local: typ}
+	}
+	return xmlNamed{v, name}
+}
+
+// xmlNamed is an xml.Marshaler of a view under a name.
+type xmlNamed struct {
+	v    any
+	name xml.Name
+}
+
+// MarshalXML encodes the view, named as Go names its value where xml
+// would name it by xmlNamed.
+func (x xmlNamed) MarshalXML(e *xml.Encoder, start xml.StartElement) error {
+	if start.Name == (xml.Name{Local: "xmlNamed"}) {
+		start.Name = x.name
+	}
+	return e.EncodeElement(x.v, start)
+}
+
+// XMLMarshaler returns a value that encoding/xml marshals by f, the
+// MarshalXML method of a value of a type named typ that a cell declared.
+func XMLMarshaler(f func(*xml.Encoder, xml.StartElement) error, typ string) any {
+	return xmlMethod{f, typ}
+}
+
+// xmlMethod is an xml.Marshaler of a method.
+type xmlMethod struct {
+	f   func(*xml.Encoder, xml.StartElement) error
+	typ string
+}
+
+// MarshalXML calls the method, with the element named as Go names it.
+func (m xmlMethod) MarshalXML(e *xml.Encoder, start xml.StartElement) error {
+	if start.Name == (xml.Name{Local: "xmlMethod"}) {
+		start.Name = xml.Name{Local: m.typ}
+	}
+	return m.f(e, start)
+}
+
+// XMLText returns a value that encoding/xml marshals as an element that
+// holds the text of f, the MarshalText method of a value of a type named
+// typ that a cell declared.
+func XMLText(f func() ([]byte, error), typ string) any {
+	return xmlText{f, typ}
+}
+
+// xmlText is an xml.Marshaler of a MarshalText method.
+type xmlText struct {
+	f   func() ([]byte, error)
+	typ string
+}
+
+// MarshalXML writes the element with the method's text.
+func (m xmlText) MarshalXML(e *xml.Encoder, start xml.StartElement) error {
+	if start.Name == (xml.Name{Local: "xmlText"}) {
+		start.Name = xml.Name{Local: m.typ}
+	}
+	if err := e.EncodeToken(start); err != nil {
+		return err
+	}
+	text, err := m.f()
+	if err != nil {
+		return err
+	}
+	if err := e.EncodeToken(xml.CharData(text)); err != nil {
+		return err
+	}
+	return e.EncodeToken(start.End())
+}

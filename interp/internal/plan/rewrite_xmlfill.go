@@ -1,0 +1,241 @@
+package plan
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"strconv"
+	"strings"
+)
+
+// A fill of a cell's value by compiled encoding/xml.
+//
+// xml.Unmarshal(data, p), dec.Decode(p) and dec.DecodeElement(p, start),
+// where *p holds a struct type that a cell declared with unexported or
+// embedded fields, would fill yaegi's struct (see reflectCall).
+// xmlFillCall rewrites the call into one of a function that copies *p
+// into a view (for each such struct an anonymous struct of the fields Go
+// fills, see xmlFields, under their tags with the elements' names made
+// explicit; slices, arrays and pointers of views), lets compiled xml fill
+// the view as Go fills *p (it sets what the document holds and leaves
+// the rest), and copies the view back into *p, leaving the fields Go does
+// not fill alone. The call's arguments are evaluated where they are. A
+// type with UnmarshalXML or UnmarshalText, an embedded pointer, fields of
+// one name and a recursive type keep the refusal.
+
+// xmlFillCalls are the calls that xmlFillCall rewrites, with the number
+// of their arguments.
+var xmlFillCalls = map[string]int{
+	"encoding/xml.Unmarshal":             2,
+	"encoding/xml.Decoder.Decode":        1,
+	"encoding/xml.Decoder.DecodeElement": 2,
+}
+
+// xmlFillCall rewrites a call (key) that fills p of type t, and reports
+// whether it did.
+func (g *gen) xmlFillCall(key string, call *ast.CallExpr, t types.Type) bool {
+	nargs, ok := xmlFillCalls[key]
+	if !ok || len(call.Args) != nargs || call.Ellipsis.IsValid() {
+		return false
+	}
+	p, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	pkg, ok := g.calledPkg(call)
+	if !ok {
+		return false
+	}
+	ps, ok := g.typeSrc(p)
+	if !ok {
+		return false
+	}
+	f := xmlFiller{g: g, xml: pkg, conv: map[types.Type][2]string{}, busy: map[types.Type]bool{}}
+	to, from, _, ok := f.convs(p.Elem())
+	if !ok {
+		return false
+	}
+	body := func(decode string) string {
+		return f.vars.String() + f.defs.String() + "if _gtxp == nil { return " + fmt.Sprintf(decode, "_gtxp") + " }; _gtxv := " + to + "(*_gtxp); " +
+			"_gte := " + fmt.Sprintf(decode, "&_gtxv") + "; " + from + "(_gtxv, _gtxp); return _gte }("
+	}
+	if key == "encoding/xml.Unmarshal" {
+		g.ed.replace(g.off(call.Pos()), g.off(call.Args[0].Pos()), "func(_gtxd []byte, _gtxp "+ps+") error { "+body(pkg+".Unmarshal(_gtxd, %s)"))
+		return true
+	}
+	// dec.Decode(p) becomes func(dec, p) error { ... }(dec, p), and
+	// DecodeElement likewise.
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	dt, ok := g.typeSrc(g.c.info.Types[sel.X].Type)
+	if !ok {
+		return false
+	}
+	if key == "encoding/xml.Decoder.Decode" {
+		g.ed.insert(g.off(call.Pos()), "func(_gtxdec "+dt+", _gtxp "+ps+") error { "+body("_gtxdec.Decode(%s)"))
+	} else {
+		g.ed.insert(g.off(call.Pos()), "func(_gtxdec "+dt+", _gtxp "+ps+", _gtxs *"+pkg+".StartElement) error { "+body("_gtxdec.DecodeElement(%s, _gtxs)"))
+	}
+	g.ed.replace(g.off(sel.X.End()), g.off(call.Args[0].Pos()), ", ")
+	return true
+}
+
+// An xmlFiller writes the views of xmlFillCall: per type T, its view type
+// V and two functions, to of type func(T) V and from of type func(V, *T),
+// declared in vars and defined in defs.
+type xmlFiller struct {
+	g    *gen
+	xml  string
+	n    int
+	conv map[types.Type][2]string
+	// busy holds the types whose views are being written: a recursive
+	// type has none.
+	busy       map[types.Type]bool
+	vars, defs strings.Builder
+}
+
+// viewType returns the source of the view type of t, and false when there
+// is none.
+func (f *xmlFiller) viewType(t types.Type) (string, bool) {
+	if why, _ := reflectProblem(t, "encoding/xml", true); why == "" {
+		return f.g.typeSrc(t)
+	}
+	if f.busy[t] {
+		return "", false // a recursive type
+	}
+	f.busy[t] = true
+	defer delete(f.busy, t)
+	if _, ok := t.(*types.Named); ok {
+		for _, m := range []string{"UnmarshalXML", "UnmarshalText", "UnmarshalXMLAttr"} {
+			if hasMethod(types.NewPointer(t), m) {
+				return "", false
+			}
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		s, ok := f.viewType(u.Elem())
+		return "*" + s, ok
+	case *types.Slice:
+		s, ok := f.viewType(u.Elem())
+		return "[]" + s, ok
+	case *types.Array:
+		s, ok := f.viewType(u.Elem())
+		return "[" + strconv.FormatInt(u.Len(), 10) + "]" + s, ok
+	case *types.Struct:
+		fields, xmlName, ok := xmlFields(u)
+		if !ok {
+			return "", false
+		}
+		var b strings.Builder
+		b.WriteString("struct { ")
+		if xmlName != nil {
+			if len(xmlName.ptrs) > 0 {
+				return "", false
+			}
+			fmt.Fprintf(&b, "XMLName %s.Name %s; ", f.xml, strconv.Quote(`xml:`+strconv.Quote(xmlName.tag)))
+		}
+		for i, xf := range fields {
+			if len(xf.ptrs) > 0 {
+				return "", false // allocated by xml where a field of it is filled
+			}
+			s, ok := f.viewType(xf.f.Type())
+			if !ok {
+				return "", false
+			}
+			fmt.Fprintf(&b, "F%d %s %s; ", i, s, strconv.Quote(`xml:`+strconv.Quote(xf.tag)))
+		}
+		b.WriteString("}")
+		return b.String(), true
+	}
+	return "", false
+}
+
+// convs returns the names of the functions that copy a value of type t
+// into its view and back, the view type's source, and false when t has
+// no view.
+func (f *xmlFiller) convs(t types.Type) (to, from, vs string, ok bool) {
+	for k, c := range f.conv {
+		if types.Identical(k, t) {
+			vs, _ := f.viewType(t)
+			return c[0], c[1], vs, true
+		}
+	}
+	vs, ok = f.viewType(t)
+	if !ok {
+		return "", "", "", false
+	}
+	ts, ok := f.g.typeSrc(t)
+	if !ok {
+		return "", "", "", false
+	}
+	f.n++
+	to, from = "_gtxt"+strconv.Itoa(f.n), "_gtxf"+strconv.Itoa(f.n)
+	f.conv[t] = [2]string{to, from}
+	var toBody, fromBody string
+	if why, _ := reflectProblem(t, "encoding/xml", true); why == "" {
+		toBody, fromBody = "return _gtx", "*_gtp = _gtv"
+	} else if toBody, fromBody, ok = f.bodies(t, ts, vs); !ok {
+		return "", "", "", false
+	}
+	fmt.Fprintf(&f.vars, "var %s func(%s) %s; var %s func(%s, *%s); ", to, ts, vs, from, vs, ts)
+	fmt.Fprintf(&f.defs, "%s = func(_gtx %s) %s { %s }; %s = func(_gtv %s, _gtp *%s) { %s }; ", to, ts, vs, toBody, from, vs, ts, fromBody)
+	return to, from, vs, true
+}
+
+// bodies returns the bodies of the functions that copy _gtx of type t
+// (source ts) into its view (source vs), and _gtv back into *_gtp.
+func (f *xmlFiller) bodies(t types.Type, ts, vs string) (to, from string, ok bool) {
+	var et types.Type
+	if c, isContainer := t.Underlying().(interface{ Elem() types.Type }); isContainer {
+		et = c.Elem()
+	}
+	var eto, efrom string
+	if et != nil {
+		if eto, efrom, _, ok = f.convs(et); !ok {
+			return "", "", false
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		es, ok := f.g.typeSrc(et)
+		if !ok {
+			return "", "", false
+		}
+		return "if _gtx == nil { return nil }; _gtv := " + eto + "(*_gtx); return &_gtv",
+			"if _gtv == nil { *_gtp = nil; return }; if *_gtp == nil { *_gtp = new(" + es + ") }; " + efrom + "(*_gtv, *_gtp)", true
+	case *types.Slice:
+		return "if _gtx == nil { return nil }; _gtv := make(" + vs + ", len(_gtx)); for _gti := range _gtx { _gtv[_gti] = " + eto + "(_gtx[_gti]) }; return _gtv",
+			"if _gtv == nil { *_gtp = nil; return }; _gts := *_gtp; if len(_gtv) > len(_gts) { _gts = append(_gts, make(" + ts + ", len(_gtv)-len(_gts))...) }; _gts = _gts[:len(_gtv)]; " +
+				"for _gti := range _gtv { " + efrom + "(_gtv[_gti], &_gts[_gti]) }; *_gtp = _gts", true
+	case *types.Array:
+		return "var _gtv " + vs + "; for _gti := range _gtx { _gtv[_gti] = " + eto + "(_gtx[_gti]) }; return _gtv",
+			"for _gti := range _gtv { " + efrom + "(_gtv[_gti], &(*_gtp)[_gti]) }", true
+	case *types.Struct:
+		fields, xmlName, _ := xmlFields(u)
+		var tb, fb strings.Builder
+		tb.WriteString("var _gtv " + vs + "; ")
+		if xmlName != nil {
+			fmt.Fprintf(&tb, "_gtv.XMLName = _gtx.%s; ", xmlName.sel)
+			fmt.Fprintf(&fb, "_gtp.%s = _gtv.XMLName; ", xmlName.sel)
+		}
+		for i, xf := range fields {
+			if why, _ := reflectProblem(xf.f.Type(), "encoding/xml", true); why == "" {
+				fmt.Fprintf(&tb, "_gtv.F%d = _gtx.%s; ", i, xf.sel)
+				fmt.Fprintf(&fb, "_gtp.%s = _gtv.F%d; ", xf.sel, i)
+				continue
+			}
+			fto, ffrom, _, ok := f.convs(xf.f.Type())
+			if !ok {
+				return "", "", false
+			}
+			fmt.Fprintf(&tb, "_gtv.F%d = %s(_gtx.%s); ", i, fto, xf.sel)
+			fmt.Fprintf(&fb, "%s(_gtv.F%d, &_gtp.%s); ", ffrom, i, xf.sel)
+		}
+		tb.WriteString("return _gtv")
+		return tb.String(), fb.String(), true
+	}
+	return "", "", false
+}

@@ -1,0 +1,30 @@
+package plan
+
+import "testing"
+
+// TestXMLView checks the views xml.Marshal gets of cell types: the
+// element of a value given to Marshal named by _gt.XMLNamed, the fields
+// Go writes with their tags and the elements' names made explicit, a
+// MarshalXML method handed to xml as a Marshaler; and the view
+// xml.Unmarshal fills and copies back.
+func TestXMLView(t *testing.T) {
+	const setup = "import \"encoding/xml\"\ntype Addr struct{ XMLName xml.Name `xml:\"address\"`; City string }\n" +
+		"type P struct{ ID int `xml:\"id,attr\"`; note string; Home Addr; Addrs []Addr `xml:\"addrs>a\"` }\n" +
+		"type T float64\nfunc (t *T) MarshalXML(e *xml.Encoder, s xml.StartElement) error { return nil }"
+	wantCode(t, setup, "xml.Marshal(P{})", []string{
+		"xml.Marshal(func() any { _gtxv := (P{}); return _gt.XMLNamed(func() any { var _gtjv1 struct { F0 int \"xml:\\\"id,attr\\\"\"; F1 Addr \"xml:\\\"address\\\"\"; F2 []Addr \"xml:\\\"addrs>a\\\"\"; }; ",
+		"_gtjv1.F0 = _gtxv.ID; _gtjv1.F1 = _gtxv.Home; _gtjv1.F2 = _gtxv.Addrs; return _gtjv1 }(), xml.Name{}, xml.Name{}, \"P\") }())",
+	}, []string{"note"})
+	wantCode(t, setup, "xml.Marshal([]Addr{})", []string{
+		"_gt.XMLNamed(func() any { var _gtjv4 struct { XMLName xml.Name \"xml:\\\"address\\\"\"; F0 string \"xml:\\\"City\\\"\"; }; _gtjv4.XMLName = _gtjv3.XMLName; _gtjv4.F0 = _gtjv3.City; return _gtjv4 }(), xml.Name{Space: \"\", Local: \"address\"}, _gtjv3.XMLName, \"Addr\")",
+	}, nil)
+	wantCode(t, setup, "xml.Marshal([]T{1})", []string{
+		"_gtjv4 := _gtjv3; return _gt.XMLMarshaler(func(_gte *xml.Encoder, _gts xml.StartElement) error { return _gtjv4.MarshalXML(_gte, _gts) }, \"T\")",
+	}, nil)
+	wantCode(t, setup, "var ps []P\nxml.Unmarshal(nil, &ps)", []string{
+		"func(_gtxd []byte, _gtxp *[]P) error { ",
+		"var _gtxt1 func([]P) []struct { F0 int \"xml:\\\"id,attr\\\"\"; F1 Addr \"xml:\\\"address\\\"\"; F2 []Addr \"xml:\\\"addrs>a\\\"\"; }; ",
+		"_gtxf2 = func(_gtv struct { F0 int \"xml:\\\"id,attr\\\"\"; F1 Addr \"xml:\\\"address\\\"\"; F2 []Addr \"xml:\\\"addrs>a\\\"\"; }, _gtp *P) { _gtp.ID = _gtv.F0; _gtp.Home = _gtv.F1; _gtp.Addrs = _gtv.F2;  }",
+		"if _gtxp == nil { return xml.Unmarshal(_gtxd, _gtxp) }; _gtxv := _gtxt1(*_gtxp); _gte := xml.Unmarshal(_gtxd, &_gtxv); _gtxf1(_gtxv, _gtxp); return _gte }(nil, &ps)",
+	}, []string{"note"})
+}
