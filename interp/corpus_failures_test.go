@@ -16,7 +16,7 @@ const (
 
 // yaegiPastedFailures: yaegi's programs pasted into a cell as they are.
 var yaegiPastedFailures = knownFailures{
-	causeFixedPort:    `issue-1330`,
+	causeFixedPort: `issue-1330`,
 }
 
 // yaegiNoPackageFailures: yaegi's programs without their package clause.

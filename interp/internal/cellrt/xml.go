@@ -3,33 +3,31 @@ package cellrt
 import "encoding/xml"
 
 // XMLNamed returns a value that encoding/xml marshals as v, the planner's
-// view of a value whose type a cell declared, where xml names the element
-// by the value's type: as Go names it, by tag (the name in the tag of the
-// type's XMLName field), then value (the field's value), then typ (the
-// type's name). A start element given to EncodeElement names it instead.
+// view of a value whose type a cell declared, with the element named as Go
+// names it: by tag (the name in the tag of the type's XMLName field),
+// then value (the field's value), then as xml names it when the value is
+// a field's (by the field), then typ (the type's name).
 func XMLNamed(v any, tag, value xml.Name, typ string) any {
-	name := tag
-	switch {
-	case name.Local != "":
-	case value.Local != "":
-		name = value
-	default:
-		name = xml.Name{Local: typ}
-	}
-	return xmlNamed{v, name}
+	return xmlNamed{v, tag, value, typ}
 }
 
-// xmlNamed is an xml.Marshaler of a view under a name.
+// xmlNamed is an xml.Marshaler of a view.
 type xmlNamed struct {
-	v    any
-	name xml.Name
+	v          any
+	tag, value xml.Name
+	typ        string
 }
 
-// MarshalXML encodes the view, named as Go names its value where xml
-// would name it by xmlNamed.
+// MarshalXML encodes the view, with its element named as Go names it.
 func (x xmlNamed) MarshalXML(e *xml.Encoder, start xml.StartElement) error {
-	if start.Name == (xml.Name{Local: "xmlNamed"}) {
-		start.Name = x.name
+	switch {
+	case x.tag.Local != "":
+		start.Name = x.tag
+	case x.value.Local != "":
+		start.Name = x.value
+	case start.Name == xml.Name{Local: "xmlNamed"}:
+		// xml names the element by the view's type: not a field's.
+		start.Name = xml.Name{Local: x.typ}
 	}
 	return e.EncodeElement(x.v, start)
 }

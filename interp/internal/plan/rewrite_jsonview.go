@@ -42,7 +42,7 @@ func (g *gen) jsonViewCall(key string, call *ast.CallExpr, arg ast.Expr, t types
 	}
 	v := jsonViewer{g: g, funcs: map[viewKey]string{}}
 	src, ok := v.view("_gtjv", t, false)
-	if !ok {
+	if !ok || src == "_gtjv" {
 		return false
 	}
 	g.ed.insert(g.off(arg.Pos()), "func() any { "+v.vars.String()+v.defs.String()+"_gtjv := (")
@@ -78,6 +78,47 @@ type jsonViewer struct {
 	// method is set when a view calls a MarshalJSON method.
 	method     bool
 	vars, defs strings.Builder
+	// dispatch names the function that views a value of a cell's type
+	// inside an interface (see anyView), "-" where no type needs it.
+	dispatch string
+}
+
+// anyView returns the view of x (source xs) of a type that holds values
+// of interface types, whose types the planner does not know: _gt.FmtAny
+// with a function that finds their types among the session's types that
+// need (see needs) and views them (see view), or "" where none needs.
+func (v *jsonViewer) anyView(xs string, needs func(types.Type) bool, view func(xs string, t types.Type) (string, bool)) string {
+	if v.dispatch == "" {
+		v.dispatch = v.name()
+		var b strings.Builder
+		for _, tn := range v.g.cellTypeNames() {
+			for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+				if !needs(t) {
+					continue
+				}
+				ts, ok := v.g.typeSrc(t)
+				if !ok {
+					continue
+				}
+				s, ok := view("_gtx", t)
+				if !ok {
+					continue
+				}
+				c := cellType{ts, structLike(t)}
+				b.WriteString(" if " + c.cond() + " { if _gtx, _gtok := _gtv.(" + ts + "); _gtok { return " + s + " } };")
+			}
+		}
+		if b.Len() == 0 {
+			v.dispatch = "-"
+			return ""
+		}
+		fmt.Fprintf(&v.vars, "var %s func(any) any; ", v.dispatch)
+		fmt.Fprintf(&v.defs, "%s = func(_gtv any) any { _gtt := %s.CellType(_gtv);%s return _gtv }; ", v.dispatch, rtName, b.String())
+	}
+	if v.dispatch == "-" {
+		return ""
+	}
+	return rtName + ".FmtAny(" + xs + ", " + v.dispatch + ")"
 }
 
 // name returns a fresh variable name.
@@ -112,6 +153,11 @@ func hasMethod(t types.Type, m string) bool {
 // it calls methods with pointer receivers.
 func (v *jsonViewer) view(xs string, t types.Type, addr bool) (string, bool) {
 	if !needsView(t) {
+		if holdsInterface(t, 0) {
+			if s := v.anyView(xs, needsView, func(xs string, t types.Type) (string, bool) { return v.view(xs, t, false) }); s != "" {
+				return s, true
+			}
+		}
 		return xs, true
 	}
 	if _, ok := t.(*types.Pointer); !ok {
@@ -264,7 +310,11 @@ func (v *jsonViewer) structView(xs string, t types.Type, st *types.Struct, addr 
 		for _, p := range f.ptrs {
 			cond = append(cond, xs+"."+p.sel+" != nil")
 		}
-		view := needsView(ft)
+		src, ok := v.view(sel, ft, addr || len(f.ptrs) > 0)
+		if !ok {
+			return "", false
+		}
+		view := src != sel
 		// Compiled json leaves the field out itself, but for a view, a
 		// field behind an embedded pointer and one whose IsZero method
 		// a cell declared.
@@ -284,14 +334,6 @@ func (v *jsonViewer) structView(xs string, t types.Type, st *types.Struct, addr 
 			case o == "omitempty" || o == "omitzero" || o == "string":
 				opts = append(opts, o)
 			}
-		}
-		src := sel
-		if view {
-			s, ok := v.view(sel, ft, addr || len(f.ptrs) > 0)
-			if !ok {
-				return "", false
-			}
-			src = s
 		}
 		tag := strings.Join(append([]string{f.name}, opts...), ",")
 		switch {

@@ -77,5 +77,15 @@ func TestJSONView(t *testing.T) {
 		"_gtjv1 := make(map[string]any, len(_gtjv)); for _gtjv2, _gtjv3 := range _gtjv { _gtjv6, _gtjv7 := _gtjv2.MarshalText(); if _gtjv7 != nil { return _gt.JSONKeyError(\"map[main.K]main.K\", _gtjv7) }; ",
 		"_gtjv1[string(_gtjv6)] = func() any { _gtjv4, _gtjv5 := _gtjv3.MarshalText(); return _gt.JSONText(\"main.K\", _gtjv4, _gtjv5) }()",
 	}, nil)
+	// Values in interfaces: a dispatch over the session's types that
+	// need a view, given to _gt.FmtAny; none for a value without
+	// interfaces.
+	wantCode(t, setup, "json.Marshal(map[string]any{})", []string{
+		"var _gtjv1 func(any) any; ",
+		"_gtjv1 = func(_gtv any) any { _gtt := _gt.CellType(_gtv); if _gtt == \"main.C\" { if _gtx, _gtok := _gtv.(C); _gtok { return func() any { ",
+		"if (_gtt == \"main.Item\" || _gtt == \"\") { if _gtx, _gtok := _gtv.(Item); _gtok { return ",
+		"return _gt.FmtAny(_gtjv, _gtjv1) }())",
+	}, nil)
+	wantCode(t, setup, "json.Marshal(map[string]int{})", []string{"json.Marshal(map[string]int{})"}, []string{"FmtAny"})
 	wantCode(t, setup, "defer json.Marshal(C(1))", []string{"defer json.Marshal(func() any {"}, []string{"JSONResult"})
 }

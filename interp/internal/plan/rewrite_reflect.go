@@ -90,7 +90,9 @@ func (g *gen) reflectCall(call *ast.CallExpr, fn *types.Func, path string) {
 		// see.
 		why, at = "xml names an element by its type, and the interpreter's struct has no name", types.TypeString(t, cellQualifier)
 	}
-	if why == "" || !rc.fill && (g.jsonViewCall(key, call, arg, t) || g.xmlViewCall(key, call, arg, t)) {
+	if !rc.fill && (g.jsonViewCall(key, call, arg, t) || g.xmlViewCall(key, call, arg, t)) || why == "" {
+		// A view is made where the value's type, or the type of a value
+		// in an interface in it, needs one.
 		return
 	}
 	pkg := path[strings.LastIndex(path, "/")+1:]

@@ -45,8 +45,9 @@ func (g *gen) xmlViewCall(key string, call *ast.CallExpr, arg ast.Expr, t types.
 		return false
 	}
 	v := xmlViewer{jsonViewer: jsonViewer{g: g, funcs: map[viewKey]string{}}, xml: pkg}
-	src, ok := v.view("_gtxv", t, true, false)
-	if !ok {
+	// A start element given to EncodeElement names the element.
+	src, ok := v.view("_gtxv", t, key != "encoding/xml.Encoder.EncodeElement", false)
+	if !ok || src == "_gtxv" {
 		return false
 	}
 	g.ed.insert(g.off(arg.Pos()), "func() any { "+v.vars.String()+v.defs.String()+"_gtxv := (")
@@ -76,6 +77,14 @@ func holdsCellType(t types.Type) bool {
 // jsonViewer.view).
 func (v *xmlViewer) view(xs string, t types.Type, top, addr bool) (string, bool) {
 	if why, _ := reflectProblem(t, "encoding/xml", false); why == "" && !(top && holdsCellType(t)) {
+		if holdsInterface(t, 0) {
+			// A value of a cell's type in an interface: named by its
+			// type where it is not a field's (see XMLNamed).
+			needs := func(t types.Type) bool { return holdsCellType(t) && !types.IsInterface(t) }
+			if s := v.anyView(xs, needs, func(xs string, t types.Type) (string, bool) { return v.view(xs, t, true, false) }); s != "" {
+				return s, true
+			}
+		}
 		return xs, true
 	}
 	name := goTypeName(t)
@@ -171,8 +180,11 @@ func (v *xmlViewer) structView(xs string, t types.Type, st *types.Struct, addr b
 		for _, p := range f.ptrs {
 			cond = append(cond, xs+"."+p.sel+" != nil")
 		}
-		why, _ := reflectProblem(ft, "encoding/xml", false)
-		view := why != ""
+		src, ok := v.view(sel, ft, false, addr || len(f.ptrs) > 0)
+		if !ok {
+			return "", nil, false
+		}
+		view := src != sel
 		if view && f.mode != "" && f.mode != "any" {
 			return "", nil, false // a method on an attribute, text or comment
 		}
@@ -196,10 +208,7 @@ func (v *xmlViewer) structView(xs string, t types.Type, st *types.Struct, addr b
 			fmt.Fprintf(&decl, "%s *%s %s; ", fname, ts, tag)
 			fmt.Fprintf(&set, "if %s { %s.%s = &%s }; ", strings.Join(cond, " && "), r, fname, sel)
 		default:
-			s, ok := v.view(sel, ft, false, addr || len(f.ptrs) > 0)
-			if !ok {
-				return "", nil, false
-			}
+			s := src
 			fmt.Fprintf(&decl, "%s any %s; ", fname, tag)
 			if len(cond) == 0 {
 				fmt.Fprintf(&set, "%s.%s = %s; ", r, fname, s)
