@@ -82,3 +82,53 @@ func (m xmlText) MarshalXML(e *xml.Encoder, start xml.StartElement) error {
 	}
 	return e.EncodeToken(start.End())
 }
+
+// XMLAttr returns a value that encoding/xml marshals as an attribute by
+// f, a cell's MarshalXMLAttr method (or MarshalText, made into one).
+func XMLAttr(f func(xml.Name) (xml.Attr, error)) any { return xmlAttr{f} }
+
+// xmlAttr is an xml.MarshalerAttr of a method.
+type xmlAttr struct {
+	f func(xml.Name) (xml.Attr, error)
+}
+
+// MarshalXMLAttr calls the method.
+func (a xmlAttr) MarshalXMLAttr(name xml.Name) (xml.Attr, error) { return a.f(name) }
+
+// TextValue returns a value that encoding/xml (as character data) marshals
+// by f, a cell's MarshalText method.
+func TextValue(f func() ([]byte, error)) any { return textValue{f} }
+
+// textValue is an encoding.TextMarshaler of a method.
+type textValue struct{ f func() ([]byte, error) }
+
+// MarshalText calls the method.
+func (t textValue) MarshalText() ([]byte, error) { return t.f() }
+
+// An XMLUnmarshaler is the field of the planner's view of a value that
+// encoding/xml fills, where the value's type, declared in a cell, has an
+// UnmarshalXML method: F calls the method of the value.
+type XMLUnmarshaler struct {
+	F func(*xml.Decoder, xml.StartElement) error
+}
+
+// UnmarshalXML calls F.
+func (u *XMLUnmarshaler) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
+	return u.F(d, start)
+}
+
+// An XMLAttrUnmarshaler is XMLUnmarshaler for an UnmarshalXMLAttr method.
+type XMLAttrUnmarshaler struct {
+	F func(xml.Attr) error
+}
+
+// UnmarshalXMLAttr calls F.
+func (u *XMLAttrUnmarshaler) UnmarshalXMLAttr(attr xml.Attr) error { return u.F(attr) }
+
+// A TextUnmarshaler is XMLUnmarshaler for an UnmarshalText method.
+type TextUnmarshaler struct {
+	F func([]byte) error
+}
+
+// UnmarshalText calls F.
+func (u *TextUnmarshaler) UnmarshalText(text []byte) error { return u.F(text) }

@@ -43,3 +43,36 @@ func TestXMLNamed(t *testing.T) {
 		t.Errorf("MarshalText's error: got %v", err)
 	}
 }
+
+// Sized is a compiled type with MarshalXMLAttr and UnmarshalXMLAttr.
+type Sized struct{ N int }
+
+func (s Sized) MarshalXMLAttr(name xml.Name) (xml.Attr, error) {
+	return xml.Attr{Name: name, Value: "n" + string(rune('0'+s.N))}, nil
+}
+
+// TestXMLMethods checks the compiled stand-ins of a cell's methods against
+// compiled types with them: an attribute by MarshalXMLAttr, character
+// data by MarshalText, and a field filled by UnmarshalText.
+func TestXMLMethods(t *testing.T) {
+	got, err := xml.Marshal(XMLNamed(struct {
+		A any `xml:"a,attr"`
+		T any `xml:",chardata"`
+	}{XMLAttr(Sized{3}.MarshalXMLAttr), TextValue(Degrees(1).MarshalText)}, xml.Name{}, xml.Name{}, "V"))
+	want, werr := xml.Marshal(struct {
+		XMLName xml.Name `xml:"V"`
+		A       Sized    `xml:"a,attr"`
+		T       Degrees  `xml:",chardata"`
+	}{A: Sized{3}, T: 1})
+	if string(got) != string(want) || err != nil || werr != nil {
+		t.Errorf("got %s (%v), want %s (%v)", got, err, want, werr)
+	}
+	var text string
+	var v struct {
+		T TextUnmarshaler `xml:"t"`
+	}
+	v.T.F = func(b []byte) error { text = string(b); return nil }
+	if err := xml.Unmarshal([]byte(`<v><t>hot</t></v>`), &v); err != nil || text != "hot" {
+		t.Errorf("UnmarshalText got %q, %v", text, err)
+	}
+}

@@ -43,26 +43,60 @@ func (g *gen) jsonFillCall(key string, call *ast.CallExpr, t types.Type) (ok boo
 	if key != "encoding/json.Unmarshal" && !decode || call.Ellipsis.IsValid() {
 		return false, ""
 	}
-	p, ok := t.(*types.Pointer)
-	if !ok {
-		return false, ""
-	}
 	pkg, ok := g.calledPkg(call)
 	if !ok {
 		return false, ""
 	}
-	ps, ok := g.typeSrc(p)
+	ps, ok := g.typeSrc(t)
 	if !ok {
 		return false, ""
 	}
 	f := jsonFiller{g: g, json: pkg, funcs: map[types.Type]string{}}
-	fill, ok := f.fill(p.Elem())
-	if !ok {
-		return false, f.advice
+	var body string
+	if p, isPtr := t.(*types.Pointer); isPtr {
+		fill, ok := f.fill(p.Elem())
+		if !ok {
+			return false, f.advice
+		}
+		body = "_gtjc := " + rtName + ".NewJSONDecoding(%s); " + f.vars.String() + f.defs.String() +
+			"if _gtjp == nil { return %s }; var _gtjraw " + pkg + ".RawMessage; if _gte := %s; _gte != nil { return _gte }; " +
+			"return _gtjc.Err(" + fill + "(_gtjraw, _gtjp, \"\", \"\")) }("
+	} else if types.IsInterface(t) {
+		// An interface holds a pointer whose type the planner does not
+		// know: one of the session's types that needs a fill is filled
+		// so, another value as compiled json fills it.
+		var cases strings.Builder
+		var targets []types.Type
+		for _, tn := range g.cellTypeNames() {
+			// The type, and a slice, a slice of pointers and a map of
+			// it.
+			et := tn.Type()
+			targets = append(targets, et, types.NewSlice(et), types.NewSlice(types.NewPointer(et)), types.NewMap(types.Typ[types.String], et))
+		}
+		for _, et := range targets {
+			pt := types.NewPointer(et)
+			if !needsFill(pt) || !types.AssignableTo(pt, t) {
+				continue
+			}
+			pts, ok := g.typeSrc(pt)
+			if !ok {
+				continue
+			}
+			fill, ok := f.fill(et)
+			if !ok {
+				continue
+			}
+			fmt.Fprintf(&cases, "if %s { if _gtx, _gtok := _gtjp.(%s); _gtok && _gtx != nil { var _gtjraw %s.RawMessage; if _gte := %%[3]s; _gte != nil { return _gte }; return _gtjc.Err(%s(_gtjraw, _gtx, \"\", \"\")) } }; ",
+				cellType{pts, true}.cond(), pts, pkg, fill)
+		}
+		if cases.Len() == 0 {
+			return false, ""
+		}
+		body = "_gtjc := " + rtName + ".NewJSONDecoding(%[1]s); " + f.vars.String() + f.defs.String() + "_gtt := " + rtName + ".CellType(_gtjp); " +
+			cases.String() + "return %[2]s }("
+	} else {
+		return false, ""
 	}
-	body := "_gtjc := " + rtName + ".NewJSONDecoding(%s); " + f.vars.String() + f.defs.String() +
-		"if _gtjp == nil { return %s }; var _gtjraw " + pkg + ".RawMessage; if _gte := %s; _gte != nil { return _gte }; " +
-		"return _gtjc.Err(" + fill + "(_gtjraw, _gtjp, \"\", \"\")) }("
 	if decode {
 		// dec.Decode(p) becomes func(dec, p) error { ... }(dec, p).
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)

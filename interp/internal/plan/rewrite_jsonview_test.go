@@ -87,5 +87,15 @@ func TestJSONView(t *testing.T) {
 		"return _gt.FmtAny(_gtjv, _gtjv1) }())",
 	}, nil)
 	wantCode(t, setup, "json.Marshal(map[string]int{})", []string{"json.Marshal(map[string]int{})"}, []string{"FmtAny"})
+	// json.Unmarshal into an interface: the pointer in it is asserted to
+	// the session's types that need a fill (and slices and maps of them).
+	wantCode(t, setup, "func load(b []byte, v any) error { return json.Unmarshal(b, v) }", []string{
+		"return func(_gtjd []byte, _gtjp any) error { _gtjc := _gt.NewJSONDecoding(nil); ",
+		"_gtt := _gt.CellType(_gtjp); if (_gtt == \"*main.Cfg\" || _gtt == \"\") { if _gtx, _gtok := _gtjp.(*Cfg); _gtok && _gtx != nil { var _gtjraw json.RawMessage; " +
+			"if _gte := json.Unmarshal(_gtjd, &_gtjraw); _gte != nil { return _gte }; return _gtjc.Err(",
+		"if _gtx, _gtok := _gtjp.(*[]Item); _gtok && _gtx != nil {",
+		"return json.Unmarshal(_gtjd, _gtjp) }(b, v)",
+	}, nil)
+	wantCode(t, setup, "func load(b []byte, v any) error { return json.Unmarshal(b, v) }", nil, []string{"*C)", "*[]C)"})
 	wantCode(t, setup, "defer json.Marshal(C(1))", []string{"defer json.Marshal(func() any {"}, []string{"JSONResult"})
 }

@@ -90,9 +90,15 @@ func (g *gen) reflectCall(call *ast.CallExpr, fn *types.Func, path string) {
 		// see.
 		why, at = "xml names an element by its type, and the interpreter's struct has no name", types.TypeString(t, cellQualifier)
 	}
-	if !rc.fill && (g.jsonViewCall(key, call, arg, t) || g.xmlViewCall(key, call, arg, t)) || why == "" {
+	if !rc.fill && (g.jsonViewCall(key, call, arg, t) || g.xmlViewCall(key, call, arg, t)) {
 		// A view is made where the value's type, or the type of a value
 		// in an interface in it, needs one.
+		return
+	}
+	if why == "" {
+		if rc.fill && types.IsInterface(t) && path == "encoding/json" {
+			g.jsonFillCall(key, call, t) // a pointer to a cell's value in it
+		}
 		return
 	}
 	pkg := path[strings.LastIndex(path, "/")+1:]

@@ -19,9 +19,13 @@ import (
 // explicit; slices, arrays and pointers of views), lets compiled xml fill
 // the view as Go fills *p (it sets what the document holds and leaves
 // the rest), and copies the view back into *p, leaving the fields Go does
-// not fill alone. The call's arguments are evaluated where they are. A
-// type with UnmarshalXML or UnmarshalText, an embedded pointer, fields of
-// one name and a recursive type keep the refusal.
+// not fill alone. A field (or the value) of a type with an UnmarshalXML,
+// UnmarshalXMLAttr or UnmarshalText method is a compiled
+// _gt.XMLUnmarshaler, XMLAttrUnmarshaler or TextUnmarshaler in the view,
+// whose method calls the cell's method of the field itself. The call's
+// arguments are evaluated where they are. Such a type in a slice or
+// behind a pointer (xml makes new values of it), an embedded pointer,
+// fields of one name and a recursive type keep the refusal.
 
 // xmlFillCalls are the calls that xmlFillCall rewrites, with the number
 // of their arguments.
@@ -50,13 +54,13 @@ func (g *gen) xmlFillCall(key string, call *ast.CallExpr, t types.Type) bool {
 	if !ok {
 		return false
 	}
-	f := xmlFiller{g: g, xml: pkg, conv: map[types.Type][2]string{}, busy: map[types.Type]bool{}}
-	to, from, _, ok := f.convs(p.Elem())
+	f := xmlFiller{g: g, xml: pkg, conv: map[fillKey][2]string{}, busy: map[types.Type]bool{}}
+	to, from, _, ok := f.convs(p.Elem(), "")
 	if !ok {
 		return false
 	}
 	body := func(decode string) string {
-		return f.vars.String() + f.defs.String() + "if _gtxp == nil { return " + fmt.Sprintf(decode, "_gtxp") + " }; _gtxv := " + to + "(*_gtxp); " +
+		return f.vars.String() + f.defs.String() + "if _gtxp == nil { return " + fmt.Sprintf(decode, "_gtxp") + " }; _gtxv := " + to + "(_gtxp); " +
 			"_gte := " + fmt.Sprintf(decode, "&_gtxv") + "; " + from + "(_gtxv, _gtxp); return _gte }("
 	}
 	if key == "encoding/xml.Unmarshal" {
@@ -89,16 +93,41 @@ type xmlFiller struct {
 	g    *gen
 	xml  string
 	n    int
-	conv map[types.Type][2]string
+	conv map[fillKey][2]string
+	// fresh counts the slices and pointers the view being written is
+	// in, whose values xml may make.
+	fresh int
 	// busy holds the types whose views are being written: a recursive
 	// type has none.
 	busy       map[types.Type]bool
 	vars, defs strings.Builder
 }
 
-// viewType returns the source of the view type of t, and false when there
-// is none.
-func (f *xmlFiller) viewType(t types.Type) (string, bool) {
+// A fillKey is a type filled as a field of a mode (see xmlField).
+type fillKey struct {
+	t    types.Type
+	mode string
+}
+
+// unmarshaler returns the compiled type that stands for a value of type t
+// in a field of mode in a view, which calls t's method, and the method;
+// "" where t has none that xml calls there.
+func unmarshaler(t types.Type, mode string) (wrapper, method string) {
+	pt := types.NewPointer(t)
+	switch {
+	case mode == "attr" && hasMethod(pt, "UnmarshalXMLAttr"):
+		return "XMLAttrUnmarshaler", "UnmarshalXMLAttr"
+	case mode == "" && hasMethod(pt, "UnmarshalXML"):
+		return "XMLUnmarshaler", "UnmarshalXML"
+	case (mode == "" || mode == "attr" || mode == "chardata" || mode == "cdata") && hasMethod(pt, "UnmarshalText"):
+		return "TextUnmarshaler", "UnmarshalText"
+	}
+	return "", ""
+}
+
+// viewType returns the source of the view type of t in a field of mode,
+// and false when there is none.
+func (f *xmlFiller) viewType(t types.Type, mode string) (string, bool) {
 	if why, _ := reflectProblem(t, "encoding/xml", true); why == "" {
 		return f.g.typeSrc(t)
 	}
@@ -108,21 +137,28 @@ func (f *xmlFiller) viewType(t types.Type) (string, bool) {
 	f.busy[t] = true
 	defer delete(f.busy, t)
 	if _, ok := t.(*types.Named); ok {
+		if w, _ := unmarshaler(t, mode); w != "" && f.fresh == 0 {
+			return rtName + "." + w, true
+		}
 		for _, m := range []string{"UnmarshalXML", "UnmarshalText", "UnmarshalXMLAttr"} {
 			if hasMethod(types.NewPointer(t), m) {
-				return "", false
+				return "", false // not called there, or on a value xml makes
 			}
 		}
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Pointer:
-		s, ok := f.viewType(u.Elem())
+		f.fresh++
+		defer func() { f.fresh-- }()
+		s, ok := f.viewType(u.Elem(), "")
 		return "*" + s, ok
 	case *types.Slice:
-		s, ok := f.viewType(u.Elem())
+		f.fresh++
+		defer func() { f.fresh-- }()
+		s, ok := f.viewType(u.Elem(), "")
 		return "[]" + s, ok
 	case *types.Array:
-		s, ok := f.viewType(u.Elem())
+		s, ok := f.viewType(u.Elem(), "")
 		return "[" + strconv.FormatInt(u.Len(), 10) + "]" + s, ok
 	case *types.Struct:
 		fields, xmlName, ok := xmlFields(u)
@@ -141,7 +177,7 @@ func (f *xmlFiller) viewType(t types.Type) (string, bool) {
 			if len(xf.ptrs) > 0 {
 				return "", false // allocated by xml where a field of it is filled
 			}
-			s, ok := f.viewType(xf.f.Type())
+			s, ok := f.viewType(xf.f.Type(), xf.mode)
 			if !ok {
 				return "", false
 			}
@@ -153,17 +189,20 @@ func (f *xmlFiller) viewType(t types.Type) (string, bool) {
 	return "", false
 }
 
-// convs returns the names of the functions that copy a value of type t
-// into its view and back, the view type's source, and false when t has
-// no view.
-func (f *xmlFiller) convs(t types.Type) (to, from, vs string, ok bool) {
+// convs returns the names of the functions that copy a value of type t,
+// in a field of mode, into its view (given a pointer to it) and back, the
+// view type's source, and false when t has no view.
+func (f *xmlFiller) convs(t types.Type, mode string) (to, from, vs string, ok bool) {
+	if w, _ := unmarshaler(t, mode); w == "" {
+		mode = "" // one view for every mode
+	}
 	for k, c := range f.conv {
-		if types.Identical(k, t) {
-			vs, _ := f.viewType(t)
+		if k.mode == mode && types.Identical(k.t, t) {
+			vs, _ := f.viewType(t, mode)
 			return c[0], c[1], vs, true
 		}
 	}
-	vs, ok = f.viewType(t)
+	vs, ok = f.viewType(t, mode)
 	if !ok {
 		return "", "", "", false
 	}
@@ -173,15 +212,25 @@ func (f *xmlFiller) convs(t types.Type) (to, from, vs string, ok bool) {
 	}
 	f.n++
 	to, from = "_gtxt"+strconv.Itoa(f.n), "_gtxf"+strconv.Itoa(f.n)
-	f.conv[t] = [2]string{to, from}
+	f.conv[fillKey{t, mode}] = [2]string{to, from}
 	var toBody, fromBody string
 	if why, _ := reflectProblem(t, "encoding/xml", true); why == "" {
-		toBody, fromBody = "return _gtx", "*_gtp = _gtv"
+		toBody, fromBody = "return *_gtx", "*_gtp = _gtv"
+	} else if w, m := unmarshaler(t, mode); w != "" {
+		// The method fills the value itself.
+		params, args := "_gtd *"+f.xml+".Decoder, _gts "+f.xml+".StartElement", "_gtd, _gts"
+		switch m {
+		case "UnmarshalXMLAttr":
+			params, args = "_gta "+f.xml+".Attr", "_gta"
+		case "UnmarshalText":
+			params, args = "_gtb []byte", "_gtb"
+		}
+		toBody = "return " + vs + "{F: func(" + params + ") error { return _gtx." + m + "(" + args + ") }}"
 	} else if toBody, fromBody, ok = f.bodies(t, ts, vs); !ok {
 		return "", "", "", false
 	}
-	fmt.Fprintf(&f.vars, "var %s func(%s) %s; var %s func(%s, *%s); ", to, ts, vs, from, vs, ts)
-	fmt.Fprintf(&f.defs, "%s = func(_gtx %s) %s { %s }; %s = func(_gtv %s, _gtp *%s) { %s }; ", to, ts, vs, toBody, from, vs, ts, fromBody)
+	fmt.Fprintf(&f.vars, "var %s func(*%s) %s; var %s func(%s, *%s); ", to, ts, vs, from, vs, ts)
+	fmt.Fprintf(&f.defs, "%s = func(_gtx *%s) %s { %s }; %s = func(_gtv %s, _gtp *%s) { %s }; ", to, ts, vs, toBody, from, vs, ts, fromBody)
 	return to, from, vs, true
 }
 
@@ -194,7 +243,11 @@ func (f *xmlFiller) bodies(t types.Type, ts, vs string) (to, from string, ok boo
 	}
 	var eto, efrom string
 	if et != nil {
-		if eto, efrom, _, ok = f.convs(et); !ok {
+		if _, isArray := t.Underlying().(*types.Array); !isArray {
+			f.fresh++
+			defer func() { f.fresh-- }()
+		}
+		if eto, efrom, _, ok = f.convs(et, ""); !ok {
 			return "", "", false
 		}
 	}
@@ -204,14 +257,14 @@ func (f *xmlFiller) bodies(t types.Type, ts, vs string) (to, from string, ok boo
 		if !ok {
 			return "", "", false
 		}
-		return "if _gtx == nil { return nil }; _gtv := " + eto + "(*_gtx); return &_gtv",
+		return "if *_gtx == nil { return nil }; _gtv := " + eto + "(*_gtx); return &_gtv",
 			"if _gtv == nil { *_gtp = nil; return }; if *_gtp == nil { *_gtp = new(" + es + ") }; " + efrom + "(*_gtv, *_gtp)", true
 	case *types.Slice:
-		return "if _gtx == nil { return nil }; _gtv := make(" + vs + ", len(_gtx)); for _gti := range _gtx { _gtv[_gti] = " + eto + "(_gtx[_gti]) }; return _gtv",
+		return "if *_gtx == nil { return nil }; _gtv := make(" + vs + ", len(*_gtx)); for _gti := range *_gtx { _gtv[_gti] = " + eto + "(&(*_gtx)[_gti]) }; return _gtv",
 			"if _gtv == nil { *_gtp = nil; return }; _gts := *_gtp; if len(_gtv) > len(_gts) { _gts = append(_gts, make(" + ts + ", len(_gtv)-len(_gts))...) }; _gts = _gts[:len(_gtv)]; " +
 				"for _gti := range _gtv { " + efrom + "(_gtv[_gti], &_gts[_gti]) }; *_gtp = _gts", true
 	case *types.Array:
-		return "var _gtv " + vs + "; for _gti := range _gtx { _gtv[_gti] = " + eto + "(_gtx[_gti]) }; return _gtv",
+		return "var _gtv " + vs + "; for _gti := range *_gtx { _gtv[_gti] = " + eto + "(&(*_gtx)[_gti]) }; return _gtv",
 			"for _gti := range _gtv { " + efrom + "(_gtv[_gti], &(*_gtp)[_gti]) }", true
 	case *types.Struct:
 		fields, xmlName, _ := xmlFields(u)
@@ -227,11 +280,11 @@ func (f *xmlFiller) bodies(t types.Type, ts, vs string) (to, from string, ok boo
 				fmt.Fprintf(&fb, "_gtp.%s = _gtv.F%d; ", xf.sel, i)
 				continue
 			}
-			fto, ffrom, _, ok := f.convs(xf.f.Type())
+			fto, ffrom, _, ok := f.convs(xf.f.Type(), xf.mode)
 			if !ok {
 				return "", "", false
 			}
-			fmt.Fprintf(&tb, "_gtv.F%d = %s(_gtx.%s); ", i, fto, xf.sel)
+			fmt.Fprintf(&tb, "_gtv.F%d = %s(&_gtx.%s); ", i, fto, xf.sel)
 			fmt.Fprintf(&fb, "%s(_gtv.F%d, &_gtp.%s); ", ffrom, i, xf.sel)
 		}
 		tb.WriteString("return _gtv")

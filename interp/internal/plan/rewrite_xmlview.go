@@ -180,14 +180,17 @@ func (v *xmlViewer) structView(xs string, t types.Type, st *types.Struct, addr b
 		for _, p := range f.ptrs {
 			cond = append(cond, xs+"."+p.sel+" != nil")
 		}
-		src, ok := v.view(sel, ft, false, addr || len(f.ptrs) > 0)
+		var src string
+		var ok bool
+		if f.mode == "" || f.mode == "any" {
+			src, ok = v.view(sel, ft, false, addr || len(f.ptrs) > 0)
+		} else {
+			src, ok = v.textView(sel, ft, f.mode, addr || len(f.ptrs) > 0)
+		}
 		if !ok {
 			return "", nil, false
 		}
 		view := src != sel
-		if view && f.mode != "" && f.mode != "any" {
-			return "", nil, false // a method on an attribute, text or comment
-		}
 		if f.omit && (view || len(cond) > 0) {
 			cond = append(cond, "!("+emptyCond(sel, ft)+")")
 		}
@@ -218,4 +221,28 @@ func (v *xmlViewer) structView(xs string, t types.Type, st *types.Struct, addr b
 		}
 	}
 	return "func() any { var " + r + " struct { " + decl.String() + "}; " + set.String() + "return " + r + " }()", xmlName, true
+}
+
+// textView returns the view of x (source xs) of type t, a field of mode
+// attr, chardata, cdata, innerxml or comment: x where compiled xml writes
+// it as Go does, its type's MarshalXMLAttr (an attribute) or MarshalText
+// method (an attribute or character data) handed to xml as a compiled
+// one, and false for another method.
+func (v *xmlViewer) textView(xs string, t types.Type, mode string, addr bool) (string, bool) {
+	if why, _ := reflectProblem(t, "encoding/xml", false); why == "" {
+		return xs, true
+	}
+	has := func(m string) bool { return hasMethod(t, m) || addr && hasMethod(types.NewPointer(t), m) }
+	x := v.name()
+	switch {
+	case mode == "attr" && has("MarshalXMLAttr"):
+		return "func() any { " + x + " := " + xs + "; return " + rtName + ".XMLAttr(func(_gtn " + v.xml + ".Name) (" + v.xml + ".Attr, error) { return " +
+			x + ".MarshalXMLAttr(_gtn) }) }()", true
+	case mode == "attr" && has("MarshalText"):
+		return "func() any { " + x + " := " + xs + "; return " + rtName + ".XMLAttr(func(_gtn " + v.xml + ".Name) (" + v.xml + ".Attr, error) { _gtb, _gte := " +
+			x + ".MarshalText(); return " + v.xml + ".Attr{Name: _gtn, Value: string(_gtb)}, _gte }) }()", true
+	case (mode == "chardata" || mode == "cdata") && has("MarshalText"):
+		return "func() any { " + x + " := " + xs + "; return " + rtName + ".TextValue(func() ([]byte, error) { return " + x + ".MarshalText() }) }()", true
+	}
+	return "", false // a method xml would not call, or a type that holds one
 }

@@ -23,8 +23,15 @@ func TestXMLView(t *testing.T) {
 	}, nil)
 	wantCode(t, setup, "var ps []P\nxml.Unmarshal(nil, &ps)", []string{
 		"func(_gtxd []byte, _gtxp *[]P) error { ",
-		"var _gtxt1 func([]P) []struct { F0 int \"xml:\\\"id,attr\\\"\"; F1 Addr \"xml:\\\"address\\\"\"; F2 []Addr \"xml:\\\"addrs>a\\\"\"; }; ",
+		"var _gtxt1 func(*[]P) []struct { F0 int \"xml:\\\"id,attr\\\"\"; F1 Addr \"xml:\\\"address\\\"\"; F2 []Addr \"xml:\\\"addrs>a\\\"\"; }; ",
 		"_gtxf2 = func(_gtv struct { F0 int \"xml:\\\"id,attr\\\"\"; F1 Addr \"xml:\\\"address\\\"\"; F2 []Addr \"xml:\\\"addrs>a\\\"\"; }, _gtp *P) { _gtp.ID = _gtv.F0; _gtp.Home = _gtv.F1; _gtp.Addrs = _gtv.F2;  }",
-		"if _gtxp == nil { return xml.Unmarshal(_gtxd, _gtxp) }; _gtxv := _gtxt1(*_gtxp); _gte := xml.Unmarshal(_gtxd, &_gtxv); _gtxf1(_gtxv, _gtxp); return _gte }(nil, &ps)",
+		"if _gtxp == nil { return xml.Unmarshal(_gtxd, _gtxp) }; _gtxv := _gtxt1(_gtxp); _gte := xml.Unmarshal(_gtxd, &_gtxv); _gtxf1(_gtxv, _gtxp); return _gte }(nil, &ps)",
 	}, []string{"note"})
+	// A field whose type has UnmarshalXML is a _gt.XMLUnmarshaler in the
+	// view, whose method calls the field's.
+	wantCode(t, setup+"\nfunc (t *T) UnmarshalXML(d *xml.Decoder, s xml.StartElement) error { return nil }\ntype H struct{ V T; n int }",
+		"var h H\nxml.Unmarshal(nil, &h)", []string{
+			"= func(_gtx *T) _gt.XMLUnmarshaler { return _gt.XMLUnmarshaler{F: func(_gtd *xml.Decoder, _gts xml.StartElement) error { return _gtx.UnmarshalXML(_gtd, _gts) }} }",
+			"_gtv.F0 = _gtxt2(&_gtx.V); ",
+		}, nil)
 }
