@@ -96,8 +96,13 @@ func (g *gen) reflectCall(call *ast.CallExpr, fn *types.Func, path string) {
 		return
 	}
 	if why == "" {
-		if rc.fill && types.IsInterface(t) && path == "encoding/json" {
-			g.jsonFillCall(key, call, t) // a pointer to a cell's value in it
+		if rc.fill && types.IsInterface(t) {
+			// A pointer to a cell's value in it.
+			if path == "encoding/json" {
+				g.jsonFillCall(key, call, t)
+			} else {
+				g.xmlFillCall(key, call, t)
+			}
 		}
 		return
 	}

@@ -42,26 +42,59 @@ func (g *gen) xmlFillCall(key string, call *ast.CallExpr, t types.Type) bool {
 	if !ok || len(call.Args) != nargs || call.Ellipsis.IsValid() {
 		return false
 	}
-	p, ok := t.(*types.Pointer)
-	if !ok {
-		return false
-	}
 	pkg, ok := g.calledPkg(call)
 	if !ok {
 		return false
 	}
-	ps, ok := g.typeSrc(p)
+	ps, ok := g.typeSrc(t)
 	if !ok {
 		return false
 	}
 	f := xmlFiller{g: g, xml: pkg, conv: map[fillKey][2]string{}, busy: map[types.Type]bool{}}
-	to, from, _, ok := f.convs(p.Elem(), "")
-	if !ok {
+	var body func(decode string) string
+	if p, isPtr := t.(*types.Pointer); isPtr {
+		to, from, _, ok := f.convs(p.Elem(), "")
+		if !ok {
+			return false
+		}
+		body = func(decode string) string {
+			return f.vars.String() + f.defs.String() + "if _gtxp == nil { return " + fmt.Sprintf(decode, "_gtxp") + " }; _gtxv := " + to + "(_gtxp); " +
+				"_gte := " + fmt.Sprintf(decode, "&_gtxv") + "; " + from + "(_gtxv, _gtxp); return _gte }("
+		}
+	} else if types.IsInterface(t) {
+		// An interface holds a pointer whose type the planner does not
+		// know: one to a session's type (or a slice of it) that needs a
+		// view is filled through one.
+		var cases []string // the type's source, to and from
+		for _, tn := range g.cellTypeNames() {
+			for _, et := range []types.Type{tn.Type(), types.NewSlice(tn.Type())} {
+				pt := types.NewPointer(et)
+				if why, _ := reflectProblem(pt, "encoding/xml", true); why == "" || !types.AssignableTo(pt, t) {
+					continue
+				}
+				pts, ok := g.typeSrc(pt)
+				if !ok {
+					continue
+				}
+				if to, from, _, ok := f.convs(et, ""); ok {
+					cases = append(cases, pts, to, from)
+				}
+			}
+		}
+		if len(cases) == 0 {
+			return false
+		}
+		body = func(decode string) string {
+			var b strings.Builder
+			b.WriteString(f.vars.String() + f.defs.String() + "_gtt := " + rtName + ".CellType(_gtxp); ")
+			for i := 0; i < len(cases); i += 3 {
+				fmt.Fprintf(&b, "if %s { if _gtx, _gtok := _gtxp.(%s); _gtok && _gtx != nil { _gtxv := %s(_gtx); _gte := %s; %s(_gtxv, _gtx); return _gte } }; ",
+					cellType{cases[i], true}.cond(), cases[i], cases[i+1], fmt.Sprintf(decode, "&_gtxv"), cases[i+2])
+			}
+			return b.String() + "return " + fmt.Sprintf(decode, "_gtxp") + " }("
+		}
+	} else {
 		return false
-	}
-	body := func(decode string) string {
-		return f.vars.String() + f.defs.String() + "if _gtxp == nil { return " + fmt.Sprintf(decode, "_gtxp") + " }; _gtxv := " + to + "(_gtxp); " +
-			"_gte := " + fmt.Sprintf(decode, "&_gtxv") + "; " + from + "(_gtxv, _gtxp); return _gte }("
 	}
 	if key == "encoding/xml.Unmarshal" {
 		g.ed.replace(g.off(call.Pos()), g.off(call.Args[0].Pos()), "func(_gtxd []byte, _gtxp "+ps+") error { "+body(pkg+".Unmarshal(_gtxd, %s)"))

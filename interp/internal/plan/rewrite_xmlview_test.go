@@ -27,6 +27,12 @@ func TestXMLView(t *testing.T) {
 		"_gtxf2 = func(_gtv struct { F0 int \"xml:\\\"id,attr\\\"\"; F1 Addr \"xml:\\\"address\\\"\"; F2 []Addr \"xml:\\\"addrs>a\\\"\"; }, _gtp *P) { _gtp.ID = _gtv.F0; _gtp.Home = _gtv.F1; _gtp.Addrs = _gtv.F2;  }",
 		"if _gtxp == nil { return xml.Unmarshal(_gtxd, _gtxp) }; _gtxv := _gtxt1(_gtxp); _gte := xml.Unmarshal(_gtxd, &_gtxv); _gtxf1(_gtxv, _gtxp); return _gte }(nil, &ps)",
 	}, []string{"note"})
+	// Through an interface: the pointer in it asserted to the session's
+	// types that need a view.
+	wantCode(t, setup, "func load(b []byte, v any) error { return xml.Unmarshal(b, v) }", []string{
+		"_gtt := _gt.CellType(_gtxp); if (_gtt == \"*main.P\" || _gtt == \"\") { if _gtx, _gtok := _gtxp.(*P); _gtok && _gtx != nil { _gtxv := _gtxt1(_gtx); _gte := xml.Unmarshal(_gtxd, &_gtxv); _gtxf1(_gtxv, _gtx); return _gte } }; ",
+		"return xml.Unmarshal(_gtxd, _gtxp) }(b, v)",
+	}, []string{"*Addr)"})
 	// A field whose type has UnmarshalXML is a _gt.XMLUnmarshaler in the
 	// view, whose method calls the field's.
 	wantCode(t, setup+"\nfunc (t *T) UnmarshalXML(d *xml.Decoder, s xml.StartElement) error { return nil }\ntype H struct{ V T; n int }",
