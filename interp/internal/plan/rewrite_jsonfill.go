@@ -144,14 +144,52 @@ func localAdvice(t types.Type) string {
 	return fmt.Sprintf("declare %s at the top level of a cell, not in a function (the interpreter cannot select the fields of a local type declared as another struct type)", types.TypeString(t, cellQualifier))
 }
 
-// localStruct reports whether t is a struct type declared in a function.
+// localAlias returns t, when it is a struct type declared in a function as
+// another struct type, or the first such type st embeds (through embedded
+// structs and pointers), whose fields yaegi cannot select; nil where
+// there is none.
+func localAlias(t types.Type) types.Type {
+	if localStruct(t) {
+		return t
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	for i := range st.NumFields() {
+		if f := st.Field(i); f.Embedded() {
+			ft := f.Type()
+			if p, ok := ft.(*types.Pointer); ok {
+				ft = p.Elem()
+			}
+			if a := localAlias(ft); a != nil {
+				return a
+			}
+		}
+	}
+	return nil
+}
+
+// localStruct reports whether t is a struct type declared in a function
+// as another struct type (type alias Event): another type in scope has
+// its struct.
 func localStruct(t types.Type) bool {
 	n, ok := types.Unalias(t).(*types.Named)
 	if !ok || !localType(n.Obj()) {
 		return false
 	}
-	_, ok = n.Underlying().(*types.Struct)
-	return ok
+	st, ok := n.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for s := n.Obj().Parent(); s != nil; s = s.Parent() {
+		for _, name := range s.Names() {
+			if tn, ok := s.Lookup(name).(*types.TypeName); ok && tn != n.Obj() && tn.Type().Underlying() == types.Type(st) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // needsFill reports whether compiled json would fill a value of type t
@@ -169,8 +207,8 @@ func (f *jsonFiller) fill(t types.Type) (string, bool) {
 			return name, true
 		}
 	}
-	if localStruct(t) {
-		f.advice = localAdvice(t)
+	if a := localAlias(t); a != nil {
+		f.advice = localAdvice(a)
 		return "", false
 	}
 	ts, ok := f.g.typeSrc(t)
@@ -274,10 +312,6 @@ func (f *jsonFiller) structBody(t types.Type, st *types.Struct, mismatch string)
 		var alloc strings.Builder
 		var cond []string
 		for _, p := range jf.ptrs {
-			if localStruct(p.elem) {
-				f.advice = localAdvice(p.elem)
-				return "", false
-			}
 			if !p.exported {
 				// Go's json cannot set it (but fills what it points to).
 				fmt.Fprintf(&alloc, "if _gtp.%s == nil { _gtjc.Unsettable(%s) }; ", p.sel, strconv.Quote(goTypeName(p.elem)))

@@ -42,6 +42,7 @@ func (g *gen) jsonViewCall(key string, call *ast.CallExpr, arg ast.Expr, t types
 	}
 	v := jsonViewer{g: g, funcs: map[viewKey]string{}}
 	src, ok := v.view("_gtjv", t, false)
+	g.viewAdvice = v.advice
 	if !ok || src == "_gtjv" {
 		return false
 	}
@@ -78,6 +79,9 @@ type jsonViewer struct {
 	// method is set when a view calls a MarshalJSON method.
 	method     bool
 	vars, defs strings.Builder
+	// advice, when set, says what to write instead of a call the viewer
+	// cannot make.
+	advice string
 	// dispatch names the function that views a value of a cell's type
 	// inside an interface (see anyView), "-" where no type needs it.
 	dispatch string
@@ -297,6 +301,10 @@ func (v *jsonViewer) namedView(xs string, n *types.Named, addr bool) (string, bo
 
 // structView returns the view of a struct value xs of type t.
 func (v *jsonViewer) structView(xs string, t types.Type, st *types.Struct, addr bool) (string, bool) {
+	if a := localAlias(t); a != nil {
+		v.advice = localAdvice(a)
+		return "", false
+	}
 	var decl, set strings.Builder
 	r := v.name()
 	for i, f := range jsonFields(st) {

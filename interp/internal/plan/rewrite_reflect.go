@@ -90,6 +90,7 @@ func (g *gen) reflectCall(call *ast.CallExpr, fn *types.Func, path string) {
 		// see.
 		why, at = "xml names an element by its type, and the interpreter's struct has no name", types.TypeString(t, cellQualifier)
 	}
+	g.viewAdvice = ""
 	if !rc.fill && (g.jsonViewCall(key, call, arg, t) || g.xmlViewCall(key, call, arg, t)) {
 		// A view is made where the value's type, or the type of a value
 		// in an interface in it, needs one.
@@ -119,6 +120,9 @@ func (g *gen) reflectCall(call *ast.CallExpr, fn *types.Func, path string) {
 		if a != "" {
 			advice = a
 		}
+	}
+	if g.viewAdvice != "" {
+		advice = g.viewAdvice
 	}
 	name := pkg + "." + fn.Name()
 	if r := fn.Type().(*types.Signature).Recv(); r != nil {

@@ -194,6 +194,10 @@ func (f *xmlFiller) viewType(t types.Type, mode string) (string, bool) {
 		s, ok := f.viewType(u.Elem(), "")
 		return "[" + strconv.FormatInt(u.Len(), 10) + "]" + s, ok
 	case *types.Struct:
+		if a := localAlias(t); a != nil {
+			f.g.viewAdvice = localAdvice(a)
+			return "", false
+		}
 		fields, xmlName, ok := xmlFields(u)
 		if !ok {
 			return "", false

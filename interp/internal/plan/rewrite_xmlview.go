@@ -47,6 +47,7 @@ func (g *gen) xmlViewCall(key string, call *ast.CallExpr, arg ast.Expr, t types.
 	v := xmlViewer{jsonViewer: jsonViewer{g: g, funcs: map[viewKey]string{}}, xml: pkg}
 	// A start element given to EncodeElement names the element.
 	src, ok := v.view("_gtxv", t, key != "encoding/xml.Encoder.EncodeElement", false)
+	g.viewAdvice = v.advice
 	if !ok || src == "_gtxv" {
 		return false
 	}
@@ -159,6 +160,10 @@ func (v *xmlViewer) view(xs string, t types.Type, top, addr bool) (string, bool)
 // structView returns the view of a struct value xs of type t, and its
 // XMLName field.
 func (v *xmlViewer) structView(xs string, t types.Type, st *types.Struct, addr bool) (string, *xmlField, bool) {
+	if a := localAlias(t); a != nil {
+		v.advice = localAdvice(a)
+		return "", nil, false
+	}
 	fields, xmlName, ok := xmlFields(st)
 	if !ok {
 		return "", nil, false
