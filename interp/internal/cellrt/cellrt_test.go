@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -272,10 +273,10 @@ func TestJSONDecoding(t *testing.T) {
 	var view struct {
 		F0 *int `json:"id"`
 	}
-	if err := d.Check(d.Unmarshal([]byte(`{"id":"x"}`), &view), "Item", "kids", "id", "Base.id"); err != nil {
+	if err := d.Check(d.Unmarshal([]byte(`{"id":"x"}`), &view), "Item", "kids", 10, "id", "Base.id"); err != nil {
 		t.Fatalf("Check kept no type error: %v", err)
 	}
-	d.Check(d.Unmarshal([]byte(`{"id":true}`), &view), "Item", "", "id", "Base.id")
+	d.Check(d.Unmarshal([]byte(`{"id":true}`), &view), "Item", "", 20, "id", "Base.id")
 	if got := d.Err(nil); got == nil || got.Error() != want.Error() {
 		t.Errorf("got %v, want %v", got, want)
 	}
@@ -285,14 +286,14 @@ func TestJSONDecoding(t *testing.T) {
 	var items []Item
 	want = json.Unmarshal([]byte(`{"kids":{}}`), &items)
 	d = NewJSONDecoding(nil)
-	d.Mismatch([]byte(`{}`), "", "", "[]cellrt.Item")
+	d.Mismatch([]byte(`{}`), "", "", "[]cellrt.Item", 0)
 	if got := d.Err(nil); got == nil || got.Error() != want.Error() {
 		t.Errorf("mismatch: got %v, want %v", got, want)
 	}
 	var one Item
 	want = json.Unmarshal([]byte(`{"kids":4}`), &one)
 	d = NewJSONDecoding(nil)
-	d.Mismatch([]byte(`4`), "Item", "kids", "[]cellrt.Item")
+	d.Mismatch([]byte(`4`), "Item", "kids", "[]cellrt.Item", 8)
 	if got := d.Err(nil); got == nil || got.Error() != want.Error() {
 		t.Errorf("mismatch in a field: got %v, want %v", got, want)
 	}
@@ -306,7 +307,7 @@ func TestJSONDecodingSettings(t *testing.T) {
 	dec.DisallowUnknownFields()
 	d := NewJSONDecoding(dec)
 	var v struct{ A any }
-	err := d.Check(d.Unmarshal([]byte(`{"A":1.5,"B":2}`), &v), "", "")
+	err := d.Check(d.Unmarshal([]byte(`{"A":1.5,"B":2}`), &v), "", "", 0)
 	if _, ok := v.A.(json.Number); !ok || err != nil {
 		t.Errorf("UseNumber: got %T, %v", v.A, err)
 	}
@@ -342,5 +343,37 @@ func TestJSONText(t *testing.T) {
 	_, err := json.Marshal(JSONText("main.C", nil, errors.New("no")))
 	if err = JSONError(err); err == nil || err.Error() != "json: error calling MarshalText for type main.C: no" {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestJSONDecodingOffsets checks that a decoding a part at a time finds
+// the parts where Go's decoder does: a type error met in an inner part
+// gets the offset Go's error has in the whole text, and of two errors the
+// earlier in the text is returned, whatever the order they are met in.
+func TestJSONDecodingOffsets(t *testing.T) {
+	type Inner struct {
+		ID int `json:"id"`
+	}
+	data := []byte(` [ {"name": 1, "kids" : [ {"id":"x"} ]} ]`)
+	var whole []struct {
+		Kids []Inner `json:"kids"`
+	}
+	want := json.Unmarshal(data, &whole).(*json.UnmarshalTypeError)
+	d := NewJSONDecoding(nil)
+	outer := d.Elems(data[d.Lead(data):], d.Lead(data))
+	item := data[outer[0]:]
+	kids := d.Member(item, outer[0], "Kids") // the tag's name in another case
+	inner := d.Elems(data[kids:], kids)
+	var view struct {
+		F0 *int `json:"id"`
+	}
+	d.Check(d.Unmarshal(data[inner[0]:inner[0]+10], &view), "Inner", "kids", inner[0])
+	got := d.Err(nil).(*json.UnmarshalTypeError)
+	if got.Offset != want.Offset {
+		t.Errorf("offset %d, want Go's %d", got.Offset, want.Offset)
+	}
+	d.Check(&json.UnmarshalTypeError{Value: "number", Type: reflect.TypeFor[string](), Offset: 2}, "T", "name", outer[0])
+	if err := d.Err(nil).(*json.UnmarshalTypeError); err.Field != "name" {
+		t.Errorf("the earlier error: got %v", err)
 	}
 }

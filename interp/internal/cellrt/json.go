@@ -96,6 +96,7 @@ func JSONResult(b []byte, err error) ([]byte, error) { return b, JSONError(err) 
 type JSONDecoding struct {
 	useNumber, strict bool
 	saved             error
+	savedAt           int64 // where in the text the saved error is
 }
 
 // NewJSONDecoding returns the decoding of one call: of json.Unmarshal
@@ -136,16 +137,19 @@ func (d *JSONDecoding) Unmarshal(data []byte, v any) error {
 	return dec.Decode(v)
 }
 
-// Check returns err, an error of decoding a part of the value in the
-// struct named st at the field path path, when it stops the decoding,
-// and nil after keeping it for Err when json goes on (a type error, a
-// misused ",string" option, an unknown field). A type error gets the struct's name and the
-// field's path, as Go's names them.
+// Check returns err, an error of decoding a part of the value (at offset
+// off of the text) in the struct named st at the field path path, when it
+// stops the decoding, and nil after keeping it for Err when json goes on
+// (a type error, a misused ",string" option, an unknown field). A type
+// error gets the struct's name, the field's path and its offset in the
+// whole text, as Go's has them. Of the errors kept, Err returns the one
+// earliest in the text, the first Go's decoder meets.
 //
 // promoted holds pairs of the JSON name of a field promoted from an
 // embedded struct and its path (Base.id), which Go's errors give.
-func (d *JSONDecoding) Check(err error, st, path string, promoted ...string) error {
+func (d *JSONDecoding) Check(err error, st, path string, off int64, promoted ...string) error {
 	var te *json.UnmarshalTypeError
+	at := off
 	switch {
 	case err == nil:
 		return nil
@@ -161,28 +165,32 @@ func (d *JSONDecoding) Check(err error, st, path string, promoted ...string) err
 			}
 		}
 		te.Field = JSONPath(path, te.Field)
+		te.Offset += off
+		at = te.Offset
 	case strings.HasPrefix(err.Error(), "json: invalid use of ,string struct tag"), strings.HasPrefix(err.Error(), "json: unknown field "),
 		strings.HasPrefix(err.Error(), "json: cannot set embedded pointer"):
 	default:
 		return err
 	}
-	if d.saved == nil {
-		d.saved = err
+	if d.saved == nil || at < d.savedAt {
+		d.saved, d.savedAt = err, at
 	}
 	return nil
 }
 
-// Mismatch keeps the type error of data, JSON that is not of the kind
-// of typ (as reflect names it), a part of the value in the struct named
-// st at the field path path.
-func (d *JSONDecoding) Mismatch(data []byte, st, path, typ string) {
-	value := "number"
+// Mismatch keeps the type error of data, JSON at offset off that is not
+// of the kind of typ (as reflect names it), a part of the value in the
+// struct named st at the field path path.
+func (d *JSONDecoding) Mismatch(data []byte, st, path, typ string, off int64) {
+	// Go's decoder is past an object's or array's first byte, or past
+	// the literal, when it finds the mismatch.
+	value, at := "number", int64(len(data))
 	if len(data) > 0 {
 		switch data[0] {
 		case '{':
-			value = "object"
+			value, at = "object", 1
 		case '[':
-			value = "array"
+			value, at = "array", 1
 		case '"':
 			value = "string"
 		case 't', 'f':
@@ -191,13 +199,88 @@ func (d *JSONDecoding) Mismatch(data []byte, st, path, typ string) {
 			value = "null"
 		}
 	}
-	d.Check(&json.UnmarshalTypeError{Value: value, Type: namedType{reflect.TypeFor[struct{}](), typ}}, st, path)
+	d.Check(&json.UnmarshalTypeError{Value: value, Type: namedType{reflect.TypeFor[struct{}](), typ}, Offset: at}, st, path, off)
 }
 
 // Unsettable keeps the error of a field promoted through a nil embedded
 // pointer to typ, an unexported struct, which json cannot set.
-func (d *JSONDecoding) Unsettable(typ string) {
-	d.Check(fmt.Errorf("json: cannot set embedded pointer to unexported struct: %s", typ), "", "")
+func (d *JSONDecoding) Unsettable(typ string, off int64) {
+	d.Check(fmt.Errorf("json: cannot set embedded pointer to unexported struct: %s", typ), "", "", off)
+}
+
+// Lead returns the offset of the value in data, after white space.
+func (d *JSONDecoding) Lead(data []byte) int64 {
+	return int64(len(data) - len(bytes.TrimLeft(data, " \t\r\n")))
+}
+
+// Elems returns the offsets of the elements of data, a JSON array at
+// offset off of the text.
+func (d *JSONDecoding) Elems(data []byte, off int64) []int64 {
+	var offs []int64
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.Token()
+	for dec.More() {
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			break
+		}
+		offs = append(offs, off+dec.InputOffset()-int64(len(v)))
+	}
+	return offs
+}
+
+// Members returns the offsets of the values of data's members by key
+// (the last of a key), data a JSON object at offset off of the text.
+func (d *JSONDecoding) Members(data []byte, off int64) map[string]int64 {
+	offs := map[string]int64{}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.Token()
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			break
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			break
+		}
+		key, _ := k.(string)
+		offs[key] = off + dec.InputOffset() - int64(len(v))
+	}
+	return offs
+}
+
+// Member returns the offset of the value of data's member that json gives
+// the field named name (the last of that name, or else of that name in
+// another case), data a JSON object at offset off of the text.
+func (d *JSONDecoding) Member(data []byte, off int64, name string) int64 {
+	exact, folded := int64(-1), int64(-1)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.Token()
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			break
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			break
+		}
+		at := off + dec.InputOffset() - int64(len(v))
+		switch key, _ := k.(string); {
+		case key == name:
+			exact = at
+		case strings.EqualFold(key, name):
+			folded = at
+		}
+	}
+	switch {
+	case exact >= 0:
+		return exact
+	case folded >= 0:
+		return folded
+	}
+	return off
 }
 
 // Unquote returns the string data, a JSON string, holds.

@@ -60,7 +60,7 @@ func (g *gen) jsonFillCall(key string, call *ast.CallExpr, t types.Type) (ok boo
 		}
 		body = "_gtjc := " + rtName + ".NewJSONDecoding(%s); " + f.vars.String() + f.defs.String() +
 			"if _gtjp == nil { return %s }; var _gtjraw " + pkg + ".RawMessage; if _gte := %s; _gte != nil { return _gte }; " +
-			"return _gtjc.Err(" + fill + "(_gtjraw, _gtjp, \"\", \"\")) }("
+			"return _gtjc.Err(" + fill + "(_gtjraw, _gtjp, \"\", \"\", %s)) }("
 	} else if types.IsInterface(t) {
 		// An interface holds a pointer whose type the planner does not
 		// know: one of the session's types that needs a fill is filled
@@ -86,7 +86,7 @@ func (g *gen) jsonFillCall(key string, call *ast.CallExpr, t types.Type) (ok boo
 			if !ok {
 				continue
 			}
-			fmt.Fprintf(&cases, "if %s { if _gtx, _gtok := _gtjp.(%s); _gtok && _gtx != nil { var _gtjraw %s.RawMessage; if _gte := %%[3]s; _gte != nil { return _gte }; return _gtjc.Err(%s(_gtjraw, _gtx, \"\", \"\")) } }; ",
+			fmt.Fprintf(&cases, "if %s { if _gtx, _gtok := _gtjp.(%s); _gtok && _gtx != nil { var _gtjraw %s.RawMessage; if _gte := %%[3]s; _gte != nil { return _gte }; return _gtjc.Err(%s(_gtjraw, _gtx, \"\", \"\", %%[4]s)) } }; ",
 				cellType{pts, true}.cond(), pts, pkg, fill)
 		}
 		if cases.Len() == 0 {
@@ -108,7 +108,7 @@ func (g *gen) jsonFillCall(key string, call *ast.CallExpr, t types.Type) (ok boo
 			return false, ""
 		}
 		g.ed.insert(g.off(call.Pos()), "func(_gtjdec "+dt+", _gtjp "+ps+") error { "+
-			fmt.Sprintf(body, "_gtjdec", "_gtjdec.Decode(_gtjp)", "_gtjdec.Decode(&_gtjraw)"))
+			fmt.Sprintf(body, "_gtjdec", "_gtjdec.Decode(_gtjp)", "_gtjdec.Decode(&_gtjraw)", "0"))
 		g.ed.replace(g.off(sel.X.End()), g.off(call.Args[0].Pos()), ", ")
 		return true, ""
 	}
@@ -116,7 +116,7 @@ func (g *gen) jsonFillCall(key string, call *ast.CallExpr, t types.Type) (ok boo
 		return false, ""
 	}
 	g.ed.replace(g.off(call.Pos()), g.off(call.Args[0].Pos()), "func(_gtjd []byte, _gtjp "+ps+") error { "+
-		fmt.Sprintf(body, "nil", pkg+".Unmarshal(_gtjd, _gtjp)", pkg+".Unmarshal(_gtjd, &_gtjraw)"))
+		fmt.Sprintf(body, "nil", pkg+".Unmarshal(_gtjd, _gtjp)", pkg+".Unmarshal(_gtjd, &_gtjraw)", "_gtjc.Lead(_gtjd)"))
 	return true, ""
 }
 
@@ -222,8 +222,8 @@ func (f *jsonFiller) fill(t types.Type) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	fmt.Fprintf(&f.vars, "var %s func([]byte, *%s, string, string) error; ", name, ts)
-	fmt.Fprintf(&f.defs, "%s = func(_gtd []byte, _gtp *%s, _gtst, _gtpath string) error { %s }; ", name, ts, body)
+	fmt.Fprintf(&f.vars, "var %s func([]byte, *%s, string, string, int64) error; ", name, ts)
+	fmt.Fprintf(&f.defs, "%s = func(_gtd []byte, _gtp *%s, _gtst, _gtpath string, _gtoff int64) error { %s }; ", name, ts, body)
 	return name, true
 }
 
@@ -231,7 +231,7 @@ func (f *jsonFiller) fill(t types.Type) (string, bool) {
 // decodes _gtd into *_gtp.
 func (f *jsonFiller) body(t types.Type, ts string) (string, bool) {
 	pt := types.NewPointer(t)
-	mismatch := "_gtjc.Mismatch(_gtd, _gtst, _gtpath, " + strconv.Quote(goTypeName(t)) + "); return nil"
+	mismatch := "_gtjc.Mismatch(_gtd, _gtst, _gtpath, " + strconv.Quote(goTypeName(t)) + ", _gtoff); return nil"
 	null := "return nil"
 	switch t.Underlying().(type) {
 	case *types.Pointer, *types.Slice, *types.Map, *types.Interface:
@@ -246,7 +246,7 @@ func (f *jsonFiller) body(t types.Type, ts string) (string, bool) {
 	}
 	// raws decodes the JSON of an array or object into _gtr of type rt.
 	raws := func(rt string) string {
-		return "var _gtr " + rt + "; if _gte := _gtjc.Check(_gtjc.Unmarshal(_gtd, &_gtr), _gtst, _gtpath); _gte != nil { return _gte }; "
+		return "var _gtr " + rt + "; if _gte := _gtjc.Check(_gtjc.Unmarshal(_gtd, &_gtr), _gtst, _gtpath, _gtoff); _gte != nil { return _gte }; "
 	}
 	raw := f.json + ".RawMessage"
 	// ef fills an element of a pointer, slice, array or map.
@@ -262,17 +262,17 @@ func (f *jsonFiller) body(t types.Type, ts string) (string, bool) {
 		if !ok {
 			return "", false
 		}
-		return "if _gtd[0] == 'n' { *_gtp = nil; return nil }; if *_gtp == nil { *_gtp = new(" + es + ") }; return " + ef + "(_gtd, *_gtp, _gtst, _gtpath)", true
+		return "if _gtd[0] == 'n' { *_gtp = nil; return nil }; if *_gtp == nil { *_gtp = new(" + es + ") }; return " + ef + "(_gtd, *_gtp, _gtst, _gtpath, _gtoff)", true
 	case *types.Slice:
 		// Go's decoder grows the slice an element at a time, decoding
 		// into the elements it had (up to its capacity).
 		return "if _gtd[0] == 'n' { *_gtp = nil; return nil }; if _gtd[0] != '[' { " + mismatch + " }; " + raws("[]"+raw) +
-			"_gts := *_gtp; for _gti, _gtm := range _gtr { if _gti < cap(_gts) { _gts = _gts[:_gti+1] } else { _gts = append(_gts, make(" + ts + ", 1)...) }; *_gtp = _gts; " +
-			"if _gte := " + ef + "(_gtm, &_gts[_gti], _gtst, _gtpath); _gte != nil { return _gte } }; if len(_gtr) == 0 { *_gtp = make(" + ts + ", 0) }; return nil", true
+			"_gto := _gtjc.Elems(_gtd, _gtoff); _gts := *_gtp; for _gti, _gtm := range _gtr { if _gti < cap(_gts) { _gts = _gts[:_gti+1] } else { _gts = append(_gts, make(" + ts + ", 1)...) }; *_gtp = _gts; " +
+			"if _gte := " + ef + "(_gtm, &_gts[_gti], _gtst, _gtpath, _gto[_gti]); _gte != nil { return _gte } }; if len(_gtr) == 0 { *_gtp = make(" + ts + ", 0) }; return nil", true
 	case *types.Array:
 		return "if _gtd[0] == 'n' { return nil }; if _gtd[0] != '[' { " + mismatch + " }; " + raws("[]"+raw) +
-			"var _gtz " + ts + "; for _gti := 0; _gti < len(*_gtp); _gti++ { if _gti >= len(_gtr) { (*_gtp)[_gti] = _gtz[_gti]; continue }; " +
-			"if _gte := " + ef + "(_gtr[_gti], &(*_gtp)[_gti], _gtst, _gtpath); _gte != nil { return _gte } }; return nil", true
+			"_gto := _gtjc.Elems(_gtd, _gtoff); var _gtz " + ts + "; for _gti := 0; _gti < len(*_gtp); _gti++ { if _gti >= len(_gtr) { (*_gtp)[_gti] = _gtz[_gti]; continue }; " +
+			"if _gte := " + ef + "(_gtr[_gti], &(*_gtp)[_gti], _gtst, _gtpath, _gto[_gti]); _gte != nil { return _gte } }; return nil", true
 	case *types.Map:
 		if needsFill(u.Key()) {
 			f.advice = fmt.Sprintf("decode into a map with string keys and convert each key to %s with its UnmarshalText method", types.TypeString(u.Key(), cellQualifier))
@@ -286,10 +286,15 @@ func (f *jsonFiller) body(t types.Type, ts string) (string, bool) {
 		if !ok {
 			return "", false
 		}
-		// Go's decoder decodes each entry into a new value.
+		// Go's decoder decodes each entry into a new value. An entry is
+		// found in the text by its key, where it is a string.
+		at, offs := "_gtoff", ""
+		if b, ok := u.Key().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+			at, offs = "_gto[string(_gtk)]", "_gto := _gtjc.Members(_gtd, _gtoff); "
+		}
 		return "if _gtd[0] == 'n' { *_gtp = nil; return nil }; if _gtd[0] != '{' { " + mismatch + " }; " + raws("map["+ks+"]"+raw) +
-			"if *_gtp == nil { *_gtp = make(" + ts + ") }; for _gtk, _gtm := range _gtr { var _gtv " + es + "; " +
-			"if _gte := " + ef + "(_gtm, &_gtv, _gtst, _gtpath); _gte != nil { return _gte }; (*_gtp)[_gtk] = _gtv }; return nil", true
+			"if *_gtp == nil { *_gtp = make(" + ts + ") }; " + offs + "for _gtk, _gtm := range _gtr { var _gtv " + es + "; " +
+			"if _gte := " + ef + "(_gtm, &_gtv, _gtst, _gtpath, " + at + "); _gte != nil { return _gte }; (*_gtp)[_gtk] = _gtv }; return nil", true
 	case *types.Struct:
 		return f.structBody(t, u, mismatch)
 	}
@@ -314,7 +319,7 @@ func (f *jsonFiller) structBody(t types.Type, st *types.Struct, mismatch string)
 		for _, p := range jf.ptrs {
 			if !p.exported {
 				// Go's json cannot set it (but fills what it points to).
-				fmt.Fprintf(&alloc, "if _gtp.%s == nil { _gtjc.Unsettable(%s) }; ", p.sel, strconv.Quote(goTypeName(p.elem)))
+				fmt.Fprintf(&alloc, "if _gtp.%s == nil { _gtjc.Unsettable(%s, _gtoff) }; ", p.sel, strconv.Quote(goTypeName(p.elem)))
 			} else {
 				es, ok := f.g.typeSrc(p.elem)
 				if !ok {
@@ -350,8 +355,8 @@ func (f *jsonFiller) structBody(t types.Type, st *types.Struct, mismatch string)
 			}
 			fmt.Fprintf(&decl, "F%d %s.RawMessage %s; ", i, f.json, strconv.Quote(`json:`+strconv.Quote(jf.name)))
 			fmt.Fprintf(&after, "if %s != nil { %s}; ", fname,
-				guard(fmt.Sprintf("if _gte := %s(%s, &%s, %s, %s.JSONPath(_gtpath, %s)); _gte != nil { return _gte }; ",
-					ff, fname, sel, strconv.Quote(name), rtName, strconv.Quote(errName))))
+				guard(fmt.Sprintf("if _gte := %s(%s, &%s, %s, %s.JSONPath(_gtpath, %s), _gtjc.Member(_gtd, _gtoff, %s)); _gte != nil { return _gte }; ",
+					ff, fname, sel, strconv.Quote(name), rtName, strconv.Quote(errName), strconv.Quote(jf.name))))
 			continue
 		}
 		fts, ok := f.g.typeSrc(ft)
@@ -382,7 +387,7 @@ func (f *jsonFiller) structBody(t types.Type, st *types.Struct, mismatch string)
 		}
 	}
 	return "if _gtd[0] == 'n' { return nil }; if _gtd[0] != '{' { " + mismatch + " }; var _gtr struct { " + decl.String() + "}; " + set.String() +
-		"if _gte := _gtjc.Check(_gtjc.Unmarshal(_gtd, &_gtr), " + strconv.Quote(name) + ", _gtpath" + promoted.String() + "); _gte != nil { return _gte }; " +
+		"if _gte := _gtjc.Check(_gtjc.Unmarshal(_gtd, &_gtr), " + strconv.Quote(name) + ", _gtpath, _gtoff" + promoted.String() + "); _gte != nil { return _gte }; " +
 		fix.String() + after.String() + "return nil", true
 }
 

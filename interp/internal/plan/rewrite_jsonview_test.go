@@ -24,20 +24,20 @@ func TestJSONView(t *testing.T) {
 		"func(_gtjd []byte, _gtjp *Cfg) error { _gtjc := _gt.NewJSONDecoding(nil); ",
 		"var _gtr struct { F0 *int \"json:\\\"id\\\"\"; F1 *string \"json:\\\"name,omitempty\\\"\"; F2 *[]int \"json:\\\"Sizes\\\"\"; }; ",
 		"_gtr.F0 = &_gtp.Base.ID; _gtr.F1 = &_gtp.Name; _gtr.F2 = &_gtp.Sizes; ",
-		"if _gte := _gtjc.Check(_gtjc.Unmarshal(_gtd, &_gtr), \"Cfg\", _gtpath, \"id\", \"Base.id\"); _gte != nil { return _gte }; ",
+		"if _gte := _gtjc.Check(_gtjc.Unmarshal(_gtd, &_gtr), \"Cfg\", _gtpath, _gtoff, \"id\", \"Base.id\"); _gte != nil { return _gte }; ",
 		"if _gtr.F2 == nil { _gtp.Sizes = nil }; if _gtr.F2 != nil && _gtr.F2 != &_gtp.Sizes { _gtp.Sizes = *_gtr.F2 }; ",
 		"if _gtjp == nil { return json.Unmarshal(_gtjd, _gtjp) }; var _gtjraw json.RawMessage; if _gte := json.Unmarshal(_gtjd, &_gtjraw); _gte != nil { return _gte }; ",
-		"return _gtjc.Err(_gtjf1(_gtjraw, _gtjp, \"\", \"\")) }([]byte(`{}`), &it)",
+		"return _gtjc.Err(_gtjf1(_gtjraw, _gtjp, \"\", \"\", _gtjc.Lead(_gtjd))) }([]byte(`{}`), &it)",
 	}, []string{"secret"})
 	// A slice of cell structs: grown element by element, each decoded by
 	// the struct's fill function; a recursive type's fill calls itself.
 	wantCode(t, setup, "var items []Item\njson.Unmarshal(nil, &items)", []string{
-		"var _gtjf2 func([]byte, *Item, string, string) error; var _gtjf1 func([]byte, *[]Item, string, string) error; ",
-		"var _gtr []json.RawMessage; if _gte := _gtjc.Check(_gtjc.Unmarshal(_gtd, &_gtr), _gtst, _gtpath); _gte != nil { return _gte }; ",
+		"var _gtjf2 func([]byte, *Item, string, string, int64) error; var _gtjf1 func([]byte, *[]Item, string, string, int64) error; ",
+		"var _gtr []json.RawMessage; if _gte := _gtjc.Check(_gtjc.Unmarshal(_gtd, &_gtr), _gtst, _gtpath, _gtoff); _gte != nil { return _gte }; ",
 		"if _gti < cap(_gts) { _gts = _gts[:_gti+1] } else { _gts = append(_gts, make([]Item, 1)...) }; *_gtp = _gts; ",
-		"if _gte := _gtjf2(_gtm, &_gts[_gti], _gtst, _gtpath); _gte != nil { return _gte } }; if len(_gtr) == 0 { *_gtp = make([]Item, 0) }",
+		"if _gte := _gtjf2(_gtm, &_gts[_gti], _gtst, _gtpath, _gto[_gti]); _gte != nil { return _gte } }; if len(_gtr) == 0 { *_gtp = make([]Item, 0) }",
 		"F2 json.RawMessage \"json:\\\"kids\\\"\"; ",
-		"if _gtr.F2 != nil { if _gte := _gtjf1(_gtr.F2, &_gtp.Kids, \"Item\", _gt.JSONPath(_gtpath, \"kids\")); _gte != nil { return _gte }; }; ",
+		"if _gtr.F2 != nil { if _gte := _gtjf1(_gtr.F2, &_gtp.Kids, \"Item\", _gt.JSONPath(_gtpath, \"kids\"), _gtjc.Member(_gtd, _gtoff, \"kids\")); _gte != nil { return _gte }; }; ",
 	}, nil)
 	// Deferred, the call's arguments are evaluated where the statement is.
 	wantCode(t, setup, "var it Cfg\ndefer json.Unmarshal(nil, &it)", []string{
@@ -53,10 +53,10 @@ func TestJSONView(t *testing.T) {
 	// UnmarshalJSON but not UnmarshalText.
 	wantCode(t, "import \"encoding/json\"\ntype T int\nfunc (t *T) UnmarshalJSON(b []byte) error { return nil }\ntype L int\nfunc (l *L) UnmarshalText(b []byte) error { return nil }\ntype S struct{ T T; L *L }",
 		"var s S\njson.Unmarshal(nil, &s)", []string{
-			"= func(_gtd []byte, _gtp *T, _gtst, _gtpath string) error { return _gtp.UnmarshalJSON(_gtd) }",
-			"= func(_gtd []byte, _gtp *L, _gtst, _gtpath string) error { if _gtd[0] == '\"' { _gts, _gte := _gtjc.Unquote(_gtd); if _gte != nil { return _gte }; return _gtp.UnmarshalText(_gts) }; " +
-				"if _gtd[0] == 'n' { return nil }; _gtjc.Mismatch(_gtd, _gtst, _gtpath, \"main.L\"); return nil }",
-			"= func(_gtd []byte, _gtp **L, _gtst, _gtpath string) error { if _gtd[0] == 'n' { *_gtp = nil; return nil }; if *_gtp == nil { *_gtp = new(L) }; ",
+			"= func(_gtd []byte, _gtp *T, _gtst, _gtpath string, _gtoff int64) error { return _gtp.UnmarshalJSON(_gtd) }",
+			"= func(_gtd []byte, _gtp *L, _gtst, _gtpath string, _gtoff int64) error { if _gtd[0] == '\"' { _gts, _gte := _gtjc.Unquote(_gtd); if _gte != nil { return _gte }; return _gtp.UnmarshalText(_gts) }; " +
+				"if _gtd[0] == 'n' { return nil }; _gtjc.Mismatch(_gtd, _gtst, _gtpath, \"main.L\", _gtoff); return nil }",
+			"= func(_gtd []byte, _gtp **L, _gtst, _gtpath string, _gtoff int64) error { if _gtd[0] == 'n' { *_gtp = nil; return nil }; if *_gtp == nil { *_gtp = new(L) }; ",
 		}, nil)
 	// A field promoted through an embedded pointer is filled through it,
 	// allocated where it is nil.
