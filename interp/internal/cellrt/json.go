@@ -233,20 +233,7 @@ func (d *JSONDecoding) Elems(data []byte, off int64) []int64 {
 // (the last of a key), data a JSON object at offset off of the text.
 func (d *JSONDecoding) Members(data []byte, off int64) map[string]int64 {
 	offs := map[string]int64{}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.Token()
-	for dec.More() {
-		k, err := dec.Token()
-		if err != nil {
-			break
-		}
-		var v json.RawMessage
-		if dec.Decode(&v) != nil {
-			break
-		}
-		key, _ := k.(string)
-		offs[key] = off + dec.InputOffset() - int64(len(v))
-	}
+	members(data, off, func(key string, at int64) { offs[key] = at })
 	return offs
 }
 
@@ -255,25 +242,14 @@ func (d *JSONDecoding) Members(data []byte, off int64) map[string]int64 {
 // another case), data a JSON object at offset off of the text.
 func (d *JSONDecoding) Member(data []byte, off int64, name string) int64 {
 	exact, folded := int64(-1), int64(-1)
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.Token()
-	for dec.More() {
-		k, err := dec.Token()
-		if err != nil {
-			break
-		}
-		var v json.RawMessage
-		if dec.Decode(&v) != nil {
-			break
-		}
-		at := off + dec.InputOffset() - int64(len(v))
-		switch key, _ := k.(string); {
+	members(data, off, func(key string, at int64) {
+		switch {
 		case key == name:
 			exact = at
 		case strings.EqualFold(key, name):
 			folded = at
 		}
-	}
+	})
 	switch {
 	case exact >= 0:
 		return exact
@@ -281,6 +257,25 @@ func (d *JSONDecoding) Member(data []byte, off int64, name string) int64 {
 		return folded
 	}
 	return off
+}
+
+// members calls f with the key and the offset of the value of each of
+// data's members, data a JSON object at offset off of the text.
+func members(data []byte, off int64, f func(key string, at int64)) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.Token()
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return
+		}
+		key, _ := k.(string)
+		f(key, off+dec.InputOffset()-int64(len(v)))
+	}
 }
 
 // Unquote returns the string data, a JSON string, holds.
