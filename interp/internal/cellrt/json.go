@@ -237,26 +237,20 @@ func (d *JSONDecoding) Members(data []byte, off int64) map[string]int64 {
 	return offs
 }
 
-// Member returns the offset of the value of data's member that json gives
-// the field named name (the last of that name, or else of that name in
-// another case), data a JSON object at offset off of the text.
-func (d *JSONDecoding) Member(data []byte, off int64, name string) int64 {
-	exact, folded := int64(-1), int64(-1)
+// Values returns the values of data's members that json decodes into the
+// field named name (of that name, or that name in another case: each,
+// in order, as Go's decoder does) and their offsets, data a JSON object
+// at offset off of the text.
+func (d *JSONDecoding) Values(data []byte, off int64, name string) (vals []json.RawMessage, offs []int64) {
 	members(data, off, func(key string, at int64) {
-		switch {
-		case key == name:
-			exact = at
-		case strings.EqualFold(key, name):
-			folded = at
+		if strings.EqualFold(key, name) {
+			v := data[at-off:]
+			var raw json.RawMessage
+			json.NewDecoder(bytes.NewReader(v)).Decode(&raw)
+			vals, offs = append(vals, raw), append(offs, at)
 		}
 	})
-	switch {
-	case exact >= 0:
-		return exact
-	case folded >= 0:
-		return folded
-	}
-	return off
+	return vals, offs
 }
 
 // members calls f with the key and the offset of the value of each of

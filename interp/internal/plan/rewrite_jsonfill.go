@@ -355,8 +355,8 @@ func (f *jsonFiller) structBody(t types.Type, st *types.Struct, mismatch string)
 			}
 			fmt.Fprintf(&decl, "F%d %s.RawMessage %s; ", i, f.json, strconv.Quote(`json:`+strconv.Quote(jf.name)))
 			fmt.Fprintf(&after, "if %s != nil { %s}; ", fname,
-				guard(fmt.Sprintf("if _gte := %s(%s, &%s, %s, %s.JSONPath(_gtpath, %s), _gtjc.Member(_gtd, _gtoff, %s)); _gte != nil { return _gte }; ",
-					ff, fname, sel, strconv.Quote(name), rtName, strconv.Quote(errName), strconv.Quote(jf.name))))
+				guard(fmt.Sprintf("_gtvs, _gtos := _gtjc.Values(_gtd, _gtoff, %s); for _gti, _gtv := range _gtvs { if _gte := %s(_gtv, &%s, %s, %s.JSONPath(_gtpath, %s), _gtos[_gti]); _gte != nil { return _gte } }; ",
+					strconv.Quote(jf.name), ff, sel, strconv.Quote(name), rtName, strconv.Quote(errName))))
 			continue
 		}
 		fts, ok := f.g.typeSrc(ft)

@@ -37,7 +37,7 @@ func TestJSONView(t *testing.T) {
 		"if _gti < cap(_gts) { _gts = _gts[:_gti+1] } else { _gts = append(_gts, make([]Item, 1)...) }; *_gtp = _gts; ",
 		"if _gte := _gtjf2(_gtm, &_gts[_gti], _gtst, _gtpath, _gto[_gti]); _gte != nil { return _gte } }; if len(_gtr) == 0 { *_gtp = make([]Item, 0) }",
 		"F2 json.RawMessage \"json:\\\"kids\\\"\"; ",
-		"if _gtr.F2 != nil { if _gte := _gtjf1(_gtr.F2, &_gtp.Kids, \"Item\", _gt.JSONPath(_gtpath, \"kids\"), _gtjc.Member(_gtd, _gtoff, \"kids\")); _gte != nil { return _gte }; }; ",
+		"if _gtr.F2 != nil { _gtvs, _gtos := _gtjc.Values(_gtd, _gtoff, \"kids\"); for _gti, _gtv := range _gtvs { if _gte := _gtjf1(_gtv, &_gtp.Kids, \"Item\", _gt.JSONPath(_gtpath, \"kids\"), _gtos[_gti]); _gte != nil { return _gte } }; }; ",
 	}, nil)
 	// Deferred, the call's arguments are evaluated where the statement is.
 	wantCode(t, setup, "var it Cfg\ndefer json.Unmarshal(nil, &it)", []string{
