@@ -193,10 +193,22 @@ func localStruct(t types.Type) bool {
 }
 
 // needsFill reports whether compiled json would fill a value of type t
-// other than Go does.
+// other than Go does, or name a cell's struct in its errors otherwise
+// (yaegi's struct has no name: Go struct field .name).
 func needsFill(t types.Type) bool {
 	why, _ := reflectProblem(t, "encoding/json", true)
-	return why != ""
+	return why != "" || holdsCellStruct(t)
+}
+
+// holdsCellStruct reports whether a value of type t holds a struct type
+// declared in a cell.
+func holdsCellStruct(t types.Type) bool {
+	found := false
+	firstCellType(t, func(n *types.Named) bool {
+		_, found = n.Underlying().(*types.Struct)
+		return found
+	})
+	return found
 }
 
 // fill returns the name of the fill function of t, and false when the

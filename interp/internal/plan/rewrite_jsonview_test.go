@@ -91,7 +91,8 @@ func TestJSONView(t *testing.T) {
 	// the session's types that need a fill (and slices and maps of them).
 	wantCode(t, setup, "func load(b []byte, v any) error { return json.Unmarshal(b, v) }", []string{
 		"return func(_gtjd []byte, _gtjp any) error { _gtjc := _gt.NewJSONDecoding(nil); ",
-		"_gtt := _gt.CellType(_gtjp); if (_gtt == \"*main.Cfg\" || _gtt == \"\") { if _gtx, _gtok := _gtjp.(*Cfg); _gtok && _gtx != nil { var _gtjraw json.RawMessage; " +
+		"_gtt := _gt.CellType(_gtjp); if (_gtt == \"*main.Base\" || _gtt == \"\") {",
+		"if (_gtt == \"*main.Cfg\" || _gtt == \"\") { if _gtx, _gtok := _gtjp.(*Cfg); _gtok && _gtx != nil { var _gtjraw json.RawMessage; " +
 			"if _gte := json.Unmarshal(_gtjd, &_gtjraw); _gte != nil { return _gte }; return _gtjc.Err(",
 		"if _gtx, _gtok := _gtjp.(*[]Item); _gtok && _gtx != nil {",
 		"return json.Unmarshal(_gtjd, _gtjp) }(b, v)",

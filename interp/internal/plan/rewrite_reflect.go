@@ -97,6 +97,9 @@ func (g *gen) reflectCall(call *ast.CallExpr, fn *types.Func, path string) {
 		return
 	}
 	if why == "" {
+		if rc.fill && path == "encoding/json" && holdsCellStruct(t) {
+			g.jsonFillCall(key, call, t) // for Go's errors
+		}
 		if rc.fill && types.IsInterface(t) {
 			// A pointer to a cell's value in it.
 			if path == "encoding/json" {
