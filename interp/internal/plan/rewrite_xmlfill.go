@@ -24,8 +24,9 @@ import (
 // _gt.XMLUnmarshaler, XMLAttrUnmarshaler or TextUnmarshaler in the view,
 // whose method calls the cell's method of the field itself. The call's
 // arguments are evaluated where they are. Such a type in a slice or
-// behind a pointer (xml makes new values of it), an embedded pointer,
-// fields of one name and a recursive type keep the refusal.
+// behind a pointer (xml makes new values of it), an unexported embedded
+// pointer, fields of one name at one depth and a recursive type keep the
+// refusal.
 
 // xmlFillCalls are the calls that xmlFillCall rewrites, with the number
 // of their arguments.
@@ -211,12 +212,23 @@ func (f *xmlFiller) viewType(t types.Type, mode string) (string, bool) {
 			fmt.Fprintf(&b, "XMLName %s.Name %s; ", f.xml, strconv.Quote(`xml:`+strconv.Quote(xmlName.tag)))
 		}
 		for i, xf := range fields {
-			if len(xf.ptrs) > 0 {
-				return "", false // allocated by xml where a field of it is filled
-			}
 			s, ok := f.viewType(xf.f.Type(), xf.mode)
 			if !ok {
 				return "", false
+			}
+			if len(xf.ptrs) > 0 {
+				// Behind an embedded pointer: a pointer, which xml
+				// allocates where the document has the field, as it
+				// does the embedded pointers.
+				if xf.mode == "innerxml" || xf.mode == "comment" {
+					return "", false
+				}
+				for _, p := range xf.ptrs {
+					if !p.exported {
+						return "", false // xml cannot set it
+					}
+				}
+				s = "*" + s
 			}
 			fmt.Fprintf(&b, "F%d %s %s; ", i, s, strconv.Quote(`xml:`+strconv.Quote(xf.tag)))
 		}
@@ -312,17 +324,33 @@ func (f *xmlFiller) bodies(t types.Type, ts, vs string) (to, from string, ok boo
 			fmt.Fprintf(&fb, "_gtp.%s = _gtv.XMLName; ", xmlName.sel)
 		}
 		for i, xf := range fields {
-			if why, _ := reflectProblem(xf.f.Type(), "encoding/xml", true); why == "" {
-				fmt.Fprintf(&tb, "_gtv.F%d = _gtx.%s; ", i, xf.sel)
-				fmt.Fprintf(&fb, "_gtp.%s = _gtv.F%d; ", xf.sel, i)
+			to, from := "_gtx."+xf.sel, "_gtp.%[1]s = %[2]s; "
+			if why, _ := reflectProblem(xf.f.Type(), "encoding/xml", true); why != "" {
+				fto, ffrom, _, ok := f.convs(xf.f.Type(), xf.mode)
+				if !ok {
+					return "", "", false
+				}
+				to, from = fto+"(&_gtx."+xf.sel+")", ffrom+"(%[2]s, &_gtp.%[1]s); "
+			}
+			if len(xf.ptrs) == 0 {
+				fmt.Fprintf(&tb, "_gtv.F%d = %s; ", i, to)
+				fmt.Fprintf(&fb, from, xf.sel, fmt.Sprintf("_gtv.F%d", i))
 				continue
 			}
-			fto, ffrom, _, ok := f.convs(xf.f.Type(), xf.mode)
-			if !ok {
-				return "", "", false
+			// Behind embedded pointers: a pointer to a copy where they
+			// are not nil; the copy back allocates them.
+			var cond []string
+			var alloc strings.Builder
+			for _, p := range xf.ptrs {
+				cond = append(cond, "_gtx."+p.sel+" != nil")
+				es, ok := f.g.typeSrc(p.elem)
+				if !ok {
+					return "", "", false
+				}
+				fmt.Fprintf(&alloc, "if _gtp.%s == nil { _gtp.%s = new(%s) }; ", p.sel, p.sel, es)
 			}
-			fmt.Fprintf(&tb, "_gtv.F%d = %s(&_gtx.%s); ", i, fto, xf.sel)
-			fmt.Fprintf(&fb, "%s(_gtv.F%d, &_gtp.%s); ", ffrom, i, xf.sel)
+			fmt.Fprintf(&tb, "if %s { _gtc := %s; _gtv.F%d = &_gtc }; ", strings.Join(cond, " && "), to, i)
+			fmt.Fprintf(&fb, "if _gtv.F%d != nil { %s%s}; ", i, alloc.String(), fmt.Sprintf(from, xf.sel, fmt.Sprintf("*_gtv.F%d", i)))
 		}
 		tb.WriteString("return _gtv")
 		return tb.String(), fb.String(), true

@@ -33,6 +33,13 @@ func TestXMLView(t *testing.T) {
 		"_gtt := _gt.CellType(_gtxp); if (_gtt == \"*main.P\" || _gtt == \"\") { if _gtx, _gtok := _gtxp.(*P); _gtok && _gtx != nil { _gtxv := _gtxt1(_gtx); _gte := xml.Unmarshal(_gtxd, &_gtxv); _gtxf1(_gtxv, _gtx); return _gte } }; ",
 		"return xml.Unmarshal(_gtxd, _gtxp) }(b, v)",
 	}, []string{"*Addr)"})
+	// A field behind an embedded pointer: a pointer to a copy where the
+	// embedded pointer is set, allocated as it is copied back.
+	wantCode(t, "import \"encoding/xml\"\ntype M struct{ A string }\ntype D struct{ *M; T string; n int }", "var d D\nxml.Unmarshal(nil, &d)", []string{
+		"struct { F0 *string \"xml:\\\"A\\\"\"; F1 string \"xml:\\\"T\\\"\"; }",
+		"if _gtx.M != nil { _gtc := _gtx.M.A; _gtv.F0 = &_gtc }; _gtv.F1 = _gtx.T; ",
+		"if _gtv.F0 != nil { if _gtp.M == nil { _gtp.M = new(M) }; _gtp.M.A = *_gtv.F0; }; _gtp.T = _gtv.F1; ",
+	}, []string{"n int"})
 	// A field whose type has UnmarshalXML is a _gt.XMLUnmarshaler in the
 	// view, whose method calls the field's.
 	wantCode(t, setup+"\nfunc (t *T) UnmarshalXML(d *xml.Decoder, s xml.StartElement) error { return nil }\ntype H struct{ V T; n int }",

@@ -22,9 +22,9 @@ type xmlField struct {
 
 // xmlFields returns the fields of st that encoding/xml writes and fills,
 // in order, as its getTypeInfo finds them, and its XMLName field (from
-// an embedded struct where st has none), or nil; false where two fields
-// have one name (Go keeps the shallower one or fails), which the views
-// do not follow.
+// an embedded struct where st has none), or nil: of two fields of one
+// name, the shallower (Go fails where they are at one depth, and so
+// does xmlFields, reporting false).
 func xmlFields(st *types.Struct) (fields []xmlField, xmlName *xmlField, ok bool) {
 	ok = true
 	var walk func(st *types.Struct, sel string, ptrs []embeddedPtr) *xmlField
@@ -71,10 +71,34 @@ func xmlFields(st *types.Struct) (fields []xmlField, xmlName *xmlField, ok bool)
 				name = &xf // over one of an embedded struct
 				continue
 			}
-			for _, o := range fields {
-				if xmlConflict(o, xf) {
-					ok = false
+			// Of fields in conflict, Go keeps the shallowest, and fails
+			// where two are at one depth.
+			depth := strings.Count(xf.sel, ".")
+			keep, drop := true, map[int]bool{}
+			for j, o := range fields {
+				if !xmlConflict(o, xf) {
+					continue
 				}
+				switch od := strings.Count(o.sel, "."); {
+				case od < depth:
+					keep = false
+				case od == depth:
+					ok = false
+				default:
+					drop[j] = true
+				}
+			}
+			if !keep {
+				continue
+			}
+			if len(drop) > 0 {
+				kept := fields[:0]
+				for j, o := range fields {
+					if !drop[j] {
+						kept = append(kept, o)
+					}
+				}
+				fields = kept
 			}
 			fields = append(fields, xf)
 		}
