@@ -34,14 +34,11 @@ type Ptr struct{ *A; Z int ` + "`json:\"-\"`" + ` }
 type Mixed struct{ Level; level; inner; Q int ` + "`json:\"q!#\"`" + `; R int ` + "`json:\"r,omitempty\"`" + `; s int }
 `
 
-// TestJSONFields checks the fields jsonFields finds, in order, against the
-// keys encoding/json writes for the same types: embedded structs
-// promoted, the shallower or tagged field of a name winning, ties left
-// out, embedded pointers followed, unexported embedded structs promoted
-// and unexported non-struct ones left out.
-func TestJSONFields(t *testing.T) {
+// checkPackage type-checks src, a package without imports.
+func checkPackage(t *testing.T, src string) *types.Package {
+	t.Helper()
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", jsonFieldsSrc, 0)
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,6 +46,16 @@ func TestJSONFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return pkg
+}
+
+// TestJSONFields checks the fields jsonFields finds, in order, against the
+// keys encoding/json writes for the same types: embedded structs
+// promoted, the shallower or tagged field of a name winning, ties left
+// out, embedded pointers followed, unexported embedded structs promoted
+// and unexported non-struct ones left out.
+func TestJSONFields(t *testing.T) {
+	pkg := checkPackage(t, jsonFieldsSrc)
 	type (
 		A struct {
 			Name string

@@ -2,9 +2,6 @@ package plan
 
 import (
 	"encoding/xml"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"go/types"
 	"strings"
 	"testing"
@@ -19,15 +16,7 @@ func TestXMLFields(t *testing.T) {
 	const src = "package p\ntype Base struct{ ID int `xml:\"id\"`; Kind string `xml:\"kind,attr\"`; Note string `xml:\"note\"` }\n" +
 		"type Addr struct{ XMLName struct{} `xml:\"address\"`; City string }\n" +
 		"type Item struct{ Base; ID string `xml:\"id\"`; Kind string `xml:\"kind,attr\"`; rank int; Home Addr }\n"
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkg, err := new(types.Config).Check("p", fset, []*ast.File{f}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pkg := checkPackage(t, src)
 	fields, _, ok := xmlFields(pkg.Scope().Lookup("Item").Type().Underlying().(*types.Struct))
 	var got []string
 	for _, f := range fields {
