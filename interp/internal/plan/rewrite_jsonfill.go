@@ -242,6 +242,11 @@ func (f *jsonFiller) fill(t types.Type) (string, bool) {
 // body returns the body of the fill function of t (source ts), which
 // decodes _gtd into *_gtp.
 func (f *jsonFiller) body(t types.Type, ts string) (string, bool) {
+	if !needsFill(t) {
+		// Compiled json fills it as Go does (the value of a map with
+		// keys that need a fill).
+		return "return _gtjc.Check(_gtjc.Unmarshal(_gtd, _gtp), _gtst, _gtpath, _gtoff)", true
+	}
 	pt := types.NewPointer(t)
 	mismatch := "_gtjc.Mismatch(_gtd, _gtst, _gtpath, " + strconv.Quote(goTypeName(t)) + ", _gtoff); return nil"
 	null := "return nil"
@@ -286,12 +291,19 @@ func (f *jsonFiller) body(t types.Type, ts string) (string, bool) {
 			"_gto := _gtjc.Elems(_gtd, _gtoff); var _gtz " + ts + "; for _gti := 0; _gti < len(*_gtp); _gti++ { if _gti >= len(_gtr) { (*_gtp)[_gti] = _gtz[_gti]; continue }; " +
 			"if _gte := " + ef + "(_gtr[_gti], &(*_gtp)[_gti], _gtst, _gtpath, _gto[_gti]); _gte != nil { return _gte } }; return nil", true
 	case *types.Map:
-		if needsFill(u.Key()) {
-			f.advice = fmt.Sprintf("decode into a map with string keys and convert each key to %s with its UnmarshalText method", types.TypeString(u.Key(), cellQualifier))
-			return "", false
-		}
 		ks, ok := f.g.typeSrc(u.Key())
 		if !ok {
+			return "", false
+		}
+		// key makes the map's key of the entry's, _gtk.
+		key := ""
+		if _, named := u.Key().(*types.Named); named && hasMethod(types.NewPointer(u.Key()), "UnmarshalText") {
+			// Go's decoder makes the key with its UnmarshalText, and
+			// stops at its error.
+			key = "var _gtkk " + ks + "; if _gte := _gtkk.UnmarshalText([]byte(_gtk)); _gte != nil { return _gte }; "
+			ks = "string"
+		} else if needsFill(u.Key()) {
+			f.advice = fmt.Sprintf("decode into a map with string keys and convert each key to %s", types.TypeString(u.Key(), cellQualifier))
 			return "", false
 		}
 		es, ok := f.g.typeSrc(u.Elem())
@@ -301,12 +313,16 @@ func (f *jsonFiller) body(t types.Type, ts string) (string, bool) {
 		// Go's decoder decodes each entry into a new value. An entry is
 		// found in the text by its key, where it is a string.
 		at, offs := "_gtoff", ""
-		if b, ok := u.Key().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+		setEntry := "(*_gtp)[_gtk] = _gtv"
+		if key != "" {
+			setEntry = key + "(*_gtp)[_gtkk] = _gtv"
+		}
+		if b, ok := u.Key().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 || key != "" {
 			at, offs = "_gto[string(_gtk)]", "_gto := _gtjc.Members(_gtd, _gtoff); "
 		}
 		return "if _gtd[0] == 'n' { *_gtp = nil; return nil }; if _gtd[0] != '{' { " + mismatch + " }; " + raws("map["+ks+"]"+raw) +
 			"if *_gtp == nil { *_gtp = make(" + ts + ") }; " + offs + "for _gtk, _gtm := range _gtr { var _gtv " + es + "; " +
-			"if _gte := " + ef + "(_gtm, &_gtv, _gtst, _gtpath, " + at + "); _gte != nil { return _gte }; (*_gtp)[_gtk] = _gtv }; return nil", true
+			"if _gte := " + ef + "(_gtm, &_gtv, _gtst, _gtpath, " + at + "); _gte != nil { return _gte }; " + setEntry + " }; return nil", true
 	case *types.Struct:
 		return f.structBody(t, u, mismatch)
 	}

@@ -58,6 +58,12 @@ func TestJSONView(t *testing.T) {
 				"if _gtd[0] == 'n' { return nil }; _gtjc.Mismatch(_gtd, _gtst, _gtpath, \"main.L\", _gtoff); return nil }",
 			"= func(_gtd []byte, _gtp **L, _gtst, _gtpath string, _gtoff int64) error { if _gtd[0] == 'n' { *_gtp = nil; return nil }; if *_gtp == nil { *_gtp = new(L) }; ",
 		}, nil)
+	// A map's key type with UnmarshalText: the method makes each key.
+	wantCode(t, "import \"encoding/json\"\ntype K int\nfunc (k *K) UnmarshalText(b []byte) error { return nil }\ntype V struct{ A int; b int }",
+		"var m map[K]V\njson.Unmarshal(nil, &m)", []string{
+			"var _gtr map[string]json.RawMessage; ",
+			"var _gtkk K; if _gte := _gtkk.UnmarshalText([]byte(_gtk)); _gte != nil { return _gte }; (*_gtp)[_gtkk] = _gtv }",
+		}, nil)
 	// A field promoted through an embedded pointer is filled through it,
 	// allocated where it is nil.
 	wantCode(t, "import \"encoding/json\"\ntype Meta struct{ Tags []string; n int }\ntype Doc struct{ *Meta; Title string }",

@@ -159,6 +159,35 @@ func unmarshaler(t types.Type, mode string) (wrapper, method string) {
 	return "", ""
 }
 
+// collector returns what unmarshaler does for t, or for the elements of
+// t, a slice or pointer (xml makes a new element, or the value pointed
+// to, for each value it decodes: the compiled type's method appends one,
+// or allocates it), with the element type; "" where there is none.
+func collector(t types.Type, mode string) (wrapper, method string, elem types.Type) {
+	if _, named := t.(*types.Named); named {
+		if w, m := unmarshaler(t, mode); w != "" {
+			return w, m, nil
+		}
+	}
+	var e types.Type
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		e = u.Elem()
+	case *types.Pointer:
+		e = u.Elem()
+	default:
+		return "", "", nil
+	}
+	if _, named := e.(*types.Named); !named {
+		return "", "", nil
+	}
+	if _, isByte := e.Underlying().(*types.Basic); isByte && types.Identical(e.Underlying(), types.Typ[types.Byte]) {
+		return "", "", nil
+	}
+	w, m := unmarshaler(e, mode)
+	return w, m, e
+}
+
 // viewType returns the source of the view type of t in a field of mode,
 // and false when there is none.
 func (f *xmlFiller) viewType(t types.Type, mode string) (string, bool) {
@@ -170,10 +199,10 @@ func (f *xmlFiller) viewType(t types.Type, mode string) (string, bool) {
 	}
 	f.busy[t] = true
 	defer delete(f.busy, t)
+	if w, _, _ := collector(t, mode); w != "" && f.fresh == 0 {
+		return rtName + "." + w, true
+	}
 	if _, ok := t.(*types.Named); ok {
-		if w, _ := unmarshaler(t, mode); w != "" && f.fresh == 0 {
-			return rtName + "." + w, true
-		}
 		for _, m := range []string{"UnmarshalXML", "UnmarshalText", "UnmarshalXMLAttr"} {
 			if hasMethod(types.NewPointer(t), m) {
 				return "", false // not called there, or on a value xml makes
@@ -242,7 +271,7 @@ func (f *xmlFiller) viewType(t types.Type, mode string) (string, bool) {
 // in a field of mode, into its view (given a pointer to it) and back, the
 // view type's source, and false when t has no view.
 func (f *xmlFiller) convs(t types.Type, mode string) (to, from, vs string, ok bool) {
-	if w, _ := unmarshaler(t, mode); w == "" {
+	if w, _, _ := collector(t, mode); w == "" {
 		mode = "" // one view for every mode
 	}
 	for k, c := range f.conv {
@@ -265,8 +294,9 @@ func (f *xmlFiller) convs(t types.Type, mode string) (to, from, vs string, ok bo
 	var toBody, fromBody string
 	if why, _ := reflectProblem(t, "encoding/xml", true); why == "" {
 		toBody, fromBody = "return *_gtx", "*_gtp = _gtv"
-	} else if w, m := unmarshaler(t, mode); w != "" {
-		// The method fills the value itself.
+	} else if w, m, elem := collector(t, mode); w != "" {
+		// The method fills the value itself (a new element of a
+		// slice, what a pointer points to).
 		params, args := "_gtd *"+f.xml+".Decoder, _gts "+f.xml+".StartElement", "_gtd, _gts"
 		switch m {
 		case "UnmarshalXMLAttr":
@@ -274,7 +304,19 @@ func (f *xmlFiller) convs(t types.Type, mode string) (to, from, vs string, ok bo
 		case "UnmarshalText":
 			params, args = "_gtb []byte", "_gtb"
 		}
-		toBody = "return " + vs + "{F: func(" + params + ") error { return _gtx." + m + "(" + args + ") }}"
+		call := "return _gtx." + m + "(" + args + ")"
+		if elem != nil {
+			es, ok := f.g.typeSrc(elem)
+			if !ok {
+				return "", "", "", false
+			}
+			if _, isSlice := t.Underlying().(*types.Slice); isSlice {
+				call = "var _gte " + es + "; _gterr := _gte." + m + "(" + args + "); if _gterr == nil { *_gtx = append(*_gtx, _gte) }; return _gterr"
+			} else {
+				call = "if *_gtx == nil { *_gtx = new(" + es + ") }; return (*_gtx)." + m + "(" + args + ")"
+			}
+		}
+		toBody = "return " + vs + "{F: func(" + params + ") error { " + call + " }}"
 	} else if toBody, fromBody, ok = f.bodies(t, ts, vs); !ok {
 		return "", "", "", false
 	}

@@ -33,6 +33,13 @@ func TestXMLView(t *testing.T) {
 		"_gtt := _gt.CellType(_gtxp); if (_gtt == \"*main.P\" || _gtt == \"\") { if _gtx, _gtok := _gtxp.(*P); _gtok && _gtx != nil { _gtxv := _gtxt1(_gtx); _gte := xml.Unmarshal(_gtxd, &_gtxv); _gtxf1(_gtxv, _gtx); return _gte } }; ",
 		"return xml.Unmarshal(_gtxd, _gtxp) }(b, v)",
 	}, []string{"*Addr)"})
+	// A slice of a type with UnmarshalXML: the method fills each new
+	// element, appended where it succeeds.
+	wantCode(t, setup+"\nfunc (t *T) UnmarshalXML(d *xml.Decoder, s xml.StartElement) error { return nil }\ntype S struct{ Ts []T; n int }",
+		"var s S\nxml.Unmarshal(nil, &s)", []string{
+			"struct { F0 _gt.XMLUnmarshaler \"xml:\\\"Ts\\\"\"; }",
+			"return _gt.XMLUnmarshaler{F: func(_gtd *xml.Decoder, _gts xml.StartElement) error { var _gte T; _gterr := _gte.UnmarshalXML(_gtd, _gts); if _gterr == nil { *_gtx = append(*_gtx, _gte) }; return _gterr }}",
+		}, nil)
 	// A field behind an embedded pointer: a pointer to a copy where the
 	// embedded pointer is set, allocated as it is copied back.
 	wantCode(t, "import \"encoding/xml\"\ntype M struct{ A string }\ntype D struct{ *M; T string; n int }", "var d D\nxml.Unmarshal(nil, &d)", []string{
