@@ -257,11 +257,12 @@ func (v *jsonViewer) methodView(xs string, t types.Type, m string) string {
 }
 
 // pointerMarshaler reports whether a value of type t holds a type with a
-// MarshalJSON or MarshalText method with a pointer receiver.
+// MarshalJSON, MarshalText, MarshalXML or MarshalXMLAttr method with a
+// pointer receiver.
 func pointerMarshaler(t types.Type) bool {
 	found := false
 	valueTypes(t, func(t types.Type) bool {
-		for _, m := range []string{"MarshalJSON", "MarshalText"} {
+		for _, m := range []string{"MarshalJSON", "MarshalText", "MarshalXML", "MarshalXMLAttr"} {
 			if _, ok := t.Underlying().(*types.Pointer); !ok && hasMethod(types.NewPointer(t), m) && !hasMethod(t, m) {
 				found = true
 			}

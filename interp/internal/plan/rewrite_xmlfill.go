@@ -25,8 +25,9 @@ import (
 // whose method calls the cell's method of the field itself. The call's
 // arguments are evaluated where they are. Such a type in a slice or
 // behind a pointer (xml makes new values of it), an unexported embedded
-// pointer, fields of one name at one depth and a recursive type keep the
-// refusal.
+// pointer and fields of one name at one depth keep the refusal. A
+// recursive type's view holds, where the type is in itself, a
+// _gt.XMLUnmarshaler that decodes the element into a new view.
 
 // xmlFillCalls are the calls that xmlFillCall rewrites, with the number
 // of their arguments.
@@ -194,8 +195,13 @@ func (f *xmlFiller) viewType(t types.Type, mode string) (string, bool) {
 	if why, _ := reflectProblem(t, "encoding/xml", true); why == "" {
 		return f.g.typeSrc(t)
 	}
-	if f.busy[t] {
-		return "", false // a recursive type
+	if r, _ := f.recursive(t); r != nil {
+		// A recursive type's own view: decoded by the view's
+		// functions, called from a compiled Unmarshaler.
+		if mode != "" {
+			return "", false
+		}
+		return rtName + ".XMLUnmarshaler", true
 	}
 	f.busy[t] = true
 	defer delete(f.busy, t)
@@ -271,6 +277,9 @@ func (f *xmlFiller) viewType(t types.Type, mode string) (string, bool) {
 // in a field of mode, into its view (given a pointer to it) and back, the
 // view type's source, and false when t has no view.
 func (f *xmlFiller) convs(t types.Type, mode string) (to, from, vs string, ok bool) {
+	if r, how := f.recursive(t); r != nil {
+		return f.recursiveConvs(t, r, how)
+	}
 	if w, _, _ := collector(t, mode); w == "" {
 		mode = "" // one view for every mode
 	}
@@ -317,8 +326,13 @@ func (f *xmlFiller) convs(t types.Type, mode string) (to, from, vs string, ok bo
 			}
 		}
 		toBody = "return " + vs + "{F: func(" + params + ") error { " + call + " }}"
-	} else if toBody, fromBody, ok = f.bodies(t, ts, vs); !ok {
-		return "", "", "", false
+	} else {
+		f.busy[t] = true
+		toBody, fromBody, ok = f.bodies(t, ts, vs)
+		delete(f.busy, t)
+		if !ok {
+			return "", "", "", false
+		}
 	}
 	fmt.Fprintf(&f.vars, "var %s func(*%s) %s; var %s func(%s, *%s); ", to, ts, vs, from, vs, ts)
 	fmt.Fprintf(&f.defs, "%s = func(_gtx *%s) %s { %s }; %s = func(_gtv %s, _gtp *%s) { %s }; ", to, ts, vs, toBody, from, vs, ts, fromBody)
@@ -398,4 +412,61 @@ func (f *xmlFiller) bodies(t types.Type, ts, vs string) (to, from string, ok boo
 		return tb.String(), fb.String(), true
 	}
 	return "", "", false
+}
+
+// recursive returns the type whose view is being written that t is, or
+// is a slice of or a pointer to (how: "", "slice" or "ptr"), or nil.
+func (f *xmlFiller) recursive(t types.Type) (r types.Type, how string) {
+	if f.busy[t] {
+		return t, ""
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		if f.busy[u.Elem()] {
+			return u.Elem(), "slice"
+		}
+	case *types.Pointer:
+		if f.busy[u.Elem()] {
+			return u.Elem(), "ptr"
+		}
+	}
+	return nil, ""
+}
+
+// recursiveConvs returns convs' functions for t, a value of r, whose view
+// is being written, or a slice of or pointer to one (see recursive): a
+// _gt.XMLUnmarshaler whose method decodes the element into r's view and
+// copies it into the value (a new element of the slice, what the pointer
+// points to, allocated).
+func (f *xmlFiller) recursiveConvs(t, r types.Type, how string) (to, from, vs string, ok bool) {
+	var rto, rfrom string
+	for k, c := range f.conv {
+		if k.mode == "" && types.Identical(k.t, r) {
+			rto, rfrom = c[0], c[1]
+		}
+	}
+	ts, ok := f.g.typeSrc(t)
+	rs, rok := f.g.typeSrc(r)
+	if rto == "" || !ok || !rok {
+		return "", "", "", false
+	}
+	decode := func(p string) string {
+		return "_gtw := " + rto + "(" + p + "); _gte := _gtd.DecodeElement(&_gtw, &_gts); " + rfrom + "(_gtw, " + p + "); "
+	}
+	var call string
+	switch how {
+	case "slice":
+		call = "var _gtn " + rs + "; " + decode("&_gtn") + "if _gte == nil { *_gtx = append(*_gtx, _gtn) }; return _gte"
+	case "ptr":
+		call = "if *_gtx == nil { *_gtx = new(" + rs + ") }; " + decode("*_gtx") + "return _gte"
+	default:
+		call = decode("_gtx") + "return _gte"
+	}
+	vs = rtName + ".XMLUnmarshaler"
+	f.n++
+	to, from = "_gtxt"+strconv.Itoa(f.n), "_gtxf"+strconv.Itoa(f.n)
+	fmt.Fprintf(&f.vars, "var %s func(*%s) %s; var %s func(%s, *%s); ", to, ts, vs, from, vs, ts)
+	fmt.Fprintf(&f.defs, "%s = func(_gtx *%s) %s { return %s{F: func(_gtd *%s.Decoder, _gts %s.StartElement) error { %s }} }; %s = func(_gtv %s, _gtp *%s) {}; ",
+		to, ts, vs, vs, f.xml, f.xml, call, from, vs, ts)
+	return to, from, vs, true
 }

@@ -136,7 +136,7 @@ func (v *xmlViewer) view(xs string, t types.Type, top, addr bool) (string, bool)
 		return "func() any { " + r + " := make([]any, len(" + xs + ")); for " + i + ", " + e + " := range " + xs +
 			" { " + r + "[" + i + "] = " + s + " }; return " + r + " }()", true
 	case *types.Struct:
-		s, xmlName, ok := v.structView(xs, t, u, addr)
+		s, xmlName, ok := v.namedView(xs, t, u, addr)
 		if !ok {
 			return "", false
 		}
@@ -155,6 +155,36 @@ func (v *xmlViewer) view(xs string, t types.Type, top, addr bool) (string, bool)
 		return s, true
 	}
 	return "", false
+}
+
+// namedView returns structView's view of xs, for a named struct type t a
+// call of a function that views t (a recursive type's calls itself).
+func (v *xmlViewer) namedView(xs string, t types.Type, st *types.Struct, addr bool) (string, *xmlField, bool) {
+	n, ok := t.(*types.Named)
+	if !ok {
+		return v.structView(xs, t, st, addr)
+	}
+	_, xmlName, ok := xmlFields(st)
+	if !ok {
+		return "", nil, false
+	}
+	addr = addr && pointerMarshaler(n) // one function where it is all one
+	if f, ok := v.funcs[viewKey{n, addr}]; ok {
+		return f + "(" + xs + ")", xmlName, true
+	}
+	ts, ok := v.g.typeSrc(n)
+	if !ok {
+		return "", nil, false
+	}
+	f, p := v.name(), v.name()
+	v.funcs[viewKey{n, addr}] = f
+	body, _, ok := v.structView(p, n, st, addr)
+	if !ok {
+		return "", nil, false
+	}
+	fmt.Fprintf(&v.vars, "var %s func(%s) any; ", f, ts)
+	fmt.Fprintf(&v.defs, "%s = func(%s %s) any { return %s }; ", f, p, ts, body)
+	return f + "(" + xs + ")", xmlName, true
 }
 
 // structView returns the view of a struct value xs of type t, and its

@@ -12,11 +12,12 @@ func TestXMLView(t *testing.T) {
 		"type P struct{ ID int `xml:\"id,attr\"`; note string; Home Addr; Addrs []Addr `xml:\"addrs>a\"` }\n" +
 		"type T float64\nfunc (t *T) MarshalXML(e *xml.Encoder, s xml.StartElement) error { return nil }"
 	wantCode(t, setup, "xml.Marshal(P{})", []string{
-		"xml.Marshal(func() any { _gtxv := (P{}); return _gt.XMLNamed(func() any { var _gtjv1 struct { F0 int \"xml:\\\"id,attr\\\"\"; F1 Addr \"xml:\\\"address\\\"\"; F2 []Addr \"xml:\\\"addrs>a\\\"\"; }; ",
-		"_gtjv1.F0 = _gtxv.ID; _gtjv1.F1 = _gtxv.Home; _gtjv1.F2 = _gtxv.Addrs; return _gtjv1 }(), xml.Name{}, xml.Name{}, \"P\") }())",
+		"xml.Marshal(func() any { var _gtjv1 func(P) any; _gtjv1 = func(_gtjv2 P) any { return func() any { var _gtjv3 struct { F0 int \"xml:\\\"id,attr\\\"\"; F1 Addr \"xml:\\\"address\\\"\"; F2 []Addr \"xml:\\\"addrs>a\\\"\"; }; ",
+		"_gtjv3.F0 = _gtjv2.ID; _gtjv3.F1 = _gtjv2.Home; _gtjv3.F2 = _gtjv2.Addrs; return _gtjv3 }() }; _gtxv := (P{}); return _gt.XMLNamed(_gtjv1(_gtxv), xml.Name{}, xml.Name{}, \"P\") }())",
 	}, []string{"note"})
 	wantCode(t, setup, "xml.Marshal([]Addr{})", []string{
-		"_gt.XMLNamed(func() any { var _gtjv4 struct { XMLName xml.Name \"xml:\\\"address\\\"\"; F0 string \"xml:\\\"City\\\"\"; }; _gtjv4.XMLName = _gtjv3.XMLName; _gtjv4.F0 = _gtjv3.City; return _gtjv4 }(), xml.Name{Space: \"\", Local: \"address\"}, _gtjv3.XMLName, \"Addr\")",
+		"_gtjv4 = func(_gtjv5 Addr) any { return func() any { var _gtjv6 struct { XMLName xml.Name \"xml:\\\"address\\\"\"; F0 string \"xml:\\\"City\\\"\"; }; _gtjv6.XMLName = _gtjv5.XMLName; _gtjv6.F0 = _gtjv5.City; return _gtjv6 }() }",
+		"_gtjv1[_gtjv2] = _gt.XMLNamed(_gtjv4(_gtjv3), xml.Name{Space: \"\", Local: \"address\"}, _gtjv3.XMLName, \"Addr\")",
 	}, nil)
 	wantCode(t, setup, "xml.Marshal([]T{1})", []string{
 		"_gtjv4 := _gtjv3; return _gt.XMLMarshaler(func(_gte *xml.Encoder, _gts xml.StartElement) error { return _gtjv4.MarshalXML(_gte, _gts) }, \"T\")",
@@ -40,6 +41,12 @@ func TestXMLView(t *testing.T) {
 			"struct { F0 _gt.XMLUnmarshaler \"xml:\\\"Ts\\\"\"; }",
 			"return _gt.XMLUnmarshaler{F: func(_gtd *xml.Decoder, _gts xml.StartElement) error { var _gte T; _gterr := _gte.UnmarshalXML(_gtd, _gts); if _gterr == nil { *_gtx = append(*_gtx, _gte) }; return _gterr }}",
 		}, nil)
+	// A recursive type: its own view in itself is a _gt.XMLUnmarshaler
+	// whose method decodes an element into a new view.
+	wantCode(t, "import \"encoding/xml\"\ntype N struct{ Kids []N; n int }", "var n N\nxml.Unmarshal(nil, &n)", []string{
+		"struct { F0 _gt.XMLUnmarshaler \"xml:\\\"Kids\\\"\"; }",
+		"{ var _gtn N; _gtw := _gtxt1(&_gtn); _gte := _gtd.DecodeElement(&_gtw, &_gts); _gtxf1(_gtw, &_gtn); if _gte == nil { *_gtx = append(*_gtx, _gtn) }; return _gte }",
+	}, nil)
 	// A field behind an embedded pointer: a pointer to a copy where the
 	// embedded pointer is set, allocated as it is copied back.
 	wantCode(t, "import \"encoding/xml\"\ntype M struct{ A string }\ntype D struct{ *M; T string; n int }", "var d D\nxml.Unmarshal(nil, &d)", []string{
