@@ -149,20 +149,27 @@ func localAdvice(t types.Type) string {
 // structs and pointers), whose fields yaegi cannot select; nil where
 // there is none.
 func localAlias(t types.Type) types.Type {
+	return localAliasIn(t, map[types.Type]bool{})
+}
+
+// localAliasIn is localAlias, seen holding the types walked (a struct may
+// embed a pointer to itself).
+func localAliasIn(t types.Type, seen map[types.Type]bool) types.Type {
 	if localStruct(t) {
 		return t
 	}
 	st, ok := t.Underlying().(*types.Struct)
-	if !ok {
+	if !ok || seen[t] {
 		return nil
 	}
+	seen[t] = true
 	for i := range st.NumFields() {
 		if f := st.Field(i); f.Embedded() {
 			ft := f.Type()
 			if p, ok := ft.(*types.Pointer); ok {
 				ft = p.Elem()
 			}
-			if a := localAlias(ft); a != nil {
+			if a := localAliasIn(ft, seen); a != nil {
 				return a
 			}
 		}

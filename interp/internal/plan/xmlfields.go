@@ -27,8 +27,17 @@ type xmlField struct {
 // does xmlFields, reporting false).
 func xmlFields(st *types.Struct) (fields []xmlField, xmlName *xmlField, ok bool) {
 	ok = true
+	// in holds the structs being walked: one that embeds itself (through
+	// a pointer) is not walked again.
+	in := map[*types.Struct]bool{}
 	var walk func(st *types.Struct, sel string, ptrs []embeddedPtr) *xmlField
 	walk = func(st *types.Struct, sel string, ptrs []embeddedPtr) *xmlField {
+		if in[st] {
+			ok = false
+			return nil
+		}
+		in[st] = true
+		defer delete(in, st)
 		var name *xmlField
 		for i := range st.NumFields() {
 			f := st.Field(i)
