@@ -10,15 +10,13 @@ package interp_test
 const (
 	causeVarStatement = "without a package clause, a var declaration is a statement of the cell, run in order as in a function body: a variable used before its declaration (var a = b; var b = 1), by a constant, or by a package-level function where a builtin has its name (var real = ...), is undefined or the builtin, as Go says of a function body"
 	causeInitFirst    = "without a package clause, var declarations are statements of the cell and func init runs before them (Go initializes package-level variables first): init sees their zero values"
-	causeCodecMethods = "a cell's type with MarshalJSON and UnmarshalJSON methods given to encoding/json is refused at the call (compiled json would not call them and would write the interpreter's field names); yaegi's run prints only whether the round trip succeeded"
 	causeFuncTypeLoop = "yaegi: a function cannot be given to a named function type that a field of its own parameter's struct holds (type Ti func(*T) X; type T struct{ t Ti }) in a later compilation than the type's: cannot use type func(*main.T) main.X as type main.Ti; a pasted program assigns it in its package-level initializer, which works"
 	causeFixedPort    = "sometimes: it listens on the fixed port 127.0.0.1:49153, which another run may hold"
 )
 
 // yaegiPastedFailures: yaegi's programs pasted into a cell as they are.
 var yaegiPastedFailures = knownFailures{
-	causeCodecMethods: `issue-1460`,
-	causeFixedPort:    `issue-1330`,
+	causeFixedPort: `issue-1330`,
 }
 
 // yaegiNoPackageFailures: yaegi's programs without their package clause.
@@ -26,7 +24,6 @@ var yaegiNoPackageFailures = knownFailures{
 	causeVarStatement: `const24 issue-1173 struct38 var12 var13`,
 	causeInitFirst:    `const26`,
 	causeFuncTypeLoop: `struct44`,
-	causeCodecMethods: `issue-1460`,
 	causeFixedPort:    `issue-1330`,
 }
 
@@ -36,7 +33,6 @@ var yaegiRenamedFailures = knownFailures{
 	causeVarStatement: `const24 issue-1173 struct38 var12 var13`,
 	causeInitFirst:    `const26`,
 	causeFuncTypeLoop: `struct44`,
-	causeCodecMethods: `issue-1460`,
 	causeFixedPort:    `issue-1330`,
 }
 

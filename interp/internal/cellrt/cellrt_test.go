@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -253,18 +254,127 @@ func TestJSONValue(t *testing.T) {
 	}
 }
 
-// TestJSONFillError checks that the error of filling a view names the
-// cell's struct as Go's error does.
-func TestJSONFillError(t *testing.T) {
+// TestJSONDecoding checks the errors of a decoding a part at a time
+// against those of encoding/json decoding the whole: a type error gets the
+// struct and the field path Go gives, with a promoted field's embedded
+// struct, the first one wins, and a mismatch names the cell's type.
+func TestJSONDecoding(t *testing.T) {
+	type Base struct {
+		ID int `json:"id"`
+	}
+	type Item struct {
+		Base
+		Kids []Item `json:"kids"`
+	}
+	var whole []Item
+	want := json.Unmarshal([]byte(`[{"kids":[{"id":"x"}]}]`), &whole)
+	// The same error, met decoding the inner item's view.
+	d := NewJSONDecoding(nil)
 	var view struct {
-		F0 *string `json:"name"`
+		F0 *int `json:"id"`
 	}
-	err := JSONFillError(json.Unmarshal([]byte(`{"name":3}`), &view), "Config")
-	want := "json: cannot unmarshal number into Go struct field Config.name of type string"
-	if err == nil || err.Error() != want {
-		t.Errorf("got %v, want %q", err, want)
+	if err := d.Check(d.Unmarshal([]byte(`{"id":"x"}`), &view), "Item", "kids", 10, "id", "Base.id"); err != nil {
+		t.Fatalf("Check kept no type error: %v", err)
 	}
-	if err := JSONFillError(nil, "Config"); err != nil {
-		t.Errorf("JSONFillError(nil) = %v", err)
+	d.Check(d.Unmarshal([]byte(`{"id":true}`), &view), "Item", "", 20, "id", "Base.id")
+	if got := d.Err(nil); got == nil || got.Error() != want.Error() {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if err := d.Err(errors.New("stop")); err == nil || err.Error() != "stop" {
+		t.Errorf("a stopping error: got %v", err)
+	}
+	var items []Item
+	want = json.Unmarshal([]byte(`{"kids":{}}`), &items)
+	d = NewJSONDecoding(nil)
+	d.Mismatch([]byte(`{}`), "", "", "[]cellrt.Item", 0)
+	if got := d.Err(nil); got == nil || got.Error() != want.Error() {
+		t.Errorf("mismatch: got %v, want %v", got, want)
+	}
+	var one Item
+	want = json.Unmarshal([]byte(`{"kids":4}`), &one)
+	d = NewJSONDecoding(nil)
+	d.Mismatch([]byte(`4`), "Item", "kids", "[]cellrt.Item", 8)
+	if got := d.Err(nil); got == nil || got.Error() != want.Error() {
+		t.Errorf("mismatch in a field: got %v, want %v", got, want)
+	}
+}
+
+// TestJSONDecodingSettings checks that the parts of a Decode are decoded
+// with the decoder's UseNumber and DisallowUnknownFields.
+func TestJSONDecodingSettings(t *testing.T) {
+	dec := json.NewDecoder(strings.NewReader(""))
+	dec.UseNumber()
+	dec.DisallowUnknownFields()
+	d := NewJSONDecoding(dec)
+	var v struct{ A any }
+	err := d.Check(d.Unmarshal([]byte(`{"A":1.5,"B":2}`), &v), "", "", 0)
+	if _, ok := v.A.(json.Number); !ok || err != nil {
+		t.Errorf("UseNumber: got %T, %v", v.A, err)
+	}
+	if err := d.Err(nil); err == nil || err.Error() != `json: unknown field "B"` {
+		t.Errorf("DisallowUnknownFields: got %v", err)
+	}
+	if d := NewJSONDecoding(nil); d.Unmarshal([]byte(`{"B":1}`), &v) != nil {
+		t.Errorf("json.Unmarshal's decoding refuses unknown fields")
+	}
+}
+
+// textColor is a compiled type with a MarshalText method.
+type textColor string
+
+func (c textColor) MarshalText() ([]byte, error) { return []byte("<" + c + ">"), nil }
+
+// TestJSONText checks that json writes the view of a MarshalText result
+// as it writes the method's type, escaped for HTML or not as the
+// encoder is set.
+func TestJSONText(t *testing.T) {
+	for _, html := range []bool{true, false} {
+		var want, got bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(html)
+		enc.Encode([]textColor{"a&b"})
+		enc = json.NewEncoder(&got)
+		enc.SetEscapeHTML(html)
+		enc.Encode([]any{JSONText("main.C", []byte("<a&b>"), nil)})
+		if got.String() != want.String() {
+			t.Errorf("escape HTML %v: got %s, want %s", html, got.String(), want.String())
+		}
+	}
+	_, err := json.Marshal(JSONText("main.C", nil, errors.New("no")))
+	if err = JSONError(err); err == nil || err.Error() != "json: error calling MarshalText for type main.C: no" {
+		t.Errorf("got %v", err)
+	}
+}
+
+// TestJSONDecodingOffsets checks that a decoding a part at a time finds
+// the parts where Go's decoder does: a type error met in an inner part
+// gets the offset Go's error has in the whole text, and of two errors the
+// earlier in the text is returned, whatever the order they are met in.
+func TestJSONDecodingOffsets(t *testing.T) {
+	type Inner struct {
+		ID int `json:"id"`
+	}
+	data := []byte(` [ {"name": 1, "kids" : [ {"id":"x"} ]} ]`)
+	var whole []struct {
+		Kids []Inner `json:"kids"`
+	}
+	want := json.Unmarshal(data, &whole).(*json.UnmarshalTypeError)
+	d := NewJSONDecoding(nil)
+	outer := d.Elems(data[d.Lead(data):], d.Lead(data))
+	item := data[outer[0]:]
+	_, at := d.Values(item, outer[0], "Kids") // the tag's name in another case
+	kids := at[0]
+	inner := d.Elems(data[kids:], kids)
+	var view struct {
+		F0 *int `json:"id"`
+	}
+	d.Check(d.Unmarshal(data[inner[0]:inner[0]+10], &view), "Inner", "kids", inner[0])
+	got := d.Err(nil).(*json.UnmarshalTypeError)
+	if got.Offset != want.Offset {
+		t.Errorf("offset %d, want Go's %d", got.Offset, want.Offset)
+	}
+	d.Check(&json.UnmarshalTypeError{Value: "number", Type: reflect.TypeFor[string](), Offset: 2}, "T", "name", outer[0])
+	if err := d.Err(nil).(*json.UnmarshalTypeError); err.Field != "name" {
+		t.Errorf("the earlier error: got %v", err)
 	}
 }

@@ -562,6 +562,32 @@ func recvBase(t ast.Expr) (string, bool) {
 	return "", false
 }
 
+// parenEarlierTypes writes the type B of each declaration "type A B" in
+// decls, B a type of the scope (an earlier cell's), as (B), the same
+// type, and returns the function that puts B back: go/types looks for a
+// cycle of such declarations through those of its own check, which do
+// not hold B, and fails.
+func parenEarlierTypes(decls []ast.Decl, scope *types.Scope) (restore func()) {
+	var direct []*ast.TypeSpec
+	for _, d := range decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+			for _, sp := range gd.Specs {
+				if ts := sp.(*ast.TypeSpec); ts.TypeParams == nil {
+					if id, ok := ts.Type.(*ast.Ident); ok && scope.Lookup(id.Name) != nil {
+						ts.Type = &ast.ParenExpr{Lparen: id.Pos(), X: id, Rparen: id.End()}
+						direct = append(direct, ts)
+					}
+				}
+			}
+		}
+	}
+	return func() {
+		for _, ts := range direct {
+			ts.Type = ts.Type.(*ast.ParenExpr).X
+		}
+	}
+}
+
 // checkOnce type-checks the cell's file in a fresh package whose scope
 // holds the session's names that the cell uses (less those it declares),
 // and the
@@ -611,7 +637,9 @@ func (c *cell) checkOnce(renamed []*ast.Ident) (errs ErrorList, err error) {
 			return true
 		})
 	}
+	restore := parenEarlierTypes(decls, scope)
 	defer func() {
+		restore()
 		for i, id := range renamed {
 			id.Name = old[i]
 		}

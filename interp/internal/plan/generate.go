@@ -118,6 +118,9 @@ type gen struct {
 	// discard holds the calls of go and defer statements, whose results
 	// are discarded.
 	discard map[*ast.CallExpr]bool
+	// viewAdvice, when set, says what to write instead of a json or xml
+	// call that no view could be made for (see reflectCall).
+	viewAdvice string
 	// noDepth is set while a package's instance code is rewritten: its
 	// functions count no depth.
 	noDepth bool

@@ -35,8 +35,11 @@ type fnCtx struct {
 // rewrite_conv.go (cell values converted to interfaces), rewrite_iface.go
 // (assertions and type switches to interfaces), rewrite_fmtany.go (fmt of
 // values held in interfaces), rewrite_reflect.go (compiled code that
-// reflects on cell types: errors, encoding/json and xml, templates) and
-// rewrite_jsonview.go (the views encoding/json is given of cell types).
+// reflects on cell types: errors, encoding/json and xml, templates),
+// rewrite_jsonview.go and rewrite_jsonfill.go (the views encoding/json
+// writes and fills of cell types, with jsonfields.go) and
+// rewrite_xmlview.go and rewrite_xmlfill.go (encoding/xml's, with
+// xmlfields.go).
 func (g *gen) rewrite() {
 	c := g.c
 	for _, fd := range c.funcs {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
-	"reflect"
 	"strconv"
 	"strings"
 	"unicode"
@@ -14,19 +13,19 @@ import (
 //
 // json.Marshal, json.MarshalIndent and (*json.Encoder).Encode of a value
 // whose type a cell declared with unexported fields, embedded structs or
-// a MarshalJSON method would see the interpreter's struct (see
-// reflectCall). jsonView rewrites the argument into a value that compiled
-// json marshals as Go marshals the original: each cell struct becomes an
-// anonymous struct of the fields Go would write (exported ones, and those
-// promoted from embedded structs), under their JSON names and options in
-// the tag; a MarshalJSON method is called as the view is made (where Go calls it
-// as it writes; the result is the same unless the method has side
-// effects) and its result given to json through _gt.JSONValue; slices,
-// arrays, maps and pointers of such types are copied into []any,
-// map[K]any and nil-or-view. A shape it does not cover (conflicting
-// names, an embedded pointer, MarshalText, a pointer receiver's
-// MarshalJSON reached without a pointer, a recursive type) keeps the
-// refusal.
+// a MarshalJSON or MarshalText method would see the interpreter's struct
+// (see reflectCall). jsonView rewrites the argument into a value that
+// compiled json marshals as Go marshals the original: each cell struct
+// becomes an anonymous struct of the fields Go would write (see
+// jsonFields), under their JSON names and options in the tag; a
+// MarshalJSON or MarshalText method is called as the view is made (where
+// Go calls it as it writes; the result is the same unless the method has
+// side effects), one with a pointer receiver where Go's encoder reaches
+// the value through a pointer or a slice, and its result given to json
+// through _gt.JSONValue or _gt.JSONText; slices, arrays, maps and
+// pointers of such types are copied into []any, map[K]any (map[string]any
+// for keys with MarshalText) and nil-or-view. A map key of a struct type
+// without MarshalText keeps the refusal.
 
 // jsonMarshalCalls are the calls whose argument jsonViewCall rewrites.
 var jsonMarshalCalls = map[string]bool{
@@ -41,9 +40,10 @@ func (g *gen) jsonViewCall(key string, call *ast.CallExpr, arg ast.Expr, t types
 	if !jsonMarshalCalls[key] {
 		return false
 	}
-	v := jsonViewer{g: g, funcs: map[types.Type]string{}}
-	src, ok := v.view("_gtjv", t)
-	if !ok {
+	v := jsonViewer{g: g, funcs: map[viewKey]string{}}
+	src, ok := v.view("_gtjv", t, false)
+	g.viewAdvice = v.advice
+	if !ok || src == "_gtjv" {
 		return false
 	}
 	g.ed.insert(g.off(arg.Pos()), "func() any { "+v.vars.String()+v.defs.String()+"_gtjv := (")
@@ -75,10 +75,54 @@ type jsonViewer struct {
 	n int
 	// funcs name the functions that view a named struct type, declared
 	// in vars and defined in defs (a recursive type calls its own).
-	funcs map[types.Type]string
+	funcs map[viewKey]string
 	// method is set when a view calls a MarshalJSON method.
 	method     bool
 	vars, defs strings.Builder
+	// advice, when set, says what to write instead of a call the viewer
+	// cannot make.
+	advice string
+	// dispatch names the function that views a value of a cell's type
+	// inside an interface (see anyView), "-" where no type needs it.
+	dispatch string
+}
+
+// anyView returns the view of x (source xs) of a type that holds values
+// of interface types, whose types the planner does not know: _gt.FmtAny
+// with a function that finds their types among the session's types that
+// need (see needs) and views them (see view), or "" where none needs.
+func (v *jsonViewer) anyView(xs string, needs func(types.Type) bool, view func(xs string, t types.Type) (string, bool)) string {
+	if v.dispatch == "" {
+		v.dispatch = v.name()
+		var b strings.Builder
+		for _, tn := range v.g.cellTypeNames() {
+			for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+				if !needs(t) {
+					continue
+				}
+				ts, ok := v.g.typeSrc(t)
+				if !ok {
+					continue
+				}
+				s, ok := view("_gtx", t)
+				if !ok {
+					continue
+				}
+				c := cellType{ts, structLike(t)}
+				b.WriteString(" if " + c.cond() + " { if _gtx, _gtok := _gtv.(" + ts + "); _gtok { return " + s + " } };")
+			}
+		}
+		if b.Len() == 0 {
+			v.dispatch = "-"
+			return ""
+		}
+		fmt.Fprintf(&v.vars, "var %s func(any) any; ", v.dispatch)
+		fmt.Fprintf(&v.defs, "%s = func(_gtv any) any { _gtt := %s.CellType(_gtv);%s return _gtv }; ", v.dispatch, rtName, b.String())
+	}
+	if v.dispatch == "-" {
+		return ""
+	}
+	return rtName + ".FmtAny(" + xs + ", " + v.dispatch + ")"
 }
 
 // name returns a fresh variable name.
@@ -106,35 +150,48 @@ func hasMethod(t types.Type, m string) bool {
 }
 
 // view returns the source of an expression, of a type compiled json
-// marshals as Go marshals x (source xs, evaluated without side effects)
-// of type t, and false when it cannot.
-func (v *jsonViewer) view(xs string, t types.Type) (string, bool) {
+// marshals as Go marshals x (source xs, a variable or what it points to,
+// evaluated without side effects) of type t, and false when it cannot.
+// addr is whether x is addressable in Go's encoder (reached through a
+// pointer or a slice, not the value given to Marshal or a map's), where
+// it calls methods with pointer receivers.
+func (v *jsonViewer) view(xs string, t types.Type, addr bool) (string, bool) {
 	if !needsView(t) {
+		if holdsInterface(t, 0) {
+			if s := v.anyView(xs, needsView, func(xs string, t types.Type) (string, bool) { return v.view(xs, t, false) }); s != "" {
+				return s, true
+			}
+		}
 		return xs, true
 	}
 	if _, ok := t.(*types.Pointer); !ok {
-		if hasMethod(t, "MarshalJSON") {
-			return v.methodView(xs, t), true
-		}
-		if hasMethod(t, "MarshalText") || hasMethod(types.NewPointer(t), "MarshalJSON") || hasMethod(types.NewPointer(t), "MarshalText") {
-			return "", false
+		pt := types.NewPointer(t)
+		switch {
+		case addr && hasMethod(pt, "MarshalJSON") || hasMethod(t, "MarshalJSON"):
+			return v.methodView(xs, t, "MarshalJSON"), true
+		case addr && hasMethod(pt, "MarshalText") || hasMethod(t, "MarshalText"):
+			return v.methodView(xs, t, "MarshalText"), true
 		}
 	}
 	if n, ok := t.(*types.Named); ok {
 		if _, ok := n.Underlying().(*types.Struct); ok {
-			return v.namedView(xs, n)
+			return v.namedView(xs, n, addr)
 		}
 	}
 	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		// A method json does not call: the value, as its basic type
+		// (yaegi hands compiled code a wrapper of a value with methods).
+		return u.Name() + "(" + xs + ")", true
 	case *types.Pointer:
-		if hasMethod(t, "MarshalText") {
-			return "", false
-		}
 		inner := "*" + xs
-		if hasMethod(t, "MarshalJSON") {
-			inner = v.methodView(xs, t)
-		} else {
-			s, ok := v.view("(*"+xs+")", u.Elem())
+		switch {
+		case hasMethod(t, "MarshalJSON"):
+			inner = v.methodView(xs, t, "MarshalJSON")
+		case hasMethod(t, "MarshalText"):
+			inner = v.methodView(xs, t, "MarshalText")
+		default:
+			s, ok := v.view("(*"+xs+")", u.Elem(), true)
 			if !ok {
 				return "", false
 			}
@@ -145,56 +202,87 @@ func (v *jsonViewer) view(xs string, t types.Type) (string, bool) {
 		var elem types.Type
 		nilCheck := ""
 		if s, ok := u.(*types.Slice); ok {
-			elem, nilCheck = s.Elem(), "if "+xs+" == nil { return nil }; "
+			elem, nilCheck, addr = s.Elem(), "if "+xs+" == nil { return nil }; ", true
 		} else {
 			elem = u.(*types.Array).Elem()
 		}
 		r, i, e := v.name(), v.name(), v.name()
-		s, ok := v.view(e, elem)
+		s, ok := v.view(e, elem, addr)
 		if !ok {
 			return "", false
 		}
 		return "func() any { " + nilCheck + r + " := make([]any, len(" + xs + ")); for " + i + ", " + e + " := range " + xs +
 			" { " + r + "[" + i + "] = " + s + " }; return " + r + " }()", true
 	case *types.Map:
-		if needsView(u.Key()) || hasMethod(u.Key(), "MarshalText") {
-			return "", false
-		}
-		ks, ok := v.g.typeSrc(u.Key())
+		r, k, e := v.name(), v.name(), v.name()
+		s, ok := v.view(e, u.Elem(), false)
 		if !ok {
 			return "", false
 		}
-		r, k, e := v.name(), v.name(), v.name()
-		s, ok := v.view(e, u.Elem())
+		key := u.Key()
+		if b, ok := key.Underlying().(*types.Basic); (!ok || b.Info()&types.IsString == 0) && hasMethod(key, "MarshalText") {
+			// Go's json names an entry by its key's MarshalText.
+			kb, kerr := v.name(), v.name()
+			v.method = true
+			return "func() any { if " + xs + " == nil { return nil }; " + r + " := make(map[string]any, len(" + xs + ")); for " + k + ", " + e + " := range " + xs +
+				" { " + kb + ", " + kerr + " := " + k + ".MarshalText(); if " + kerr + " != nil { return " + rtName + ".JSONKeyError(" + strconv.Quote(goTypeName(t)) + ", " + kerr + ") }; " +
+				r + "[string(" + kb + ")] = " + s + " }; return " + r + " }()", true
+		}
+		if _, basic := key.Underlying().(*types.Basic); !basic && needsView(key) {
+			return "", false // json writes string and integer keys itself
+		}
+		ks, ok := v.g.typeSrc(key)
 		if !ok {
 			return "", false
 		}
 		return "func() any { if " + xs + " == nil { return nil }; " + r + " := make(map[" + ks + "]any, len(" + xs + ")); for " + k + ", " + e + " := range " + xs +
 			" { " + r + "[" + k + "] = " + s + " }; return " + r + " }()", true
 	case *types.Struct:
-		return v.structView(xs, t, u)
+		return v.structView(xs, t, u, addr)
 	}
 	return "", false
 }
 
-// methodView returns the view of x (source xs) of type t with a
-// MarshalJSON method.
-func (v *jsonViewer) methodView(xs string, t types.Type) string {
+// methodView returns the view of x (source xs) of type t by its method m,
+// MarshalJSON or MarshalText.
+func (v *jsonViewer) methodView(xs string, t types.Type, m string) string {
 	v.method = true
-	name := types.TypeString(t, func(p *types.Package) string {
-		if p.Path() == cellPath {
-			return "main"
-		}
-		return p.Name()
-	})
+	name := goTypeName(t)
 	b, err := v.name(), v.name()
-	return "func() any { " + b + ", " + err + " := " + xs + ".MarshalJSON(); return " + rtName + ".JSONValue(" + strconv.Quote(name) + ", " + b + ", " + err + ") }()"
+	wrap := ".JSONValue("
+	if m == "MarshalText" {
+		wrap = ".JSONText("
+	}
+	return "func() any { " + b + ", " + err + " := " + xs + "." + m + "(); return " + rtName + wrap + strconv.Quote(name) + ", " + b + ", " + err + ") }()"
+}
+
+// pointerMarshaler reports whether a value of type t holds a type with a
+// MarshalJSON, MarshalText, MarshalXML or MarshalXMLAttr method with a
+// pointer receiver.
+func pointerMarshaler(t types.Type) bool {
+	found := false
+	valueTypes(t, func(t types.Type) bool {
+		for _, m := range []string{"MarshalJSON", "MarshalText", "MarshalXML", "MarshalXMLAttr"} {
+			if _, ok := t.Underlying().(*types.Pointer); !ok && hasMethod(types.NewPointer(t), m) && !hasMethod(t, m) {
+				found = true
+			}
+		}
+		return found
+	})
+	return found
+}
+
+// A viewKey is a named struct type viewed addressable or not.
+type viewKey struct {
+	t    types.Type
+	addr bool
 }
 
 // namedView returns the view of x (source xs) of a named struct type n:
 // a call of a function that views n.
-func (v *jsonViewer) namedView(xs string, n *types.Named) (string, bool) {
-	if f, ok := v.funcs[n]; ok {
+func (v *jsonViewer) namedView(xs string, n *types.Named, addr bool) (string, bool) {
+	addr = addr && pointerMarshaler(n) // one function where it is all one
+	if f, ok := v.funcs[viewKey{n, addr}]; ok {
 		return f + "(" + xs + ")", true
 	}
 	ts, ok := v.g.typeSrc(n)
@@ -202,8 +290,8 @@ func (v *jsonViewer) namedView(xs string, n *types.Named) (string, bool) {
 		return "", false
 	}
 	f, p := v.name(), v.name()
-	v.funcs[n] = f
-	body, ok := v.structView(p, n, n.Underlying().(*types.Struct))
+	v.funcs[viewKey{n, addr}] = f
+	body, ok := v.structView(p, n, n.Underlying().(*types.Struct), addr)
 	if !ok {
 		return "", false
 	}
@@ -212,116 +300,113 @@ func (v *jsonViewer) namedView(xs string, n *types.Named) (string, bool) {
 	return f + "(" + xs + ")", true
 }
 
-// A jsonField is a field Go's json writes: its selector from the outer
-// value, its type, its JSON name and tag options.
-type jsonField struct {
-	sel  string
-	f    *types.Var
-	name string
-	opts string
-}
-
 // structView returns the view of a struct value xs of type t.
-func (v *jsonViewer) structView(xs string, t types.Type, st *types.Struct) (string, bool) {
-	var fields []jsonField
-	if !jsonFields(t, st, &fields, map[*types.Struct]bool{}) {
+func (v *jsonViewer) structView(xs string, t types.Type, st *types.Struct, addr bool) (string, bool) {
+	if a := localAlias(t); a != nil {
+		v.advice = localAdvice(a)
 		return "", false
 	}
-	seen := map[string]bool{}
 	var decl, set strings.Builder
 	r := v.name()
-	for i, f := range fields {
-		if seen[f.name] {
-			return "", false // a conflict Go resolves by depth and tags
-		}
-		seen[f.name] = true
-		obj, _, _ := types.LookupFieldOrMethod(t, false, f.f.Pkg(), f.f.Name())
-		if obj != f.f {
-			return "", false // the selector would be ambiguous
-		}
+	for i, f := range jsonFields(st) {
 		fname := "F" + strconv.Itoa(i)
 		sel := xs + "." + f.sel
-		if !needsView(f.f.Type()) {
-			ts, ok := v.g.typeSrc(f.f.Type())
-			if !ok {
-				return "", false
-			}
-			tag := f.name
-			if f.opts != "" {
-				tag += "," + f.opts
-			}
-			fmt.Fprintf(&decl, "%s %s %s; ", fname, ts, strconv.Quote(`json:`+strconv.Quote(tag)))
-			fmt.Fprintf(&set, "%s.%s = %s; ", r, fname, sel)
-			continue
+		ft := f.f.Type()
+		// cond holds when Go writes the field: its embedded pointers are
+		// not nil, and it is not empty for omitempty or zero for
+		// omitzero.
+		var cond []string
+		for _, p := range f.ptrs {
+			cond = append(cond, xs+"."+p.sel+" != nil")
 		}
-		omit := false
-		for _, o := range strings.Split(f.opts, ",") {
-			switch o {
-			case "omitempty":
-				omit = true
-			case "omitzero":
-				return "", false
-			}
-		}
-		s, ok := v.view(sel, f.f.Type())
+		src, ok := v.view(sel, ft, addr || len(f.ptrs) > 0)
 		if !ok {
 			return "", false
 		}
-		tag := f.name
-		if omit {
-			tag += ",omitempty" // the field is left nil when Go omits it
+		view := src != sel
+		// Compiled json leaves the field out itself, but for a view, a
+		// field behind an embedded pointer and one whose IsZero method
+		// a cell declared.
+		own := !view && len(f.ptrs) == 0 && !(f.hasOpt("omitzero") && cellIsZero(ft))
+		var opts []string
+		for _, o := range strings.Split(f.opts, ",") {
+			switch {
+			case o == "omitempty" && !own:
+				cond = append(cond, "!("+emptyCond(sel, ft)+")")
+			case o == "omitzero" && !own:
+				cond = append(cond, "!("+zeroCond(sel, ft)+")")
+			case o == "string" && !own:
+				if _, ok := ft.Underlying().(*types.Pointer); ok {
+					return "", false // the view's pointer would hide the option
+				}
+				opts = append(opts, o)
+			case o == "omitempty" || o == "omitzero" || o == "string":
+				opts = append(opts, o)
+			}
 		}
-		fmt.Fprintf(&decl, "%s any %s; ", fname, strconv.Quote(`json:`+strconv.Quote(tag)))
-		if omit {
-			fmt.Fprintf(&set, "if !(%s) { %s.%s = %s }; ", emptyCond(sel, f.f.Type()), r, fname, s)
-		} else {
-			fmt.Fprintf(&set, "%s.%s = %s; ", r, fname, s)
+		tag := strings.Join(append([]string{f.name}, opts...), ",")
+		switch {
+		case len(cond) == 0 && !view:
+			ts, ok := v.g.typeSrc(ft)
+			if !ok {
+				return "", false
+			}
+			fmt.Fprintf(&decl, "%s %s %s; ", fname, ts, strconv.Quote(`json:`+strconv.Quote(tag)))
+			fmt.Fprintf(&set, "%s.%s = %s; ", r, fname, sel)
+		case len(cond) == 0:
+			fmt.Fprintf(&decl, "%s any %s; ", fname, strconv.Quote(`json:`+strconv.Quote(tag)))
+			fmt.Fprintf(&set, "%s.%s = %s; ", r, fname, src)
+		case !view:
+			// A pointer to the field, nil where Go leaves it out.
+			ts, ok := v.g.typeSrc(ft)
+			if !ok {
+				return "", false
+			}
+			fmt.Fprintf(&decl, "%s *%s %s; ", fname, ts, strconv.Quote(`json:`+strconv.Quote(tag+",omitempty")))
+			fmt.Fprintf(&set, "if %s { %s.%s = &%s }; ", strings.Join(cond, " && "), r, fname, sel)
+		default:
+			fmt.Fprintf(&decl, "%s any %s; ", fname, strconv.Quote(`json:`+strconv.Quote(tag+",omitempty")))
+			fmt.Fprintf(&set, "if %s { %s.%s = %s.JSONPresent(%s) }; ", strings.Join(cond, " && "), r, fname, rtName, src)
 		}
 	}
 	return "func() any { var " + r + " struct { " + decl.String() + "}; " + set.String() + "return " + r + " }()", true
 }
 
-// jsonFields appends the fields of st (a struct of type t, or embedded
-// in it) that Go's json writes, flattening embedded structs, and reports
-// false for an embedded pointer to a struct (whose fields are written
-// only when it is not nil).
-func jsonFields(t types.Type, st *types.Struct, out *[]jsonField, seen map[*types.Struct]bool) bool {
-	if seen[st] {
-		return false
+// isZeroMethod returns t's method IsZero() bool, or nil.
+func isZeroMethod(t types.Type) *types.Func {
+	m, _, _ := types.LookupFieldOrMethod(t, true, nil, "IsZero")
+	f, ok := m.(*types.Func)
+	if !ok {
+		return nil
 	}
-	seen[st] = true
-	defer delete(seen, st)
-	for i := range st.NumFields() {
-		f := st.Field(i)
-		tag := reflect.StructTag(st.Tag(i)).Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if !validJSONName(name) {
-			name = ""
-		}
-		if f.Embedded() && name == "" {
-			ft := f.Type()
-			if _, ok := ft.Underlying().(*types.Pointer); ok {
-				return false
-			}
-			if inner, ok := ft.Underlying().(*types.Struct); ok {
-				if !jsonFields(t, inner, out, seen) {
-					return false
-				}
-				continue
-			}
-		}
-		if !f.Exported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name()
-		}
-		*out = append(*out, jsonField{sel: f.Name(), f: f, name: name, opts: opts})
+	sig := f.Type().(*types.Signature)
+	if sig.Params().Len() != 0 || sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool]) {
+		return nil
 	}
-	return true
+	return f
+}
+
+// cellIsZero reports whether t has an IsZero method that a cell
+// declared, which compiled json does not see.
+func cellIsZero(t types.Type) bool {
+	m := isZeroMethod(t)
+	return m != nil && m.Pkg() != nil && m.Pkg().Path() == cellPath
+}
+
+// zeroCond returns the source of a condition that holds when x of type t
+// is zero for omitzero: its IsZero method says so, or it is the zero
+// value.
+func zeroCond(x string, t types.Type) string {
+	if isZeroMethod(t) != nil {
+		if _, ok := t.Underlying().(*types.Pointer); ok || types.IsInterface(t) {
+			return x + " == nil || " + x + ".IsZero()"
+		}
+		return x + ".IsZero()"
+	}
+	if types.IsInterface(t) {
+		return x + " == nil"
+	}
+	return rtName + ".IsZero(" + x + ")"
 }
 
 // validJSONName is encoding/json's test of a name in a tag.
@@ -360,112 +445,4 @@ func emptyCond(x string, t types.Type) string {
 		return "false"
 	}
 	return x + " == nil"
-}
-
-// jsonFillCall rewrites json.Unmarshal(data, p) or dec.Decode(p), p a
-// pointer to a cell struct that compiled json would fill wrongly, into an Unmarshal into a
-// view: an anonymous struct of pointers to the fields Go fills, under
-// their JSON names and options. A JSON null sets a field of pointer,
-// slice, map or interface type to nil, as Go does, and leaves another
-// alone. It reports whether it
-// did; a field whose own type compiled json would fill wrongly, a type
-// with UnmarshalJSON or UnmarshalText, or a call of a go or defer
-// statement keeps the refusal.
-func (g *gen) jsonFillCall(key string, call *ast.CallExpr, t types.Type) bool {
-	decode := key == "encoding/json.Decoder.Decode"
-	if key != "encoding/json.Unmarshal" && !decode || call.Ellipsis.IsValid() || g.discard[call] {
-		// A go or defer statement's call would evaluate its arguments late.
-		return false
-	}
-	p, ok := t.(*types.Pointer)
-	if !ok {
-		return false
-	}
-	n, ok := p.Elem().(*types.Named)
-	if !ok {
-		return false
-	}
-	st, ok := n.Underlying().(*types.Struct)
-	if !ok || hasMethod(p, "UnmarshalJSON") || hasMethod(p, "UnmarshalText") {
-		return false
-	}
-	var fields []jsonField
-	if !jsonFields(n, st, &fields, map[*types.Struct]bool{}) {
-		return false
-	}
-	seen := map[string]bool{}
-	var decl, set, fix strings.Builder
-	for i, f := range fields {
-		if seen[f.name] {
-			return false
-		}
-		seen[f.name] = true
-		if obj, _, _ := types.LookupFieldOrMethod(n, false, f.f.Pkg(), f.f.Name()); obj != f.f {
-			return false
-		}
-		ft := f.f.Type()
-		if why, _ := reflectProblem(ft, "encoding/json", true); why != "" {
-			return false
-		}
-		nullable := false
-		switch ft.Underlying().(type) {
-		case *types.Pointer, *types.Slice, *types.Map, *types.Interface:
-			nullable = true
-		}
-		if nullable && strings.Contains(","+f.opts+",", ",string,") {
-			return false
-		}
-		ts, ok := g.typeSrc(ft)
-		if !ok {
-			return false
-		}
-		tag := f.name
-		if f.opts != "" {
-			tag += "," + f.opts
-		}
-		fname := "F" + strconv.Itoa(i)
-		fmt.Fprintf(&decl, "%s *%s %s; ", fname, ts, strconv.Quote(`json:`+strconv.Quote(tag)))
-		fmt.Fprintf(&set, "_gtjr.%s = &_gtjp.%s; ", fname, f.sel)
-		// A null sets the view's pointer to nil, and a value after it
-		// fills a new variable.
-		if nullable {
-			fmt.Fprintf(&fix, "if _gtjr.%s == nil { _gtjp.%s = nil }; ", fname, f.sel)
-		}
-		fmt.Fprintf(&fix, "if _gtjr.%s != nil && _gtjr.%s != &_gtjp.%s { _gtjp.%s = *_gtjr.%s }; ", fname, fname, f.sel, f.sel, fname)
-	}
-	view := "var _gtjr struct { " + decl.String() + "}; " + set.String()
-	fixed := fix.String() + "return " + rtName + ".JSONFillError(_gte, " + strconv.Quote(n.Obj().Name()) + ") }"
-	if decode {
-		// dec.Decode(p) becomes func(dec, p) error { ... }(dec, p).
-		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok || len(call.Args) != 1 {
-			return false
-		}
-		dt, ok := g.typeSrc(g.c.info.Types[sel.X].Type)
-		if !ok {
-			return false
-		}
-		ps, ok := g.typeSrc(p)
-		if !ok {
-			return false
-		}
-		g.ed.insert(g.off(call.Pos()), "func(_gtjdec "+dt+", _gtjp "+ps+") error { if _gtjp == nil { return _gtjdec.Decode(_gtjp) }; "+view+
-			"_gte := _gtjdec.Decode(&_gtjr); "+fixed+"(")
-		g.ed.replace(g.off(sel.X.End()), g.off(call.Args[0].Pos()), ", ")
-		return true
-	}
-	if len(call.Args) != 2 {
-		return false
-	}
-	data, target := call.Args[0], call.Args[1]
-	pkg, ok := g.qualify(g.calledFunc(call).Pkg())
-	if !ok {
-		return false
-	}
-	unmarshal := pkg + ".Unmarshal"
-	g.ed.replace(g.off(call.Pos()), g.off(data.Pos()), "func() error { _gtjd := (")
-	g.ed.replace(g.off(data.End()), g.off(target.Pos()), "); _gtjp := (")
-	g.ed.replace(g.off(target.End()), g.off(call.End()), "); if _gtjp == nil { return "+unmarshal+"(_gtjd, _gtjp) }; "+view+
-		"_gte := "+unmarshal+"(_gtjd, &_gtjr); "+fixed+"()")
-	return true
 }

@@ -16,10 +16,13 @@ import (
 // another, and the type has none of its methods. encoding/json and
 // encoding/xml would write, or fill, what Go would not, and call no
 // MarshalJSON, UnmarshalJSON, MarshalXML or MarshalText method; a
-// template cannot call a method. json's marshalling calls get a view of
-// the value that compiled json writes as Go would (see jsonViewCall).
-// Where a call would still differ from Go, the cell is refused with a message at the call that says why and what to
-// write instead (a template, which may use only fields, warns).
+// template cannot call a method; xml cannot name an element by the
+// struct's type. json's and xml's calls get a view of the value that
+// compiled code writes, or fills, as Go would (see jsonViewCall,
+// jsonFillCall, xmlViewCall, xmlFillCall). Where a call would still
+// differ from Go, the cell is refused with a message at the call that
+// says why and what to write instead (a template, which may use only
+// fields, warns).
 
 // reflectCalls are the functions and methods of encoding/json and
 // encoding/xml that look at a value by reflection, with the index of the
@@ -82,16 +85,64 @@ func (g *gen) reflectCall(call *ast.CallExpr, fn *types.Func, path string) {
 		return
 	}
 	why, at := reflectProblem(t, path, rc.fill)
-	if why == "" || !rc.fill && g.jsonViewCall(key, call, arg, t) || rc.fill && g.jsonFillCall(key, call, t) {
+	if why == "" && path == "encoding/xml" && !rc.fill && holdsCellType(t) {
+		// xml names an element by its value's type, which it does not
+		// see.
+		why, at = "xml names an element by its type, and the interpreter's struct has no name", types.TypeString(t, cellQualifier)
+	}
+	g.viewAdvice = ""
+	if !rc.fill && (g.jsonViewCall(key, call, arg, t) || g.xmlViewCall(key, call, arg, t)) {
+		// A view is made where the value's type, or the type of a value
+		// in an interface in it, needs one.
+		return
+	}
+	if why == "" {
+		if rc.fill && path == "encoding/json" && holdsCellStruct(t) {
+			g.jsonFillCall(key, call, t) // for Go's errors
+		}
+		if rc.fill && types.IsInterface(t) {
+			// A pointer to a cell's value in it.
+			if path == "encoding/json" {
+				g.jsonFillCall(key, call, t)
+			} else {
+				g.xmlFillCall(key, call, t)
+			}
+		}
 		return
 	}
 	pkg := path[strings.LastIndex(path, "/")+1:]
+	advice := reflectAdvice(pkg, rc.fill)
+	if rc.fill {
+		ok, a := g.xmlFillCall(key, call, t), ""
+		if path == "encoding/json" {
+			ok, a = g.jsonFillCall(key, call, t)
+		}
+		if ok {
+			return
+		}
+		if a != "" {
+			advice = a
+		}
+	}
+	if g.viewAdvice != "" {
+		advice = g.viewAdvice
+	}
 	name := pkg + "." + fn.Name()
 	if r := fn.Type().(*types.Signature).Recv(); r != nil {
 		name = fmt.Sprintf("(*%s.%s).%s", pkg, strings.TrimPrefix(types.TypeString(r.Type(), nil), "*"+path+"."), fn.Name())
 	}
 	g.errorf(call.Pos(), "%s of %s cannot be done as Go does it: %s is a type declared in a cell, and %s (compiled code sees the interpreter's struct, without the type's methods); %s",
-		name, types.TypeString(t, cellQualifier), at, why, reflectAdvice(pkg, rc.fill))
+		name, types.TypeString(t, cellQualifier), at, why, advice)
+}
+
+// calledPkg returns the name generated code uses for the package of the
+// function a call calls, and false when there is none.
+func (g *gen) calledPkg(call *ast.CallExpr) (string, bool) {
+	fn := g.calledFunc(call)
+	if fn == nil || fn.Pkg() == nil {
+		return "", false
+	}
+	return g.qualify(fn.Pkg())
 }
 
 // reflectAdvice says what to write instead of a call that reflectCall
@@ -120,7 +171,27 @@ func reflectProblem(t types.Type, path string, fill bool) (why, at string) {
 		at = types.TypeString(n, cellQualifier)
 		return why != ""
 	})
+	if why == "" {
+		cellStructs(t, func(st *types.Struct) bool {
+			why = structProblem(st, fill)
+			at = types.TypeString(st, cellQualifier)
+			return why != ""
+		})
+	}
 	return why, at
+}
+
+// cellStructs calls f on the struct types without a name that a cell
+// wrote, which a value of type t holds, until f reports true.
+func cellStructs(t types.Type, f func(*types.Struct) bool) {
+	valueTypes(t, func(t types.Type) bool {
+		u, ok := t.(*types.Struct)
+		if !ok || u.NumFields() == 0 {
+			return false
+		}
+		pkg := u.Field(0).Pkg()
+		return pkg != nil && pkg.Path() == cellPath && f(u)
+	})
 }
 
 // codecProblem returns what encoding/json or encoding/xml (path) would
@@ -143,6 +214,12 @@ func codecProblem(n *types.Named, path string, fill bool) string {
 	if !ok {
 		return ""
 	}
+	return structProblem(st, fill)
+}
+
+// structProblem returns what compiled reflection would do wrong with a
+// struct a cell declared (its fields, not their types), or "".
+func structProblem(st *types.Struct, fill bool) string {
 	for i := range st.NumFields() {
 		f := st.Field(i)
 		switch {
@@ -163,6 +240,16 @@ func codecProblem(n *types.Named, path string, fill bool) string {
 // type t holds (t itself, and through pointers, slices, arrays, maps and
 // struct fields) until f reports true.
 func firstCellType(t types.Type, f func(*types.Named) bool) {
+	valueTypes(t, func(t types.Type) bool {
+		n, ok := types.Unalias(t).(*types.Named)
+		return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == cellPath && f(n)
+	})
+}
+
+// valueTypes calls f on the types that a value of type t holds (t
+// itself, and through pointers, slices, arrays, maps and struct fields)
+// until f reports true.
+func valueTypes(t types.Type, f func(types.Type) bool) {
 	seen := map[types.Type]bool{}
 	var walk func(t types.Type) bool
 	walk = func(t types.Type) bool {
@@ -170,7 +257,7 @@ func firstCellType(t types.Type, f func(*types.Named) bool) {
 			return false
 		}
 		seen[t] = true
-		if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == cellPath && f(n) {
+		if f(t) {
 			return true
 		}
 		switch u := t.Underlying().(type) {

@@ -204,3 +204,20 @@ func TestConstantDeclaredAgain(t *testing.T) {
 		t.Errorf("warnings %q, want %q", got, want)
 	}
 }
+
+// TestTypeOfEarlierType checks that a cell can declare a type as a type
+// of an earlier cell (type alias Event, as an UnmarshalJSON method's
+// alias), which go/types' cycle check of the cell's own declarations
+// does not find.
+func TestTypeOfEarlierType(t *testing.T) {
+	s := newSession(t)
+	run(t, s, 1, "type Event struct{ Name string }")
+	run(t, s, 2, "type alias Event\ntype pair Event")
+	p := run(t, s, 3, "func (e *Event) Set(n string) { (*alias)(e).Name = n }\nvar a = pair{\"p\"}")
+	checkSource(t, p, []string{"(*alias)(e).Name = n"}, nil)
+	s2 := newSession(t)
+	run(t, s2, 1, "type A int")
+	if _, err := s2.Plan(2, "type B C\ntype C B"); err == nil || !strings.Contains(err.Error(), "invalid recursive type") {
+		t.Errorf("a cycle of the cell's own types: got %v, want invalid recursive type", err)
+	}
+}

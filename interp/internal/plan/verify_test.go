@@ -188,6 +188,9 @@ func verify(s *Session, p *Plan) error {
 				errs = append(errs, fmt.Sprint("type checker panic: ", r))
 			}
 		}()
+		for _, f := range files {
+			defer parenEarlierTypes(f.Decls, scope)()
+		}
 		types.NewChecker(&conf, fset, pkg, nil).Files(files)
 	}()
 	if len(errs) > 0 {

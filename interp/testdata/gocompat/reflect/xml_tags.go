@@ -1,5 +1,4 @@
 // encoding/xml with tags on a cell struct.
-// gocompat: want-error "its unexported field note would be written as Xnote"
 package main
 
 import (
