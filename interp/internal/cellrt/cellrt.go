@@ -135,6 +135,10 @@ func (rt *Runtime) exports() map[string]map[string]reflect.Value {
 		"JSONError":        reflect.ValueOf(JSONError),
 		"JSONResult":       reflect.ValueOf(JSONResult),
 		"JSONFillError":    reflect.ValueOf(JSONFillError),
+		"TemplateView":     reflect.ValueOf(TemplateView),
+		"TemplateNil":      reflect.ValueOf(TemplateNil),
+		"TemplateField":    reflect.ValueOf(TemplateField),
+		"TemplateExecute":  reflect.ValueOf(TemplateExecute),
 	}}
 }
 

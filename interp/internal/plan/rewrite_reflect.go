@@ -17,9 +17,10 @@ import (
 // encoding/xml would write, or fill, what Go would not, and call no
 // MarshalJSON, UnmarshalJSON, MarshalXML or MarshalText method; a
 // template cannot call a method. json's marshalling calls get a view of
-// the value that compiled json writes as Go would (see jsonViewCall).
+// the value that compiled json writes as Go would (see jsonViewCall), and
+// a template's Execute one that it reads as Go would (see templateCall).
 // Where a call would still differ from Go, the cell is refused with a message at the call that says why and what to
-// write instead (a template, which may use only fields, warns).
+// write instead.
 
 // reflectCalls are the functions and methods of encoding/json and
 // encoding/xml that look at a value by reflection, with the index of the
@@ -68,7 +69,7 @@ func (g *gen) reflectCall(call *ast.CallExpr, fn *types.Func, path string) {
 	}
 	if path == "text/template" || path == "html/template" {
 		if fn.Name() == "Execute" || fn.Name() == "ExecuteTemplate" {
-			g.templateCall(call)
+			g.templateCall(call, fn)
 		}
 		return
 	}
@@ -192,31 +193,6 @@ func firstCellType(t types.Type, f func(*types.Named) bool) {
 		return false
 	}
 	walk(t)
-}
-
-// templateCall warns when a template executes with data of a type a cell
-// declared with methods: the template cannot call them.
-func (g *gen) templateCall(call *ast.CallExpr) {
-	if len(call.Args) == 0 {
-		return
-	}
-	t := g.c.info.Types[call.Args[len(call.Args)-1]].Type
-	if t == nil {
-		return
-	}
-	var found *types.Named
-	firstCellType(t, func(n *types.Named) bool {
-		if types.NewMethodSet(types.NewPointer(n)).Len() > 0 && !types.IsInterface(n) {
-			found = n
-		}
-		return found != nil
-	})
-	if found == nil {
-		return
-	}
-	name := types.TypeString(found, cellQualifier)
-	g.warnf(call.Pos(), "a template cannot call the methods of %s, a type declared in a cell (compiled code does not see them): {{.%s}} fails with \"can't evaluate field\"; put the method's result in a field or a map for the template",
-		name, types.NewMethodSet(types.NewPointer(found)).At(0).Obj().Name())
 }
 
 // warnf adds a warning at a position of the cell.

@@ -1,0 +1,742 @@
+package cellrt
+
+import (
+	"errors"
+	"fmt"
+	htemplate "html/template"
+	"io"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"text/template"
+	"text/template/parse"
+)
+
+// Templates executed with values of a cell's types.
+//
+// Compiled text/template and html/template see the interpreter's value of
+// a type declared in a cell, without the type's methods: {{.Final}} fails
+// where Final is a method. The planner hands Execute a view of such a
+// value instead (TemplateView): a value that knows the type's methods,
+// bound to the value, its fields (views again where they hold such
+// types) and how fmt prints it. TemplateExecute rewrites the template's
+// trees, once, so that what reads a field or calls a method, tests a
+// value's truth, ranges over it, compares it or passes it to a function
+// goes through functions that understand views (see rewriteTemplate) and
+// that do what the template package does for any other value.
+
+// A TemplateValue is the view of a value of a type a cell declared, as a
+// template sees it.
+type TemplateValue struct {
+	typ    string        // Go's name of the type
+	val    reflect.Value // the interpreter's value, addressable
+	ptr    any           // the pointer to it the planner gave
+	addr   bool          // the value is addressable in Go
+	viaPtr bool          // the template reached it through a pointer
+	isNil  bool          // a nil pointer
+	method func(string) any
+	field  func(string) (any, bool)
+	hidden []string
+	elems  func() any
+	format func(bool) any
+}
+
+// TemplateView returns the view of the value p points to, of a type
+// named typ that a cell declared: addr says whether Go could take its
+// address (a pointer's target, an element of a slice), viaPtr whether
+// the template reached it through a pointer. method returns the type's
+// exported method name bound to the value (nil when it has none, or it
+// has a pointer receiver and the value is not addressable); field the
+// value of an exported field (a view, or a reflect.Value of the field);
+// hidden lists the unexported fields; elems, when not nil, returns the
+// elements of a slice, array or map type as views; format returns the
+// value fmt prints (ptr: as the pointer, whose methods a template's
+// action uses when the value is addressable).
+func TemplateView(typ string, p any, addr, viaPtr bool, method func(string) any, field func(string) (any, bool),
+	hidden []string, elems func() any, format func(bool) any) any {
+	return &TemplateValue{typ: typ, val: reflect.ValueOf(p).Elem(), ptr: p, addr: addr, viaPtr: viaPtr,
+		method: method, field: field, hidden: hidden, elems: elems, format: format}
+}
+
+// TemplateNil returns the view of p, a nil pointer to a type named typ
+// that a cell declared.
+func TemplateNil(typ string, p any) any {
+	return &TemplateValue{typ: typ, ptr: p, isNil: true, format: func(bool) any { return p }}
+}
+
+// TemplateField returns the field that p points to as a template sees it:
+// addressable when addr.
+func TemplateField(p any, addr bool) any {
+	v := reflect.ValueOf(p).Elem()
+	if !addr {
+		c := reflect.New(v.Type()).Elem()
+		c.Set(v)
+		v = c.Convert(v.Type()) // not addressable
+	}
+	return v
+}
+
+// Format formats the value as fmt formats the value of its type: with
+// its String, Error, Format or GoString methods.
+func (v *TemplateValue) Format(s fmt.State, verb rune) {
+	fmt.Fprintf(s, fmt.FormatString(s, verb), v.format(false))
+}
+
+// name returns the type's name as a template's error says it.
+func (v *TemplateValue) name() string {
+	if v.viaPtr && !v.isNil {
+		return "*" + v.typ
+	}
+	return v.typ
+}
+
+// value returns the interpreter's value that the view stands for.
+func (v *TemplateValue) value() reflect.Value {
+	if v.isNil || v.viaPtr {
+		return reflect.ValueOf(v.ptr)
+	}
+	if v.addr {
+		return v.val
+	}
+	return v.val.Convert(v.val.Type()) // a copy, not addressable
+}
+
+// truth is the value's truth in if, with, and, or and not.
+func (v *TemplateValue) truth() bool {
+	if v.isNil {
+		return false
+	}
+	if v.viaPtr {
+		return true
+	}
+	t, _ := template.IsTrue(v.val.Interface())
+	return t
+}
+
+// A templateError is an error of reading a field or calling a method in
+// a rewritten template, with the text of the template's node.
+type templateError struct {
+	node string
+	err  error
+}
+
+func (e *templateError) Error() string { return e.err.Error() }
+func (e *templateError) Unwrap() error { return e.err }
+
+var (
+	viewType         = reflect.TypeFor[*TemplateValue]()
+	errorType        = reflect.TypeFor[error]()
+	reflectValueType = reflect.TypeFor[reflect.Value]()
+)
+
+// view returns the view x holds, or nil.
+func view(x reflect.Value) *TemplateValue {
+	for x.IsValid() && x.Kind() == reflect.Interface && !x.IsNil() {
+		x = x.Elem()
+	}
+	if x.IsValid() && x.Type() == viewType {
+		return x.Interface().(*TemplateValue)
+	}
+	return nil
+}
+
+// templateFuncs are the functions of a rewritten template; missingKey is
+// the template's missingkey option (0 default, 1 zero, 2 error).
+func templateFuncs(missingKey int64, html bool) map[string]any {
+	return map[string]any{
+		"_gtf": func(node string, recv reflect.Value, path string, args ...reflect.Value) (reflect.Value, error) {
+			v, err := evalPath(recv, strings.Split(path, "."), args, missingKey)
+			if err != nil {
+				return reflect.Value{}, &templateError{node, err}
+			}
+			return v, nil
+		},
+		"_gtw": func(x reflect.Value) reflect.Value {
+			if v := view(x); v != nil && !v.truth() {
+				return reflect.Value{}
+			}
+			return x
+		},
+		"_gtr": func(x reflect.Value) reflect.Value {
+			if v := view(x); v != nil {
+				if v.elems != nil && !v.isNil {
+					return reflect.ValueOf(v.elems())
+				}
+				return v.value()
+			}
+			return x
+		},
+		"_gtu": func(x reflect.Value) reflect.Value {
+			if v := view(x); v != nil {
+				return v.value()
+			}
+			return x
+		},
+		"_gtp": func(x reflect.Value) reflect.Value {
+			if v := view(x); v != nil && !html {
+				// An action prints an addressable value with its
+				// pointer's methods.
+				return reflect.ValueOf(v.format(v.addr || v.viaPtr))
+			}
+			return x
+		},
+	}
+}
+
+// evalPath reads the fields or calls the methods names of recv in turn,
+// the last with args, as a template's .A.B.C does.
+func evalPath(recv reflect.Value, names []string, args []reflect.Value, missingKey int64) (reflect.Value, error) {
+	for i, name := range names {
+		var a []reflect.Value
+		if i == len(names)-1 {
+			a = args
+		}
+		var err error
+		recv, err = evalField(recv, name, a, i == len(names)-1, missingKey)
+		if err != nil {
+			return reflect.Value{}, err
+		}
+		for recv.IsValid() && recv.Type() == reflectValueType {
+			recv = recv.Interface().(reflect.Value)
+		}
+	}
+	return recv, nil
+}
+
+// evalField is text/template's evaluation of a field or method name of
+// receiver, with the views of a cell's values.
+func evalField(receiver reflect.Value, name string, args []reflect.Value, last bool, missingKey int64) (reflect.Value, error) {
+	hasArgs := len(args) > 0
+	if v := view(receiver); v != nil {
+		if v.isNil {
+			return reflect.Value{}, fmt.Errorf("nil pointer evaluating %s.%s", v.typ, name)
+		}
+		if v.method != nil {
+			if m := v.method(name); m != nil {
+				return callFunc(name, reflect.ValueOf(m), args)
+			}
+		}
+		if v.field != nil {
+			if f, ok := v.field(name); ok {
+				if hasArgs {
+					return reflect.Value{}, fmt.Errorf("%s has arguments but cannot be invoked as function", name)
+				}
+				if fv, ok := f.(reflect.Value); ok {
+					return fv, nil
+				}
+				return reflect.ValueOf(f), nil
+			}
+		}
+		for _, h := range v.hidden {
+			if h == name {
+				return reflect.Value{}, fmt.Errorf("%s is an unexported field of struct type %s", name, v.name())
+			}
+		}
+		return reflect.Value{}, fmt.Errorf("can't evaluate field %s in type %s", name, v.name())
+	}
+	if !receiver.IsValid() {
+		if missingKey == 2 {
+			return reflect.Value{}, fmt.Errorf("nil data; no entry for key %q", name)
+		}
+		return reflect.Value{}, nil
+	}
+	typ := receiver.Type()
+	receiver, isNil := indirect(receiver)
+	if receiver.Kind() == reflect.Interface && isNil {
+		return reflect.Value{}, fmt.Errorf("nil pointer evaluating %s.%s", typ, name)
+	}
+	ptr := receiver
+	if ptr.Kind() != reflect.Interface && ptr.Kind() != reflect.Pointer && ptr.CanAddr() {
+		ptr = ptr.Addr()
+	}
+	if method := ptr.MethodByName(name); method.IsValid() {
+		return callFunc(name, method, args)
+	}
+	switch receiver.Kind() {
+	case reflect.Struct:
+		tField, ok := receiver.Type().FieldByName(name)
+		if ok {
+			field, err := receiver.FieldByIndexErr(tField.Index)
+			if !tField.IsExported() {
+				return reflect.Value{}, fmt.Errorf("%s is an unexported field of struct type %s", name, typ)
+			}
+			if err != nil {
+				return reflect.Value{}, err
+			}
+			if hasArgs {
+				return reflect.Value{}, fmt.Errorf("%s has arguments but cannot be invoked as function", name)
+			}
+			return field, nil
+		}
+	case reflect.Map:
+		nameVal := reflect.ValueOf(name)
+		if nameVal.Type().AssignableTo(receiver.Type().Key()) {
+			if hasArgs {
+				return reflect.Value{}, fmt.Errorf("%s is not a method but has arguments", name)
+			}
+			result := receiver.MapIndex(nameVal)
+			if !result.IsValid() {
+				switch missingKey {
+				case 1:
+					result = reflect.Zero(receiver.Type().Elem())
+				case 2:
+					return reflect.Value{}, fmt.Errorf("map has no entry for key %q", name)
+				}
+			}
+			return result, nil
+		}
+	case reflect.Pointer:
+		etyp := receiver.Type().Elem()
+		if etyp.Kind() == reflect.Struct {
+			if _, ok := etyp.FieldByName(name); !ok {
+				break
+			}
+		}
+		if isNil {
+			return reflect.Value{}, fmt.Errorf("nil pointer evaluating %s.%s", typ, name)
+		}
+	}
+	return reflect.Value{}, fmt.Errorf("can't evaluate field %s in type %s", name, typ)
+}
+
+// indirect is text/template's: the value after pointers and interfaces,
+// and whether one of them was nil.
+func indirect(v reflect.Value) (rv reflect.Value, isNil bool) {
+	for ; v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface; v = v.Elem() {
+		if v.IsNil() {
+			return v, true
+		}
+	}
+	return v, false
+}
+
+// callFunc calls the method fn (named name) with args as a template
+// calls a method: it checks the count, converts the arguments to the
+// parameters' types and turns a panic or a non-nil error result into an
+// error.
+func callFunc(name string, fn reflect.Value, args []reflect.Value) (reflect.Value, error) {
+	typ := fn.Type()
+	numIn := len(args)
+	numFixed := numIn
+	if typ.IsVariadic() {
+		numFixed = typ.NumIn() - 1
+		if numIn < numFixed {
+			return reflect.Value{}, fmt.Errorf("wrong number of args for %s: want at least %d got %d", name, typ.NumIn()-1, numIn)
+		}
+	} else if numIn != typ.NumIn() {
+		return reflect.Value{}, fmt.Errorf("wrong number of args for %s: want %d got %d", name, typ.NumIn(), numIn)
+	}
+	switch n := typ.NumOut(); {
+	case n == 1:
+	case n == 2 && typ.Out(1) == errorType:
+	case n == 2:
+		return reflect.Value{}, fmt.Errorf("invalid function signature for %s: second return value should be error; is %s", name, typ.Out(1))
+	default:
+		return reflect.Value{}, fmt.Errorf("function %s has %d return values; should be 1 or 2", name, n)
+	}
+	argv := make([]reflect.Value, numIn)
+	for i, a := range args {
+		var t reflect.Type
+		if i < numFixed {
+			t = typ.In(i)
+		} else {
+			t = typ.In(typ.NumIn() - 1).Elem()
+		}
+		v, err := convertArg(a, t)
+		if err != nil {
+			return reflect.Value{}, err
+		}
+		argv[i] = v
+	}
+	v, err := safeCall(fn, argv)
+	if err != nil {
+		return reflect.Value{}, fmt.Errorf("error calling %s: %w", name, err)
+	}
+	for v.IsValid() && v.Type() == reflectValueType {
+		v = v.Interface().(reflect.Value)
+	}
+	return v, nil
+}
+
+// convertArg converts an argument of a method to its parameter's type t
+// as a template's validateType does. A number the template passed as an
+// int, float64 or complex128 (a constant of the template's text: the
+// function that receives it cannot tell a constant from a value of those
+// types) converts to another numeric type when no digit is lost.
+func convertArg(a reflect.Value, t reflect.Type) (reflect.Value, error) {
+	if v := view(a); v != nil {
+		a = v.value()
+	}
+	for a.IsValid() && a.Kind() == reflect.Interface && !a.IsNil() && !a.Type().AssignableTo(t) {
+		a = a.Elem()
+	}
+	if !a.IsValid() || a.Kind() == reflect.Interface && a.IsNil() && !a.Type().AssignableTo(t) {
+		switch t.Kind() {
+		case reflect.Chan, reflect.Func, reflect.Interface, reflect.Map, reflect.Pointer, reflect.Slice:
+			return reflect.Zero(t), nil
+		}
+		return reflect.Value{}, fmt.Errorf("invalid value; expected %s", t)
+	}
+	if a.Type().AssignableTo(t) {
+		return a, nil
+	}
+	switch {
+	case a.Kind() == reflect.Pointer && a.Type().Elem().AssignableTo(t):
+		if a.IsNil() {
+			return reflect.Value{}, fmt.Errorf("dereference of nil pointer of type %s", t)
+		}
+		return a.Elem(), nil
+	case reflect.PointerTo(a.Type()).AssignableTo(t) && a.CanAddr():
+		return a.Addr(), nil
+	}
+	if c, ok := convertNumber(a, t); ok {
+		return c, nil
+	}
+	return reflect.Value{}, fmt.Errorf("wrong type for value; expected %s; got %s", t, a.Type())
+}
+
+// convertNumber converts an int, float64 or complex128 a to the numeric
+// type t when the value does not change.
+func convertNumber(a reflect.Value, t reflect.Type) (reflect.Value, bool) {
+	switch a.Type() {
+	case reflect.TypeFor[int](), reflect.TypeFor[float64](), reflect.TypeFor[complex128]():
+	default:
+		return reflect.Value{}, false
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+	default:
+		return reflect.Value{}, false
+	}
+	if a.Kind() == reflect.Complex128 && t.Kind() != reflect.Complex64 && t.Kind() != reflect.Complex128 {
+		return reflect.Value{}, false
+	}
+	if a.Kind() == reflect.Complex128 {
+		return a.Convert(t), true
+	}
+	if !a.CanConvert(t) {
+		return reflect.Value{}, false
+	}
+	c := a.Convert(t)
+	if !c.CanConvert(a.Type()) || c.Convert(a.Type()).Interface() != a.Interface() {
+		return reflect.Value{}, false
+	}
+	return c, true
+}
+
+// safeCall is text/template's: it calls fun, and turns a panic or an
+// error result into an error.
+func safeCall(fun reflect.Value, args []reflect.Value) (val reflect.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			r = Unwrap(r)
+			if e, ok := r.(error); ok {
+				err = e
+			} else {
+				err = fmt.Errorf("%v", r)
+			}
+		}
+	}()
+	ret := fun.Call(args)
+	if len(ret) == 2 && !ret[1].IsNil() {
+		return ret[0], ret[1].Interface().(error)
+	}
+	return ret[0], nil
+}
+
+// rewritten holds the roots of the trees TemplateExecute rewrote.
+var rewritten sync.Map
+
+// TemplateExecute runs t.Execute(w, data), or t.ExecuteTemplate(w,
+// name, data) when named, for t a *text/template.Template or a
+// *html/template.Template and data holding views of a cell's values
+// (see TemplateView): it first rewrites the trees of t's templates so
+// that they understand views.
+func TemplateExecute(t any, w io.Writer, name string, named bool, data any) error {
+	var err error
+	switch t := t.(type) {
+	case *template.Template:
+		if t == nil {
+			break
+		}
+		t.Funcs(templateFuncs(missingKey(reflect.ValueOf(t)), false))
+		for _, x := range t.Templates() {
+			rewriteTree(x.Tree, false)
+		}
+		if named {
+			err = t.ExecuteTemplate(w, name, data)
+		} else {
+			err = t.Execute(w, data)
+		}
+	case *htemplate.Template:
+		if t == nil {
+			break
+		}
+		text := reflect.ValueOf(t).Elem().FieldByName("text")
+		t.Funcs(templateFuncs(missingKey(text), true))
+		for _, x := range t.Templates() {
+			rewriteTree(x.Tree, true)
+		}
+		if named {
+			err = t.ExecuteTemplate(w, name, data)
+		} else {
+			err = t.Execute(w, data)
+		}
+	default:
+		return fmt.Errorf("TemplateExecute: %T is not a template", t)
+	}
+	return fixTemplateError(err)
+}
+
+// missingKey reads the missingkey option of t, a *text/template.Template.
+func missingKey(t reflect.Value) int64 {
+	if t.Kind() != reflect.Pointer || t.IsNil() {
+		return 0
+	}
+	f := t.Elem().FieldByName("option")
+	if !f.IsValid() {
+		return 0
+	}
+	if k := f.FieldByName("missingKey"); k.IsValid() && k.CanInt() {
+		return k.Int()
+	}
+	return 0
+}
+
+// fixTemplateError says in an error of a rewritten template's node what
+// the template package says: "at <.Final>: error calling Final: ..."
+// where the rewritten node failed in a call of _gtf.
+func fixTemplateError(err error) error {
+	var te *templateError
+	var ee template.ExecError
+	if err == nil || !errors.As(err, &te) || !errors.As(err, &ee) {
+		return err
+	}
+	msg := ee.Err.Error()
+	i := strings.LastIndex(msg, ": error calling _gtf: ")
+	if i < 0 {
+		return err
+	}
+	j := strings.LastIndex(msg[:i], " at <")
+	if j < 0 {
+		return err
+	}
+	node := te.node
+	if len(node) > 20 {
+		node = fmt.Sprintf("%.20s...", node)
+	}
+	msg = msg[:j] + " at <" + node + ">: " + te.err.Error()
+	return template.ExecError{Name: ee.Name, Err: &fixedError{msg, te.err}}
+}
+
+// fixedError is an error with another message than the error it wraps.
+type fixedError struct {
+	msg string
+	err error
+}
+
+func (e *fixedError) Error() string { return e.msg }
+func (e *fixedError) Unwrap() error { return e.err }
+
+// rewriteTree rewrites the nodes of a template's tree, once, so that
+// they understand views:
+//
+//   - a field or method chain (.A.B x, $v.A, (p).A) becomes
+//     _gtf "node" RECEIVER "A.B" x;
+//   - the pipeline of if and with ends with _gtw (a view's truth), that
+//     of range with _gtr (a view's elements);
+//   - the arguments of and, or and not go through _gtw, those of len,
+//     index and slice through _gtr (their first) and _gtu (a view's
+//     value), those of other functions (eq, call, the template's own)
+//     through _gtu, and so does the value a pipeline passes them;
+//     print, printf, println, html, js, urlquery and html/template's
+//     escapers take views, which fmt formats with their methods;
+//   - an action of text/template that prints ends with _gtp, which
+//     prints an addressable value with its pointer's methods.
+func rewriteTree(t *parse.Tree, html bool) {
+	if t == nil || t.Root == nil {
+		return
+	}
+	if _, done := rewritten.LoadOrStore(t.Root, true); done {
+		return
+	}
+	r := rewriter{html: html}
+	r.list(t.Root)
+}
+
+type rewriter struct{ html bool }
+
+func (r rewriter) list(l *parse.ListNode) {
+	if l == nil {
+		return
+	}
+	for _, n := range l.Nodes {
+		r.node(n)
+	}
+}
+
+func (r rewriter) node(n parse.Node) {
+	switch n := n.(type) {
+	case *parse.ActionNode:
+		r.pipe(n.Pipe)
+		if len(n.Pipe.Decl) == 0 && !r.html {
+			r.appendCmd(n.Pipe, "_gtp")
+		}
+	case *parse.IfNode:
+		r.branch(&n.BranchNode, "_gtw")
+	case *parse.WithNode:
+		r.branch(&n.BranchNode, "_gtw")
+	case *parse.RangeNode:
+		r.branch(&n.BranchNode, "_gtr")
+	case *parse.TemplateNode:
+		r.pipe(n.Pipe)
+	case *parse.ListNode:
+		r.list(n)
+	}
+}
+
+func (r rewriter) branch(b *parse.BranchNode, fn string) {
+	r.pipe(b.Pipe)
+	r.appendCmd(b.Pipe, fn)
+	r.list(b.List)
+	r.list(b.ElseList)
+}
+
+// appendCmd appends a call of fn to pipe: it gets the pipeline's value.
+func (r rewriter) appendCmd(p *parse.PipeNode, fn string) {
+	if p == nil || len(p.Cmds) == 0 {
+		return
+	}
+	p.Cmds = append(p.Cmds, command(p.Position(), ident(fn, p.Position())))
+}
+
+func ident(name string, pos parse.Pos) *parse.IdentifierNode {
+	return parse.NewIdentifier(name).SetPos(pos)
+}
+
+func command(pos parse.Pos, args ...parse.Node) *parse.CommandNode {
+	return &parse.CommandNode{NodeType: parse.NodeCommand, Pos: pos, Args: args}
+}
+
+func pipeOf(pos parse.Pos, cmd *parse.CommandNode) *parse.PipeNode {
+	return &parse.PipeNode{NodeType: parse.NodePipe, Pos: pos, Cmds: []*parse.CommandNode{cmd}}
+}
+
+func str(s string, pos parse.Pos) *parse.StringNode {
+	return &parse.StringNode{NodeType: parse.NodeString, Pos: pos, Quoted: strconv.Quote(s), Text: s}
+}
+
+// pipe rewrites the commands of p.
+func (r rewriter) pipe(p *parse.PipeNode) {
+	if p == nil {
+		return
+	}
+	var cmds []*parse.CommandNode
+	for i, c := range p.Cmds {
+		if wrap := r.command(c); wrap != "" && i > 0 {
+			// The value the pipeline passes to a function.
+			cmds = append(cmds, command(c.Position(), ident(wrap, c.Position())))
+		}
+		cmds = append(cmds, c)
+	}
+	p.Cmds = cmds
+}
+
+// argMode returns what a function's arguments go through: the function
+// for the argument at i.
+func (r rewriter) argMode(fn string, i int) string {
+	switch fn {
+	case "print", "printf", "println", "html", "js", "urlquery", "_gtf", "_gtw", "_gtr", "_gtu", "_gtp":
+		return ""
+	case "and", "or", "not":
+		return "_gtw"
+	case "len", "index", "slice":
+		if i == 0 {
+			return "_gtr"
+		}
+		return "_gtu"
+	}
+	if strings.HasPrefix(fn, "_html_template_") || strings.HasPrefix(fn, "_eval_args_") {
+		return ""
+	}
+	return "_gtu"
+}
+
+// command rewrites c, and returns the function the value a pipeline
+// passes to c must go through, or "".
+func (r rewriter) command(c *parse.CommandNode) string {
+	if len(c.Args) == 0 {
+		return ""
+	}
+	head, rest := c.Args[0], c.Args[1:]
+	if recv, path, ok := chain(head); ok {
+		args := []parse.Node{ident("_gtf", head.Position()), str(head.String(), head.Position()), r.arg(recv, ""), str(path, head.Position())}
+		for _, a := range rest {
+			args = append(args, r.arg(a, ""))
+		}
+		c.Args = args
+		return ""
+	}
+	fn := ""
+	if id, ok := head.(*parse.IdentifierNode); ok {
+		fn = id.Ident
+		if strings.HasPrefix(fn, "_gt") {
+			return "" // rewritten already
+		}
+	} else {
+		c.Args[0] = r.arg(head, "")
+	}
+	for i, a := range rest {
+		mode := ""
+		if fn != "" {
+			mode = r.argMode(fn, i)
+		}
+		rest[i] = r.arg(a, mode)
+	}
+	if fn == "" {
+		return ""
+	}
+	return r.argMode(fn, len(rest))
+}
+
+// chain returns the receiver and the names of a field or method chain.
+func chain(n parse.Node) (recv parse.Node, path string, ok bool) {
+	switch n := n.(type) {
+	case *parse.FieldNode:
+		return &parse.DotNode{NodeType: parse.NodeDot, Pos: n.Pos}, strings.Join(n.Ident, "."), true
+	case *parse.ChainNode:
+		return n.Node, strings.Join(n.Field, "."), true
+	case *parse.VariableNode:
+		if len(n.Ident) > 1 {
+			v := &parse.VariableNode{NodeType: parse.NodeVariable, Pos: n.Pos, Ident: n.Ident[:1]}
+			return v, strings.Join(n.Ident[1:], "."), true
+		}
+	}
+	return nil, "", false
+}
+
+// arg rewrites an argument, and passes it through the function wrap
+// when it is not "".
+func (r rewriter) arg(n parse.Node, wrap string) parse.Node {
+	pos := n.Position()
+	switch a := n.(type) {
+	case *parse.PipeNode:
+		r.pipe(a)
+	case *parse.FieldNode, *parse.ChainNode, *parse.VariableNode:
+		if _, _, ok := chain(a); ok {
+			c := command(pos, a)
+			r.command(c)
+			n = pipeOf(pos, c)
+		}
+	case *parse.DotNode, *parse.IdentifierNode:
+	default:
+		return n // a constant
+	}
+	if wrap == "" {
+		return n
+	}
+	return pipeOf(pos, command(pos, ident(wrap, pos), n))
+}

@@ -1,0 +1,43 @@
+package plan
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestTemplateView checks that a template executed with data of a cell's
+// type with methods gets a view of it, and that a shape the view does not
+// cover warns at the call.
+func TestTemplateView(t *testing.T) {
+	const setup = "import (\"text/template\"; \"os\")\ntype Score struct{ Name string; secret int; Sub *Score }\nfunc (s Score) Final() int { return 1 }\nfunc (s *Score) Tag() string { return s.Name }\ntype Key string\nfunc (k Key) String() string { return \"k\" }\nvar tm = template.Must(template.New(\"\").Parse(\"{{.}}\"))"
+	cases := []struct {
+		name, src string
+		has, not  []string
+	}{
+		{"a value", "tm.Execute(os.Stdout, Score{})", []string{
+			`_gt.TemplateExecute(tm, os.Stdout, "", false, func() any { var _gttv1 func(*Score, bool, bool) any; `,
+			`case "Final": return p.Final; case "Tag": if addr { return p.Tag }; }`,
+			`case "Name": return _gt.TemplateField(&p.Name, addr), true; case "Sub": return func() any { if *&p.Sub == nil { return _gt.TemplateNil("*main.Score", (*Score)(nil)) }; return _gttv1(*&p.Sub, true, true) }(), true;`,
+			`[]string{"secret"}`,
+			`var _gttd Score = (Score{}); return _gttv1(&_gttd, false, false) }())`}, nil},
+		{"named", "tm.ExecuteTemplate(os.Stdout, \"x\", []Score{})", []string{
+			`_gt.TemplateExecute(tm, os.Stdout, "x", true, func() any {`,
+			`_gttv1 := make([]any, len(*&_gttd)); for _gttv2 := range *&_gttd { _gttv1[_gttv2] = _gttv3(&(*&_gttd)[_gttv2], true, false) }`}, nil},
+		{"a map literal of interfaces", "s := Score{}\ntm.Execute(os.Stdout, map[string]any{\"S\": s, \"N\": 1})", []string{
+			`_gt.TemplateExecute(tm, os.Stdout, "", false, map[string]any{"S": func() any {`,
+			`var _gtte Score = (s); return _gttv1(&_gtte, false, false) }(), "N": 1})`}, nil},
+		{"a value of a type with String", "tm.Execute(os.Stdout, Key(\"a\"))", []string{
+			`func(ptr bool) any { return _gt.Fmt(*p, (*p).String, nil, nil, nil) }`}, nil},
+		{"data without a cell's methods", "tm.Execute(os.Stdout, 1)", nil, []string{"TemplateExecute"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { wantCode(t, setup, c.src, c.has, c.not) })
+	}
+	s := newSession(t)
+	run(t, s, 1, setup)
+	p := run(t, s, 2, "tm.Execute(os.Stdout, map[Key]int{})")
+	want := "cell line 1:1: a template cannot call the methods of Key, a type declared in a cell, in a value of type map[Key]int"
+	if len(p.Warnings) != 1 || !strings.HasPrefix(p.Warnings[0], want) {
+		t.Errorf("got warnings %q, want one beginning %q", p.Warnings, want)
+	}
+}
