@@ -83,6 +83,19 @@ func (v *TemplateValue) Format(s fmt.State, verb rune) {
 	fmt.Fprintf(s, fmt.FormatString(s, verb), v.format(false))
 }
 
+// String returns what fmt prints for the value with %v: a template
+// prints a value that is a fmt.Stringer (or an error) through fmt, which
+// calls Format.
+func (v *TemplateValue) String() string { return fmt.Sprint(v) }
+
+// actionValue is a value for a template's action to print: fmt formats it as
+// it formats v, a formatter of the planner (a pointer, which the
+// template would follow to the struct it points to).
+type actionValue struct{ v any }
+
+func (p actionValue) Format(s fmt.State, verb rune) { fmt.Fprintf(s, fmt.FormatString(s, verb), p.v) }
+func (p actionValue) String() string                { return fmt.Sprint(p.v) }
+
 // name returns the type's name as a template's error says it.
 func (v *TemplateValue) name() string {
 	if v.viaPtr && !v.isNil {
@@ -177,7 +190,7 @@ func templateFuncs(missingKey int64, html bool) map[string]any {
 			if v := view(x); v != nil && !html {
 				// An action prints an addressable value with its
 				// pointer's methods.
-				return reflect.ValueOf(v.format(v.addr || v.viaPtr))
+				return reflect.ValueOf(actionValue{v.format(v.addr || v.viaPtr)})
 			}
 			return x
 		},
@@ -397,34 +410,51 @@ func convertArg(a reflect.Value, t reflect.Type) (reflect.Value, error) {
 }
 
 // convertNumber converts an int, float64 or complex128 a to the numeric
-// type t when the value does not change.
+// type t as a template converts a number constant of its text: an
+// integer to any integer type (wrapping as reflect's SetInt does), a
+// non-negative one to an unsigned type, an integral float64 to an
+// integer type, an int or float64 to a float type, any to a complex
+// type.
 func convertNumber(a reflect.Value, t reflect.Type) (reflect.Value, bool) {
+	out := reflect.New(t).Elem()
+	var i int64
+	isInt := false
 	switch a.Type() {
-	case reflect.TypeFor[int](), reflect.TypeFor[float64](), reflect.TypeFor[complex128]():
+	case reflect.TypeFor[int]():
+		i, isInt = a.Int(), true
+	case reflect.TypeFor[float64]():
+		f := a.Float()
+		if f == float64(int64(f)) {
+			i, isInt = int64(f), true
+		}
+	case reflect.TypeFor[complex128]():
+		if t.Kind() == reflect.Complex64 || t.Kind() == reflect.Complex128 {
+			out.SetComplex(a.Complex())
+			return out, true
+		}
+		return reflect.Value{}, false
 	default:
 		return reflect.Value{}, false
 	}
 	switch t.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if !isInt {
+			return reflect.Value{}, false
+		}
+		out.SetInt(i)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if !isInt || i < 0 {
+			return reflect.Value{}, false
+		}
+		out.SetUint(uint64(i))
+	case reflect.Float32, reflect.Float64:
+		out.SetFloat(a.Convert(reflect.TypeFor[float64]()).Float())
+	case reflect.Complex64, reflect.Complex128:
+		out.SetComplex(complex(a.Convert(reflect.TypeFor[float64]()).Float(), 0))
 	default:
 		return reflect.Value{}, false
 	}
-	if a.Kind() == reflect.Complex128 && t.Kind() != reflect.Complex64 && t.Kind() != reflect.Complex128 {
-		return reflect.Value{}, false
-	}
-	if a.Kind() == reflect.Complex128 {
-		return a.Convert(t), true
-	}
-	if !a.CanConvert(t) {
-		return reflect.Value{}, false
-	}
-	c := a.Convert(t)
-	if !c.CanConvert(a.Type()) || c.Convert(a.Type()).Interface() != a.Interface() {
-		return reflect.Value{}, false
-	}
-	return c, true
+	return out, true
 }
 
 // safeCall is text/template's: it calls fun, and turns a panic or an
@@ -506,30 +536,55 @@ func missingKey(t reflect.Value) int64 {
 	return 0
 }
 
-// fixTemplateError says in an error of a rewritten template's node what
-// the template package says: "at <.Final>: error calling Final: ..."
-// where the rewritten node failed in a call of _gtf.
+// fixTemplateError says in an error of a rewritten template what the
+// template package says of the original: "at <.Final>: error calling
+// Final: ..." where the rewritten node failed in a call of _gtf, and the
+// original text of a rewritten node elsewhere (see contexts).
 func fixTemplateError(err error) error {
-	var te *templateError
 	var ee template.ExecError
-	if err == nil || !errors.As(err, &te) || !errors.As(err, &ee) {
+	if err == nil || !errors.As(err, &ee) {
 		return err
 	}
 	msg := ee.Err.Error()
-	i := strings.LastIndex(msg, ": error calling _gtf: ")
+	var te *templateError
+	if errors.As(err, &te) {
+		i := strings.LastIndex(msg, ": error calling _gtf: ")
+		j := strings.LastIndex(msg[:max(i, 0)], " at <")
+		if i >= 0 && j >= 0 {
+			msg = msg[:j] + " at <" + te.node + ">: " + te.err.Error()
+			return template.ExecError{Name: ee.Name, Err: &fixedError{msg, ee.Err}}
+		}
+	}
+	i := strings.Index(msg, " at <")
 	if i < 0 {
 		return err
 	}
-	j := strings.LastIndex(msg[:i], " at <")
+	j := strings.Index(msg[i:], ">: ")
 	if j < 0 {
 		return err
 	}
-	node := te.node
-	if len(node) > 20 {
-		node = fmt.Sprintf("%.20s...", node)
+	ctx := msg[i+len(" at <") : i+j]
+	orig, ok := contexts.Load(ctx)
+	if !ok || orig.(string) == "" {
+		return err
 	}
-	msg = msg[:j] + " at <" + node + ">: " + te.err.Error()
-	return template.ExecError{Name: ee.Name, Err: &fixedError{msg, te.err}}
+	msg = msg[:i] + " at <" + orig.(string) + msg[i+j:]
+	msg = strings.Replace(msg, ctx, orig.(string), 1) // "can't print {{.F}}"
+	return template.ExecError{Name: ee.Name, Err: &fixedError{msg, ee.Err}}
+}
+
+// contexts maps the text of rewritten nodes, as a template's error says
+// it, to the original's; "" where two originals differ.
+var contexts sync.Map
+
+// record notes the text of a rewritten node and of its original.
+func record(rewritten, orig string) {
+	if rewritten == orig {
+		return
+	}
+	if old, loaded := contexts.LoadOrStore(rewritten, orig); loaded && old.(string) != orig {
+		contexts.Store(rewritten, "")
+	}
 }
 
 // fixedError is an error with another message than the error it wraps.
@@ -581,10 +636,12 @@ func (r rewriter) list(l *parse.ListNode) {
 func (r rewriter) node(n parse.Node) {
 	switch n := n.(type) {
 	case *parse.ActionNode:
+		orig := n.String()
 		r.pipe(n.Pipe)
 		if len(n.Pipe.Decl) == 0 && !r.html {
 			r.appendCmd(n.Pipe, "_gtp")
 		}
+		record(n.String(), orig)
 	case *parse.IfNode:
 		r.branch(&n.BranchNode, "_gtw")
 	case *parse.WithNode:
@@ -671,9 +728,16 @@ func (r rewriter) command(c *parse.CommandNode) string {
 	if len(c.Args) == 0 {
 		return ""
 	}
+	orig := c.String()
+	defer func() { record(c.String(), orig) }()
 	head, rest := c.Args[0], c.Args[1:]
 	if recv, path, ok := chain(head); ok {
-		args := []parse.Node{ident("_gtf", head.Position()), str(head.String(), head.Position()), r.arg(recv, ""), str(path, head.Position())}
+		at := head // where the template says an error is
+		if ch, ok := head.(*parse.ChainNode); ok {
+			at = ch.Node
+		}
+		c.Pos = at.Position()
+		args := []parse.Node{ident("_gtf", at.Position()), str(at.String(), at.Position()), r.arg(recv, ""), str(path, at.Position())}
 		for _, a := range rest {
 			args = append(args, r.arg(a, ""))
 		}

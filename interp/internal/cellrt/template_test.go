@@ -1,0 +1,171 @@
+package cellrt
+
+import (
+	"fmt"
+	htemplate "html/template"
+	"strings"
+	"testing"
+	"text/template"
+)
+
+type tplData struct {
+	A int
+	S []string
+	M map[string]int
+	P *tplData
+	F func() int
+	h int
+}
+
+func (d tplData) Meth(n int) int      { return d.A + n }
+func (d tplData) Fail() (int, error)  { return 0, fmt.Errorf("failed %d", d.A) }
+func (d tplData) Boom() int           { panic("boom") }
+func (d *tplData) PMeth() string      { return fmt.Sprint("p", d.A) }
+func (d tplData) Scale(f float64) any { return f * 2 }
+
+// templateCases are templates that the rewritten trees must execute as
+// the template package executes the originals, errors included. Known
+// differences, in errors only: a number constant that a method's integer
+// parameter cannot take ({{.Meth 1.5}}) says "wrong type for value"
+// where Go says "expected integer; found 1.5"; a range over a view of a
+// struct is reported at <_gtr>.
+var templateCases = []string{
+	"{{.A}} {{.S}} {{.M.x}} {{.M.nope}} {{.Meth 2}} {{.Scale 2}} {{.Scale 1.5}}",
+	"{{.PMeth}}", "{{.P.PMeth}}", "{{.P.A}}", "{{.P.P.A}}", "{{.Nope}}", "{{.A.B}}", "{{.Meth}}", "{{.Meth 1 2}}",
+	"{{.Fail}}", "{{.Boom}}", "{{.h}}", "{{.F}}", "{{call .F}}", "{{.A 1}}", "{{3 | .Meth}}",
+	"{{with .P}}{{.A}}{{else}}none{{end}}", "{{range $i, $s := .S}}{{$i}}{{$s}}{{else}}empty{{end}}",
+	"{{if and .A .S}}yes{{end}} {{or .P .A}} {{not .S}} {{len .S}} {{index .S 0}} {{slice .S 1}} {{eq .A 1}} {{lt .A 5}}",
+	"{{$x := .}}{{$x.A}} {{$x.P}} {{(.S).x}} {{(.P).A}} {{.M | len}} {{printf \"%d-%v\" .A .S}} {{.A | printf \"%03d\"}}",
+	`{{define "x"}}[{{.}}]{{end}}{{template "x" .A}}{{block "y" .S}}{{len .}}{{end}}`,
+	"{{range .S}}{{if eq . \"b\"}}{{break}}{{end}}{{.}}{{end}}", "{{index .S 5}}", "{{.S.x}}", "{{nil}}", "{{.M.x 1}}",
+}
+
+func execBoth(t *testing.T, src string, opt string, data any) {
+	t.Helper()
+	var want, got strings.Builder
+	t1 := template.Must(template.New("t").Option(opt).Parse(src))
+	err1 := t1.Execute(&want, data)
+	t2 := template.Must(template.New("t").Option(opt).Parse(src))
+	err2 := TemplateExecute(t2, &got, "", false, data)
+	if want.String() != got.String() || fmt.Sprint(err1) != fmt.Sprint(err2) {
+		t.Errorf("%q with %v:\ngot  %q, %v\nwant %q, %v", src, data, got.String(), err2, want.String(), err1)
+	}
+}
+
+// TestTemplateRewriteLikeGo checks that a rewritten template executes
+// values that are not views as the template package does.
+func TestTemplateRewriteLikeGo(t *testing.T) {
+	inner := &tplData{A: 5}
+	datas := []any{
+		tplData{A: 1, S: []string{"a", "b", "c"}, M: map[string]int{"x": 3}, P: inner, F: func() int { return 9 }},
+		&tplData{A: 0, P: nil},
+		map[string]any{"A": 2, "S": []string{}},
+		nil,
+	}
+	for _, src := range templateCases {
+		for _, d := range datas {
+			execBoth(t, src, "missingkey=default", d)
+		}
+	}
+	execBoth(t, "{{.M.nope}}", "missingkey=error", datas[0])
+	execBoth(t, "{{.M.nope}}", "missingkey=zero", datas[0])
+	execBoth(t, "{{.nope}}", "missingkey=error", nil)
+}
+
+// rawScore is what the interpreter makes of a cell's Score, without
+// methods; score is Score as Go sees it.
+type rawScore struct {
+	Name   string
+	Marks  []int
+	Lvl    int
+	secret int
+}
+
+type score struct {
+	Name   string
+	Marks  []int
+	Lvl    level
+	secret int
+}
+
+type level int
+
+func (l level) String() string  { return fmt.Sprint("L", int(l)) }
+func (s score) Final() int      { return s.Lvl.int() * 10 }
+func (l level) int() int        { return int(l) }
+func (s *score) Tag() string    { return "<" + s.Name + ">" }
+func (s score) Add(n int8) int8 { return int8(s.Lvl) + n }
+
+// scoreView is the view the planner writes for a Score.
+func scoreView(p *rawScore, addr, viaPtr bool) any {
+	methods := func(name string) any {
+		switch name {
+		case "Final":
+			return func() int { return p.Lvl * 10 }
+		case "Add":
+			return func(n int8) int8 { return int8(p.Lvl) + n }
+		case "Tag":
+			if addr {
+				return func() string { return "<" + p.Name + ">" }
+			}
+		}
+		return nil
+	}
+	fields := func(name string) (any, bool) {
+		switch name {
+		case "Name":
+			return TemplateField(&p.Name, addr), true
+		case "Marks":
+			return TemplateField(&p.Marks, addr), true
+		case "Lvl":
+			return levelView(&p.Lvl, addr, false), true
+		}
+		return nil, false
+	}
+	return TemplateView("main.score", p, addr, viaPtr, methods, fields, []string{"secret"}, nil, func(bool) any { return *p })
+}
+
+func levelView(p *int, addr, viaPtr bool) any {
+	return TemplateView("main.level", p, addr, viaPtr, nil, nil, nil, nil, func(bool) any {
+		return Fmt(*p, func() string { return fmt.Sprint("L", *p) }, nil, nil, nil)
+	})
+}
+
+// TestTemplateViewsLikeGo checks that views of a cell's values execute
+// as the values of the Go types they stand for.
+func TestTemplateViewsLikeGo(t *testing.T) {
+	srcs := []string{
+		"{{.Name}} {{.Final}} {{.Add 2}} {{.Lvl}} {{printf \"%v %d %s\" .Lvl .Lvl .Lvl}} {{.Marks}} {{if .Lvl}}lvl{{else}}nolvl{{end}} {{eq .Lvl 2}}",
+		"{{.Tag}}", "{{.secret}}", "{{.Nope}}", "{{.Add 300}}", "{{.Name 1}}", "{{with .Lvl}}{{.}}{{end}}",
+	}
+	for _, src := range srcs {
+		for i, c := range []struct {
+			real any
+			view any
+		}{
+			{score{"a", []int{1}, 2, 0}, scoreView(&rawScore{"a", []int{1}, 2, 0}, false, false)},
+			{&score{"b", nil, 0, 0}, scoreView(&rawScore{"b", nil, 0, 0}, true, true)},
+			{[]score{{Name: "c", Lvl: 1}}, []any{scoreView(&rawScore{Name: "c", Lvl: 1}, true, false)}},
+		} {
+			if i == 2 {
+				src = "{{range .}}" + src + "{{end}}"
+			}
+			for _, html := range []bool{false, true} {
+				var want, got strings.Builder
+				var err1, err2 error
+				if html {
+					err1 = htemplate.Must(htemplate.New("t").Parse(src)).Execute(&want, c.real)
+					err2 = TemplateExecute(htemplate.Must(htemplate.New("t").Parse(src)), &got, "", false, c.view)
+				} else {
+					err1 = template.Must(template.New("t").Parse(src)).Execute(&want, c.real)
+					err2 = TemplateExecute(template.Must(template.New("t").Parse(src)), &got, "", false, c.view)
+				}
+				// The interpreter's types have other names.
+				e1 := strings.ReplaceAll(fmt.Sprint(err1), "cellrt.", "main.")
+				if want.String() != got.String() || e1 != fmt.Sprint(err2) {
+					t.Errorf("%q, %d, html %v:\ngot  %q, %v\nwant %q, %v", src, i, html, got.String(), err2, want.String(), e1)
+				}
+			}
+		}
+	}
+}
