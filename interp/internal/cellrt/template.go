@@ -1,6 +1,7 @@
 package cellrt
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	htemplate "html/template"
@@ -87,6 +88,18 @@ func (v *TemplateValue) Format(s fmt.State, verb rune) {
 // prints a value that is a fmt.Stringer (or an error) through fmt, which
 // calls Format.
 func (v *TemplateValue) String() string { return fmt.Sprint(v) }
+
+// MarshalJSON writes the value for html/template's JavaScript contexts
+// as encoding/json writes the interpreter's value: as Go does for a type
+// whose fields are exported, with no methods of json's. A struct with
+// unexported fields is an error, which the template writes in a comment:
+// the interpreter's struct would show them.
+func (v *TemplateValue) MarshalJSON() ([]byte, error) {
+	if len(v.hidden) > 0 {
+		return nil, fmt.Errorf("a template cannot write %s, a type declared in a cell with unexported fields, as JSON: pass a struct of exported fields or a map", v.typ)
+	}
+	return json.Marshal(v.value().Interface())
+}
 
 // actionValue is a value for a template's action to print: fmt formats it as
 // it formats v, a formatter of the planner (a pointer, which the

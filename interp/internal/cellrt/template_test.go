@@ -169,3 +169,17 @@ func TestTemplateViewsLikeGo(t *testing.T) {
 		}
 	}
 }
+
+// TestTemplateViewJS checks that html/template writes a view in a
+// JavaScript context as json writes the Go value.
+func TestTemplateViewJS(t *testing.T) {
+	type pub struct{ Name string }
+	src := "<script>var x = {{.}};</script>"
+	var want, got strings.Builder
+	htemplate.Must(htemplate.New("t").Parse(src)).Execute(&want, pub{"a"})
+	p := &pub{"a"}
+	v := TemplateView("main.pub", p, false, false, nil, nil, nil, nil, func(bool) any { return *p })
+	if err := TemplateExecute(htemplate.Must(htemplate.New("t").Parse(src)), &got, "", false, v); err != nil || got.String() != want.String() {
+		t.Errorf("got %q, %v; want %q", got.String(), err, want.String())
+	}
+}

@@ -36,7 +36,8 @@ type fnCtx struct {
 // (assertions and type switches to interfaces), rewrite_fmtany.go (fmt of
 // values held in interfaces), rewrite_reflect.go (compiled code that
 // reflects on cell types: errors, encoding/json and xml, templates) and
-// rewrite_jsonview.go (the views encoding/json is given of cell types).
+// rewrite_jsonview.go (the views encoding/json is given of cell types),
+// rewrite_template.go (those text/template and html/template are given).
 func (g *gen) rewrite() {
 	c := g.c
 	for _, fd := range c.funcs {
