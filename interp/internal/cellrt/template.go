@@ -41,6 +41,12 @@ type TemplateValue struct {
 	hidden []string
 	elems  func() any
 	format func(bool) any
+	// ptrPrint says that a template's action prints the addressable
+	// value with its pointer's methods.
+	ptrPrint bool
+	// static is the name of the interface type the template found the
+	// value in, or "".
+	static string
 }
 
 // TemplateView returns the view of the value p points to, of a type
@@ -52,18 +58,31 @@ type TemplateValue struct {
 // value of an exported field (a view, or a reflect.Value of the field);
 // hidden lists the unexported fields; elems, when not nil, returns the
 // elements of a slice, array or map type as views; format returns the
-// value fmt prints (ptr: as the pointer, whose methods a template's
-// action uses when the value is addressable).
+// value fmt prints for the value, or for p when ptr; ptrPrint says that
+// the pointer has a String or Error method the value has not, which a
+// template's action uses when the value is addressable.
 func TemplateView(typ string, p any, addr, viaPtr bool, method func(string) any, field func(string) (any, bool),
-	hidden []string, elems func() any, format func(bool) any) any {
+	hidden []string, elems func() any, format func(ptr bool) any, ptrPrint bool) any {
 	return &TemplateValue{typ: typ, val: reflect.ValueOf(p).Elem(), ptr: p, addr: addr, viaPtr: viaPtr,
-		method: method, field: field, hidden: hidden, elems: elems, format: format}
+		method: method, field: field, hidden: hidden, elems: elems, format: format, ptrPrint: ptrPrint}
 }
 
 // TemplateNil returns the view of p, a nil pointer to a type named typ
 // that a cell declared.
 func TemplateNil(typ string, p any) any {
 	return &TemplateValue{typ: typ, ptr: p, isNil: true, format: func(bool) any { return p }}
+}
+
+// TemplateInInterface returns view, the view of a value that the template
+// finds in an interface of type typ (as reflect names it), or view when
+// it is not a view.
+func TemplateInInterface(view any, typ string) any {
+	if v, ok := view.(*TemplateValue); ok {
+		c := *v
+		c.static = typ
+		return &c
+	}
+	return view
 }
 
 // TemplateField returns the field that p points to as a template sees it:
@@ -80,8 +99,60 @@ func TemplateField(p any, addr bool) any {
 
 // Format formats the value as fmt formats the value of its type: with
 // its String, Error, Format or GoString methods.
-func (v *TemplateValue) Format(s fmt.State, verb rune) {
-	fmt.Fprintf(s, fmt.FormatString(s, verb), v.format(false))
+func (v *TemplateValue) Format(s fmt.State, verb rune) { v.formatAs(s, verb, v.viaPtr) }
+
+// formatAs formats the value, or the pointer to it when ptr.
+func (v *TemplateValue) formatAs(s fmt.State, verb rune, ptr bool) {
+	x := v.format(ptr)
+	if v.isNil || verb == 'T' || verb == 'p' || s.Flag('#') || !v.printFields(s, verb, x) {
+		fmt.Fprintf(s, fmt.FormatString(s, verb), x)
+	}
+}
+
+// printFields prints a struct that fmt would print field by field, x
+// being the interpreter's value (or a pointer to it), as fmt prints the
+// Go value: each field with its type's methods. It reports false when x
+// is a formatter of the value's own methods, or not a struct.
+func (v *TemplateValue) printFields(s fmt.State, verb rune, x any) bool {
+	rv := reflect.ValueOf(x)
+	if v.field == nil || !rv.IsValid() || rv.Type() != v.val.Type() && rv.Type() != reflect.PointerTo(v.val.Type()) ||
+		v.val.Kind() != reflect.Struct {
+		return false
+	}
+	if rv.Kind() == reflect.Pointer {
+		io.WriteString(s, "&")
+	}
+	io.WriteString(s, "{")
+	format := fmt.FormatString(s, verb)
+	for i := range v.val.NumField() {
+		if i > 0 {
+			io.WriteString(s, " ")
+		}
+		name := v.val.Type().Field(i).Name
+		hidden := false
+		for _, h := range v.hidden {
+			if "X"+h == name {
+				name, hidden = h, true
+			}
+		}
+		if s.Flag('+') {
+			io.WriteString(s, name+":")
+		}
+		if !hidden {
+			if f, ok := v.field(name); ok {
+				if fv, ok := f.(reflect.Value); !ok || fv.IsValid() && fv.CanInterface() {
+					if ok {
+						f = fv.Interface()
+					}
+					fmt.Fprintf(s, format, f)
+					continue
+				}
+			}
+		}
+		fmt.Fprintf(s, format, v.val.Field(i).Interface())
+	}
+	io.WriteString(s, "}")
+	return true
 }
 
 // String returns what fmt prints for the value with %v: a template
@@ -101,16 +172,23 @@ func (v *TemplateValue) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v.value().Interface())
 }
 
-// actionValue is a value for a template's action to print: fmt formats it as
-// it formats v, a formatter of the planner (a pointer, which the
-// template would follow to the struct it points to).
-type actionValue struct{ v any }
+// actionValue is a view for a template's action to print, as the
+// pointer to the value when ptr: a struct, which the template does not
+// follow as it follows a pointer to the struct it points to.
+type actionValue struct {
+	v   *TemplateValue
+	ptr bool
+}
 
-func (p actionValue) Format(s fmt.State, verb rune) { fmt.Fprintf(s, fmt.FormatString(s, verb), p.v) }
-func (p actionValue) String() string                { return fmt.Sprint(p.v) }
+func (a actionValue) Format(s fmt.State, verb rune) { a.v.formatAs(s, verb, a.ptr) }
+func (a actionValue) String() string                { return fmt.Sprint(a) }
+func (a actionValue) MarshalJSON() ([]byte, error)  { return a.v.MarshalJSON() }
 
 // name returns the type's name as a template's error says it.
 func (v *TemplateValue) name() string {
+	if v.static != "" {
+		return v.static
+	}
 	if v.viaPtr && !v.isNil {
 		return "*" + v.typ
 	}
@@ -200,10 +278,17 @@ func templateFuncs(missingKey int64, html bool) map[string]any {
 			return x
 		},
 		"_gtp": func(x reflect.Value) reflect.Value {
-			if v := view(x); v != nil && !html {
-				// An action prints an addressable value with its
-				// pointer's methods.
-				return reflect.ValueOf(actionValue{v.format(v.addr || v.viaPtr)})
+			if v := view(x); v != nil {
+				// text/template prints the value a pointer points to,
+				// and an addressable value with its pointer's String
+				// or Error method; html/template's escapers follow a
+				// pointer to a value that is not a fmt.Stringer or an
+				// error.
+				ptr := (v.viaPtr || v.addr) && v.ptrPrint
+				if html {
+					ptr = v.viaPtr && v.ptrPrint
+				}
+				return reflect.ValueOf(actionValue{v, ptr})
 			}
 			return x
 		},
@@ -236,7 +321,7 @@ func evalField(receiver reflect.Value, name string, args []reflect.Value, last b
 	hasArgs := len(args) > 0
 	if v := view(receiver); v != nil {
 		if v.isNil {
-			return reflect.Value{}, fmt.Errorf("nil pointer evaluating %s.%s", v.typ, name)
+			return reflect.Value{}, fmt.Errorf("nil pointer evaluating %s.%s", v.name(), name)
 		}
 		if v.method != nil {
 			if m := v.method(name); m != nil {
@@ -622,8 +707,9 @@ func (e *fixedError) Unwrap() error { return e.err }
 //     through _gtu, and so does the value a pipeline passes them;
 //     print, printf, println, html, js, urlquery and html/template's
 //     escapers take views, which fmt formats with their methods;
-//   - an action of text/template that prints ends with _gtp, which
-//     prints an addressable value with its pointer's methods.
+//   - an action that prints ends with _gtp, which prints a view as the
+//     template package prints the value (through a pointer, with the
+//     pointer's methods where it uses them).
 func rewriteTree(t *parse.Tree, html bool) {
 	if t == nil || t.Root == nil {
 		return
@@ -651,7 +737,7 @@ func (r rewriter) node(n parse.Node) {
 	case *parse.ActionNode:
 		orig := n.String()
 		r.pipe(n.Pipe)
-		if len(n.Pipe.Decl) == 0 && !r.html {
+		if len(n.Pipe.Decl) == 0 {
 			r.appendCmd(n.Pipe, "_gtp")
 		}
 		record(n.String(), orig)

@@ -75,10 +75,10 @@ func TestTemplateRewriteLikeGo(t *testing.T) {
 // rawScore is what the interpreter makes of a cell's Score, without
 // methods; score is Score as Go sees it.
 type rawScore struct {
-	Name   string
-	Marks  []int
-	Lvl    int
-	secret int
+	Name    string
+	Marks   []int
+	Lvl     int
+	Xsecret int
 }
 
 type score struct {
@@ -122,13 +122,18 @@ func scoreView(p *rawScore, addr, viaPtr bool) any {
 		}
 		return nil, false
 	}
-	return TemplateView("main.score", p, addr, viaPtr, methods, fields, []string{"secret"}, nil, func(bool) any { return *p })
+	return TemplateView("main.score", p, addr, viaPtr, methods, fields, []string{"secret"}, nil, func(ptr bool) any {
+		if ptr {
+			return p
+		}
+		return *p
+	}, false)
 }
 
 func levelView(p *int, addr, viaPtr bool) any {
 	return TemplateView("main.level", p, addr, viaPtr, nil, nil, nil, nil, func(bool) any {
 		return Fmt(*p, func() string { return fmt.Sprint("L", *p) }, nil, nil, nil)
-	})
+	}, false)
 }
 
 // TestTemplateViewsLikeGo checks that views of a cell's values execute
@@ -136,7 +141,7 @@ func levelView(p *int, addr, viaPtr bool) any {
 func TestTemplateViewsLikeGo(t *testing.T) {
 	srcs := []string{
 		"{{.Name}} {{.Final}} {{.Add 2}} {{.Lvl}} {{printf \"%v %d %s\" .Lvl .Lvl .Lvl}} {{.Marks}} {{if .Lvl}}lvl{{else}}nolvl{{end}} {{eq .Lvl 2}}",
-		"{{.Tag}}", "{{.secret}}", "{{.Nope}}", "{{.Add 300}}", "{{.Name 1}}", "{{with .Lvl}}{{.}}{{end}}",
+		"{{.Tag}}", "{{.secret}}", "{{printf \"%v|%+v|%d\" . . .}}", "{{.}}", "{{.Nope}}", "{{.Add 300}}", "{{.Name 1}}", "{{with .Lvl}}{{.}}{{end}}",
 	}
 	for _, src := range srcs {
 		for i, c := range []struct {
@@ -178,7 +183,7 @@ func TestTemplateViewJS(t *testing.T) {
 	var want, got strings.Builder
 	htemplate.Must(htemplate.New("t").Parse(src)).Execute(&want, pub{"a"})
 	p := &pub{"a"}
-	v := TemplateView("main.pub", p, false, false, nil, nil, nil, nil, func(bool) any { return *p })
+	v := TemplateView("main.pub", p, false, false, nil, nil, nil, nil, func(bool) any { return *p }, false)
 	if err := TemplateExecute(htemplate.Must(htemplate.New("t").Parse(src)), &got, "", false, v); err != nil || got.String() != want.String() {
 		t.Errorf("got %q, %v; want %q", got.String(), err, want.String())
 	}

@@ -164,35 +164,10 @@ func codecProblem(n *types.Named, path string, fill bool) string {
 // type t holds (t itself, and through pointers, slices, arrays, maps and
 // struct fields) until f reports true.
 func firstCellType(t types.Type, f func(*types.Named) bool) {
-	seen := map[types.Type]bool{}
-	var walk func(t types.Type) bool
-	walk = func(t types.Type) bool {
-		if seen[t] {
-			return false
-		}
-		seen[t] = true
-		if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == cellPath && f(n) {
-			return true
-		}
-		switch u := t.Underlying().(type) {
-		case *types.Pointer:
-			return walk(u.Elem())
-		case *types.Slice:
-			return walk(u.Elem())
-		case *types.Array:
-			return walk(u.Elem())
-		case *types.Map:
-			return walk(u.Key()) || walk(u.Elem())
-		case *types.Struct:
-			for i := range u.NumFields() {
-				if walk(u.Field(i).Type()) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	walk(t)
+	anyHeld(t, true, func(t types.Type) bool {
+		n, ok := types.Unalias(t).(*types.Named)
+		return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == cellPath && f(n)
+	})
 }
 
 // warnf adds a warning at a position of the cell.

@@ -25,7 +25,8 @@ import (
 // value of a shape the view does not cover keeps a warning.
 
 // templateCall rewrites a template's Execute or ExecuteTemplate call
-// (fn) whose data holds a value of a type a cell declared with methods.
+// (fn) whose data holds a value of a type a cell declared with methods,
+// or an interface that may hold one.
 func (g *gen) templateCall(call *ast.CallExpr, fn *types.Func) {
 	named := fn.Name() == "ExecuteTemplate"
 	if named && len(call.Args) != 3 || !named && len(call.Args) != 2 || call.Ellipsis.IsValid() {
@@ -40,24 +41,23 @@ func (g *gen) templateCall(call *ast.CallExpr, fn *types.Func) {
 	if !ok || g.c.info.Selections[sel] == nil {
 		return
 	}
-	v := templateViewer{g: g}
-	src, ok := "", false
-	if lit := templateLiteral(data); lit != nil && !needsTemplateView(t) {
-		ok = v.literal(lit)
-	} else if needsTemplateView(t) {
-		ts, tok := g.typeSrc(t)
-		if tok {
-			var view string
-			view, ok = v.view("&_gttd", t, "false")
-			src = "func() any { " + v.vars.String() + v.defs.String() + "var _gttd " + ts + " = ("
-			src2 := "); return " + view + " }()"
-			if ok {
-				g.ed.insert(g.off(data.Pos()), src)
-				g.ed.insertClosing(g.off(data.End()), src2)
-			}
-		}
-	} else {
+	v := &templateViewer{g: g}
+	if !v.needs(t) {
 		return
+	}
+	ok = false
+	if lit := templateLiteral(data); lit != nil && ifaceElems(t) {
+		ok = v.literal(lit)
+		if ok {
+			g.ed.insert(g.off(data.Pos()), "func() any { "+v.vars.String()+v.defs.String()+"return ")
+			g.ed.insertClosing(g.off(data.End()), " }()")
+		}
+	} else if ts, tok := g.typeSrc(t); tok {
+		var view string
+		if view, ok = v.view("&_gttd", t, "false"); ok {
+			g.ed.insert(g.off(data.Pos()), "func() any { "+v.vars.String()+v.defs.String()+"var _gttd "+ts+" = (")
+			g.ed.insertClosing(g.off(data.End()), "); return "+view+" }()")
+		}
 	}
 	if !ok {
 		g.templateWarning(call, t)
@@ -72,59 +72,53 @@ func (g *gen) templateCall(call *ast.CallExpr, fn *types.Func) {
 	}
 }
 
-// templateLiteral returns the composite literal data is (or whose
-// address it takes), or nil.
-func templateLiteral(data ast.Expr) *ast.CompositeLit {
-	e := ast.Unparen(data)
-	if u, ok := e.(*ast.UnaryExpr); ok && u.Op.String() == "&" {
-		e = ast.Unparen(u.X)
+// ifaceElems reports whether t is a map, slice or array type whose
+// elements are interfaces.
+func ifaceElems(t types.Type) bool {
+	var elem types.Type
+	switch u := t.Underlying().(type) {
+	case *types.Map:
+		elem = u.Elem()
+	case *types.Slice:
+		elem = u.Elem()
+	case *types.Array:
+		elem = u.Elem()
+	default:
+		return false
 	}
-	lit, _ := e.(*ast.CompositeLit)
+	return types.IsInterface(elem)
+}
+
+// templateLiteral returns the composite literal data is, or nil.
+func templateLiteral(data ast.Expr) *ast.CompositeLit {
+	lit, _ := ast.Unparen(data).(*ast.CompositeLit)
 	return lit
 }
 
-// literal rewrites the values of a composite literal whose elements
-// are interfaces (map[string]any{"Score": s}) into views where their
-// type needs one, and reports whether it found one and could view all.
+// literal rewrites the values of a composite literal whose elements are
+// interfaces (map[string]any{"Score": s}) into the views of their own
+// types, and reports whether it could.
 func (v *templateViewer) literal(lit *ast.CompositeLit) bool {
-	found := false
-	for _, e := range lit.Elts {
-		if kv, ok := e.(*ast.KeyValueExpr); ok {
-			e = kv.Value
-		}
-		if inner, ok := e.(*ast.CompositeLit); ok && inner.Type == nil {
-			continue // an element of an elided type: not an interface
-		}
-		et := v.g.c.info.Types[e].Type
-		if et == nil || !needsTemplateView(et) {
-			continue
-		}
-		if tv, ok := v.g.c.info.Types[e]; !ok || tv.Type == nil {
-			continue
-		}
-		found = true
-	}
-	if !found {
-		return false
-	}
 	for _, e := range lit.Elts {
 		if kv, ok := e.(*ast.KeyValueExpr); ok {
 			e = kv.Value
 		}
 		et := v.g.c.info.Types[e].Type
-		if et == nil || !needsTemplateView(et) {
+		if et == nil || !v.needs(et) {
 			continue
 		}
-		w := templateViewer{g: v.g}
+		if b, ok := et.(*types.Basic); ok && b.Kind() == types.UntypedNil {
+			continue
+		}
 		ts, ok := v.g.typeSrc(et)
 		if !ok {
 			return false
 		}
-		view, ok := w.view("&_gtte", et, "false")
+		view, ok := v.view("&_gtte", et, "false")
 		if !ok {
 			return false
 		}
-		v.g.ed.insert(v.g.off(e.Pos()), "func() any { "+w.vars.String()+w.defs.String()+"var _gtte "+ts+" = (")
+		v.g.ed.insert(v.g.off(e.Pos()), "func() any { var _gtte "+ts+" = (")
 		v.g.ed.insertClosing(v.g.off(e.End()), "); return "+view+" }()")
 	}
 	return true
@@ -175,6 +169,120 @@ type templateViewer struct {
 	// own).
 	funcs      []viewFunc
 	vars, defs strings.Builder
+	// dispatch names the function that views a value in an interface
+	// (see dispatchFunc); dispatchTypes are the types it knows, nil
+	// before they are looked for.
+	dispatch      string
+	dispatchTypes []types.Type
+}
+
+// needs reports whether a value of type t needs a view: it holds a
+// value of a cell's type with methods, or an interface that may hold one.
+func (v *templateViewer) needs(t types.Type) bool {
+	return needsTemplateView(t) || len(v.anyTypes()) > 0 && holdsIface(t)
+}
+
+// anyTypes returns the types that the view of a value in an interface
+// recognizes: the session's types with methods (or holding values of
+// such types), pointers to them, and slices and maps of string keys of
+// both.
+func (v *templateViewer) anyTypes() []types.Type {
+	if v.dispatchTypes != nil {
+		return v.dispatchTypes
+	}
+	v.dispatchTypes = []types.Type{}
+	for _, tn := range v.g.cellTypeNames() {
+		t := tn.Type()
+		if !needsTemplateView(t) {
+			continue
+		}
+		for _, x := range []types.Type{t, types.NewPointer(t)} {
+			v.dispatchTypes = append(v.dispatchTypes, x, types.NewSlice(x), types.NewMap(types.Typ[types.String], x))
+		}
+	}
+	return v.dispatchTypes
+}
+
+// holdsIface reports whether a value of type t holds an interface:
+// itself, or through pointers, slices, arrays, maps and struct fields.
+func holdsIface(t types.Type) bool {
+	return anyHeld(t, false, func(t types.Type) bool { return types.IsInterface(t) })
+}
+
+// anyHeld reports whether f holds for a type that a value of type t
+// holds: t itself, and through pointers, slices, arrays, map values (and
+// keys, when keys) and struct fields.
+func anyHeld(t types.Type, keys bool, f func(types.Type) bool) bool {
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type) bool
+	walk = func(t types.Type) bool {
+		if seen[t] {
+			return false
+		}
+		seen[t] = true
+		if f(t) {
+			return true
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Pointer:
+			return walk(u.Elem())
+		case *types.Slice:
+			return walk(u.Elem())
+		case *types.Array:
+			return walk(u.Elem())
+		case *types.Map:
+			return keys && walk(u.Key()) || walk(u.Elem())
+		case *types.Struct:
+			for i := range u.NumFields() {
+				if walk(u.Field(i).Type()) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(t)
+}
+
+// dispatchFunc returns the name of a func(any) any that returns the
+// view of a value of one of anyTypes, or nil.
+func (v *templateViewer) dispatchFunc() (string, bool) {
+	if v.dispatch != "" {
+		return v.dispatch, true
+	}
+	v.dispatch = v.name()
+	var b strings.Builder
+	for _, t := range v.anyTypes() {
+		ts, ok := v.g.typeSrc(t)
+		if !ok {
+			return "", false
+		}
+		view, ok := v.view("&_gtx", t, "false")
+		if !ok {
+			return "", false
+		}
+		elem, cond := t, ""
+		switch u := t.(type) {
+		case *types.Pointer:
+			cond = cellType{ts, structLike(t)}.cond()
+		case *types.Slice:
+			elem = u.Elem()
+		case *types.Map:
+			elem = u.Elem()
+		default:
+			cond = cellType{ts, structLike(t)}.cond()
+		}
+		if cond == "" && !structLike(elem) {
+			continue // a bare []Temp cannot be told from a []float64
+		}
+		if cond == "" {
+			cond = "_gtt == \"\""
+		}
+		fmt.Fprintf(&b, "if %s { if _gtx, _gtok := _gtv.(%s); _gtok { return %s } }; ", cond, ts, view)
+	}
+	fmt.Fprintf(&v.vars, "var %s func(any) any; ", v.dispatch)
+	fmt.Fprintf(&v.defs, "%s = func(_gtv any) any { _gtt := %s.CellType(_gtv); %sreturn nil }; ", v.dispatch, rtName, b.String())
+	return v.dispatch, true
 }
 
 type viewFunc struct {
@@ -192,13 +300,27 @@ func (v *templateViewer) name() string {
 // to, of type t; addr is the source of a bool that says whether Go could
 // take its address.
 func (v *templateViewer) view(ps string, t types.Type, addr string) (string, bool) {
-	if !needsTemplateView(t) {
+	if !v.needs(t) {
 		return rtName + ".TemplateField(" + ps + ", " + addr + ")", true
+	}
+	if types.IsInterface(t) {
+		f, ok := v.dispatchFunc()
+		if !ok {
+			return "", false
+		}
+		// The value in an interface: Go cannot take its address.
+		name := "interface {}"
+		if !isEmptyInterface(t) {
+			name = v.g.goTypeName(t)
+		}
+		return "func() any { if _gtr := " + f + "(*" + ps + "); _gtr != nil { return " + rtName + ".TemplateInInterface(_gtr, " + strconv.Quote(name) + ") }; return " + rtName + ".TemplateField(" + ps + ", " + addr + ") }()", true
 	}
 	switch u := t.(type) {
 	case *types.Named:
 		if u.Obj().Pkg() == nil || u.Obj().Pkg().Path() != cellPath {
-			return "", false
+			// A compiled type, whose interfaces may hold a cell's
+			// values: the template sees it as before.
+			return rtName + ".TemplateField(" + ps + ", " + addr + ")", true
 		}
 		f, ok := v.viewFunc(t)
 		if !ok {
@@ -297,26 +419,29 @@ func (v *templateViewer) viewFunc(t types.Type) (string, bool) {
 		return "", false
 	}
 	elems := "nil"
-	if _, isStruct := t.Underlying().(*types.Struct); !isStruct && needsTemplateView(t.Underlying()) {
+	if _, isStruct := t.Underlying().(*types.Struct); !isStruct && v.needs(t.Underlying()) {
 		e, ok := v.elems("p", t.Underlying(), "addr")
 		if !ok {
 			return "", false
 		}
 		elems = "func() any { return " + e + " }"
 	}
-	format := "*p"
 	vm, pm := displayMethods(t), displayMethods(types.NewPointer(t))
+	format := "*p"
 	if fc := fmtCall("*p", "(*p)", vm); fc != "" {
 		format = fc
 	}
-	if pc := fmtCall("p", "p", pm); !vm["String"] && !vm["Error"] && (pm["String"] || pm["Error"]) {
-		// An action prints an addressable value with its pointer's
-		// String or Error method.
-		format = "func() any { if ptr { return " + pc + " }; return " + format + " }()"
+	pformat := "p"
+	if pc := fmtCall("p", "p", pm); pc != "" {
+		pformat = pc
 	}
+	// An action prints an addressable value with its pointer's String or
+	// Error method.
+	ptrPrint := !vm["String"] && !vm["Error"] && (pm["String"] || pm["Error"])
+	format = "func(ptr bool) any { if ptr { return " + pformat + " }; return " + format + " }"
 	fmt.Fprintf(&v.vars, "var %s func(*%s, bool, bool) any; ", f, ts)
-	fmt.Fprintf(&v.defs, "%s = func(p *%s, addr, viaPtr bool) any { return %s.TemplateView(%s, p, addr, viaPtr, %s, %s, %s, %s, func(ptr bool) any { return %s }) }; ",
-		f, ts, rtName, strconv.Quote(v.g.goTypeName(t)), methods, fields, hidden, elems, format)
+	fmt.Fprintf(&v.defs, "%s = func(p *%s, addr, viaPtr bool) any { return %s.TemplateView(%s, p, addr, viaPtr, %s, %s, %s, %s, %s, %v) }; ",
+		f, ts, rtName, strconv.Quote(v.g.goTypeName(t)), methods, fields, hidden, elems, format, ptrPrint)
 	return f, true
 }
 
@@ -356,11 +481,7 @@ func (v *templateViewer) methods(t types.Type) (string, bool) {
 func (v *templateViewer) boundMethod(m *types.Func) (string, bool) {
 	sig := m.Type().(*types.Signature)
 	res := sig.Results()
-	needs := false
-	for i := range res.Len() {
-		needs = needs || needsTemplateView(res.At(i).Type())
-	}
-	if !needs {
+	if res.Len() == 0 || !v.needs(res.At(0).Type()) {
 		return "p." + m.Name(), true
 	}
 	if res.Len() > 2 || res.Len() == 2 && needsTemplateView(res.At(1).Type()) {

@@ -24,10 +24,16 @@ func TestTemplateView(t *testing.T) {
 			`_gt.TemplateExecute(tm, os.Stdout, "x", true, func() any {`,
 			`_gttv1 := make([]any, len(*&_gttd)); for _gttv2 := range *&_gttd { _gttv1[_gttv2] = _gttv3(&(*&_gttd)[_gttv2], true, false) }`}, nil},
 		{"a map literal of interfaces", "s := Score{}\ntm.Execute(os.Stdout, map[string]any{\"S\": s, \"N\": 1})", []string{
-			`_gt.TemplateExecute(tm, os.Stdout, "", false, map[string]any{"S": func() any {`,
-			`var _gtte Score = (s); return _gttv1(&_gtte, false, false) }(), "N": 1})`}, nil},
+			`_gt.TemplateExecute(tm, os.Stdout, "", false, func() any { var _gttv1 func(*Score, bool, bool) any; `,
+			`return map[string]any{"S": func() any { var _gtte Score = (s); return _gttv1(&_gtte, false, false) }(), "N": 1} }())`}, nil},
+		{"an interface", "var m map[string]any\ntm.Execute(os.Stdout, m)", []string{
+			`_gt.CellType(_gtv); if _gtt == "main.Key" { if _gtx, _gtok := _gtv.(Key); _gtok { return _gttv`,
+			`if (_gtt == "main.Score" || _gtt == "") { if _gtx, _gtok := _gtv.(Score); _gtok { return _gttv`,
+			`if _gtt == "" { if _gtx, _gtok := _gtv.([]Score); _gtok { return func() any {`,
+			`if (_gtt == "*main.Score" || _gtt == "") { if _gtx, _gtok := _gtv.(*Score); _gtok { return func() any { if *&_gtx == nil {`,
+			`{ if _gtr := _gttv`, `); _gtr != nil { return _gt.TemplateInInterface(_gtr, "interface {}") }; return _gt.TemplateField(`}, []string{`_gtv.([]Key)`}},
 		{"a value of a type with String", "tm.Execute(os.Stdout, Key(\"a\"))", []string{
-			`func(ptr bool) any { return _gt.Fmt(*p, (*p).String, nil, nil, nil) }`}, nil},
+			`func(ptr bool) any { if ptr { return _gt.Fmt(p, p.String, nil, nil, nil) }; return _gt.Fmt(*p, (*p).String, nil, nil, nil) }, false)`}, nil},
 		{"data without a cell's methods", "tm.Execute(os.Stdout, 1)", nil, []string{"TemplateExecute"}},
 	}
 	for _, c := range cases {
