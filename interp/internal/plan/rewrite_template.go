@@ -89,6 +89,38 @@ func ifaceElems(t types.Type) bool {
 	return types.IsInterface(elem)
 }
 
+// funcMapLit gives the functions of a template.FuncMap literal (of
+// text/template or html/template) whose results hold a cell's values
+// with methods, or interfaces that may hold them, results that are their
+// views, as templateCall gives the data.
+func (g *gen) funcMapLit(lit *ast.CompositeLit) {
+	n, ok := types.Unalias(g.c.info.Types[lit].Type).(*types.Named)
+	if !ok || n.Obj().Name() != "FuncMap" || n.Obj().Pkg() == nil ||
+		n.Obj().Pkg().Path() != "text/template" && n.Obj().Pkg().Path() != "html/template" {
+		return
+	}
+	for _, e := range lit.Elts {
+		kv, ok := e.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		sig, ok := g.c.info.Types[kv.Value].Type.(*types.Signature)
+		if !ok || sig.Results().Len() == 0 {
+			continue
+		}
+		v := &templateViewer{g: g}
+		if !v.needs(sig.Results().At(0).Type()) {
+			continue
+		}
+		w, ok := v.resultView("_gtfn", sig)
+		if !ok {
+			continue
+		}
+		g.ed.insert(g.off(kv.Value.Pos()), "func() any { "+v.vars.String()+v.defs.String()+"_gtfn := (")
+		g.ed.insertClosing(g.off(kv.Value.End()), "); return "+w+" }()")
+	}
+}
+
 // templateLiteral returns the composite literal data is, or nil.
 func templateLiteral(data ast.Expr) *ast.CompositeLit {
 	lit, _ := ast.Unparen(data).(*ast.CompositeLit)
@@ -479,13 +511,19 @@ func (v *templateViewer) methods(t types.Type) (string, bool) {
 // boundMethod returns the source of method m bound to p, as a function
 // whose results are views where they hold a cell's types with methods.
 func (v *templateViewer) boundMethod(m *types.Func) (string, bool) {
-	sig := m.Type().(*types.Signature)
+	return v.resultView("p."+m.Name(), m.Type().(*types.Signature))
+}
+
+// resultView returns the source of a function that calls fn (source of
+// a function of signature sig, evaluated without side effects) and
+// returns the view of its result where it needs one, or fn itself.
+func (v *templateViewer) resultView(fn string, sig *types.Signature) (string, bool) {
 	res := sig.Results()
 	if res.Len() == 0 || !v.needs(res.At(0).Type()) {
-		return "p." + m.Name(), true
+		return fn, true
 	}
 	if res.Len() > 2 || res.Len() == 2 && needsTemplateView(res.At(1).Type()) {
-		return "p." + m.Name(), true // the template refuses it
+		return fn, true // the template refuses it
 	}
 	var params, args []string
 	for i := range sig.Params().Len() {
@@ -495,31 +533,31 @@ func (v *templateViewer) boundMethod(m *types.Func) (string, bool) {
 			if !ok {
 				return "", false
 			}
-			params = append(params, fmt.Sprintf("a%d ...%s", i, ts))
-			args = append(args, fmt.Sprintf("a%d...", i))
+			params = append(params, fmt.Sprintf("_gta%d ...%s", i, ts))
+			args = append(args, fmt.Sprintf("_gta%d...", i))
 			continue
 		}
 		ts, ok := v.g.typeSrc(pt)
 		if !ok {
 			return "", false
 		}
-		params = append(params, fmt.Sprintf("a%d %s", i, ts))
-		args = append(args, fmt.Sprintf("a%d", i))
+		params = append(params, fmt.Sprintf("_gta%d %s", i, ts))
+		args = append(args, fmt.Sprintf("_gta%d", i))
 	}
 	rt := res.At(0).Type()
-	view, ok := v.view("&r", rt, "false")
+	view, ok := v.view("&_gtres", rt, "false")
 	if !ok {
 		return "", false
 	}
-	call := "p." + m.Name() + "(" + strings.Join(args, ", ") + ")"
+	call := fn + "(" + strings.Join(args, ", ") + ")"
 	if res.Len() == 2 {
 		ets, ok := v.g.typeSrc(res.At(1).Type())
 		if !ok {
 			return "", false
 		}
-		return "func(" + strings.Join(params, ", ") + ") (any, " + ets + ") { r, err := " + call + "; return " + view + ", err }", true
+		return "func(" + strings.Join(params, ", ") + ") (any, " + ets + ") { _gtres, _gterr := " + call + "; return " + view + ", _gterr }", true
 	}
-	return "func(" + strings.Join(params, ", ") + ") any { r := " + call + "; return " + view + " }", true
+	return "func(" + strings.Join(params, ", ") + ") any { _gtres := " + call + "; return " + view + " }", true
 }
 
 // fields returns the source of a func(string) (any, bool) that returns

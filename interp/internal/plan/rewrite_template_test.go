@@ -34,6 +34,9 @@ func TestTemplateView(t *testing.T) {
 			`{ if _gtr := _gttv`, `); _gtr != nil { return _gt.TemplateInInterface(_gtr, "interface {}") }; return _gt.TemplateField(`}, []string{`_gtv.([]Key)`}},
 		{"a value of a type with String", "tm.Execute(os.Stdout, Key(\"a\"))", []string{
 			`func(ptr bool) any { if ptr { return _gt.Fmt(p, p.String, nil, nil, nil) }; return _gt.Fmt(*p, (*p).String, nil, nil, nil) }, false)`}, nil},
+		{"a FuncMap", "_ = template.FuncMap{\"k\": func(s string) Key { return Key(s) }, \"n\": func() int { return 1 }}", []string{
+			`template.FuncMap{"k": func() any { var _gttv1 func(*Key, bool, bool) any; `,
+			`_gtfn := (func(s string) Key { return Key(s) }); return func(_gta0 string) any { _gtres := _gtfn(_gta0); return _gttv1(&_gtres, false, false) } }(), "n": func() int { return 1 }}`}, nil},
 		{"data without a cell's methods", "tm.Execute(os.Stdout, 1)", nil, []string{"TemplateExecute"}},
 	}
 	for _, c := range cases {
