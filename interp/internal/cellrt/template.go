@@ -63,26 +63,50 @@ type TemplateValue struct {
 // template's action uses when the value is addressable.
 func TemplateView(typ string, p any, addr, viaPtr bool, method func(string) any, field func(string) (any, bool),
 	hidden []string, elems func() any, format func(ptr bool) any, ptrPrint bool) any {
-	return &TemplateValue{typ: typ, val: reflect.ValueOf(p).Elem(), ptr: p, addr: addr, viaPtr: viaPtr,
-		method: method, field: field, hidden: hidden, elems: elems, format: format, ptrPrint: ptrPrint}
+	return wrap(&TemplateValue{typ: typ, val: reflect.ValueOf(p).Elem(), ptr: p, addr: addr, viaPtr: viaPtr,
+		method: method, field: field, hidden: hidden, elems: elems, format: format, ptrPrint: ptrPrint})
 }
+
+// A falseView holds, past its length, the view of a value whose truth is
+// false (Temp(0), a nil pointer): the template's if, with, and, or and
+// not test a slice's length.
+type falseView []*TemplateValue
+
+// wrap returns v, or a falseView of it when its truth is false.
+func wrap(v *TemplateValue) any {
+	if v.truth() {
+		return v
+	}
+	f := make(falseView, 1)
+	f[0] = v
+	return f[:0]
+}
+
+func (f falseView) view() *TemplateValue          { return f[:1][0] }
+func (f falseView) Format(s fmt.State, verb rune) { f.view().Format(s, verb) }
+func (f falseView) String() string                { return f.view().String() }
+func (f falseView) MarshalJSON() ([]byte, error)  { return f.view().MarshalJSON() }
 
 // TemplateNil returns the view of p, a nil pointer to a type named typ
 // that a cell declared.
 func TemplateNil(typ string, p any) any {
-	return &TemplateValue{typ: typ, ptr: p, isNil: true, format: func(bool) any { return p }}
+	return wrap(&TemplateValue{typ: typ, ptr: p, isNil: true, format: func(bool) any { return p }})
 }
 
 // TemplateInInterface returns view, the view of a value that the template
 // finds in an interface of type typ (as reflect names it), or view when
 // it is not a view.
 func TemplateInInterface(view any, typ string) any {
-	if v, ok := view.(*TemplateValue); ok {
-		c := *v
-		c.static = typ
-		return &c
+	v, ok := view.(*TemplateValue)
+	if f, isFalse := view.(falseView); isFalse {
+		v, ok = f.view(), true
 	}
-	return view
+	if !ok {
+		return view
+	}
+	c := *v
+	c.static = typ
+	return wrap(&c)
 }
 
 // TemplateField returns the field that p points to as a template sees it:
@@ -230,6 +254,7 @@ func (e *templateError) Unwrap() error { return e.err }
 
 var (
 	viewType         = reflect.TypeFor[*TemplateValue]()
+	falseViewType    = reflect.TypeFor[falseView]()
 	errorType        = reflect.TypeFor[error]()
 	reflectValueType = reflect.TypeFor[reflect.Value]()
 )
@@ -239,8 +264,14 @@ func view(x reflect.Value) *TemplateValue {
 	for x.IsValid() && x.Kind() == reflect.Interface && !x.IsNil() {
 		x = x.Elem()
 	}
-	if x.IsValid() && x.Type() == viewType {
+	if !x.IsValid() {
+		return nil
+	}
+	switch x.Type() {
+	case viewType:
 		return x.Interface().(*TemplateValue)
+	case falseViewType:
+		return x.Interface().(falseView).view()
 	}
 	return nil
 }
@@ -255,12 +286,6 @@ func templateFuncs(missingKey int64, html bool) map[string]any {
 				return reflect.Value{}, &templateError{node, err}
 			}
 			return v, nil
-		},
-		"_gtw": func(x reflect.Value) reflect.Value {
-			if v := view(x); v != nil && !v.truth() {
-				return reflect.Value{}
-			}
-			return x
 		},
 		"_gtr": func(x reflect.Value) reflect.Value {
 			if v := view(x); v != nil {
@@ -699,9 +724,8 @@ func (e *fixedError) Unwrap() error { return e.err }
 //
 //   - a field or method chain (.A.B x, $v.A, (p).A) becomes
 //     _gtf "node" RECEIVER "A.B" x;
-//   - the pipeline of if and with ends with _gtw (a view's truth), that
-//     of range with _gtr (a view's elements);
-//   - the arguments of and, or and not go through _gtw, those of len,
+//   - the pipeline of range ends with _gtr (a view's elements);
+//   - the arguments of len,
 //     index and slice through _gtr (their first) and _gtu (a view's
 //     value), those of other functions (eq, call, the template's own)
 //     through _gtu, and so does the value a pipeline passes them;
@@ -742,9 +766,9 @@ func (r rewriter) node(n parse.Node) {
 		}
 		record(n.String(), orig)
 	case *parse.IfNode:
-		r.branch(&n.BranchNode, "_gtw")
+		r.branch(&n.BranchNode, "")
 	case *parse.WithNode:
-		r.branch(&n.BranchNode, "_gtw")
+		r.branch(&n.BranchNode, "")
 	case *parse.RangeNode:
 		r.branch(&n.BranchNode, "_gtr")
 	case *parse.TemplateNode:
@@ -756,7 +780,9 @@ func (r rewriter) node(n parse.Node) {
 
 func (r rewriter) branch(b *parse.BranchNode, fn string) {
 	r.pipe(b.Pipe)
-	r.appendCmd(b.Pipe, fn)
+	if fn != "" {
+		r.appendCmd(b.Pipe, fn)
+	}
 	r.list(b.List)
 	r.list(b.ElseList)
 }
@@ -805,10 +831,8 @@ func (r rewriter) pipe(p *parse.PipeNode) {
 // for the argument at i.
 func (r rewriter) argMode(fn string, i int) string {
 	switch fn {
-	case "print", "printf", "println", "html", "js", "urlquery", "_gtf", "_gtw", "_gtr", "_gtu", "_gtp":
+	case "print", "printf", "println", "html", "js", "urlquery", "and", "or", "not", "_gtf", "_gtr", "_gtu", "_gtp":
 		return ""
-	case "and", "or", "not":
-		return "_gtw"
 	case "len", "index", "slice":
 		if i == 0 {
 			return "_gtr"

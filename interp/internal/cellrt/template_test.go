@@ -141,7 +141,8 @@ func levelView(p *int, addr, viaPtr bool) any {
 func TestTemplateViewsLikeGo(t *testing.T) {
 	srcs := []string{
 		"{{.Name}} {{.Final}} {{.Add 2}} {{.Lvl}} {{printf \"%v %d %s\" .Lvl .Lvl .Lvl}} {{.Marks}} {{if .Lvl}}lvl{{else}}nolvl{{end}} {{eq .Lvl 2}}",
-		"{{.Tag}}", "{{.secret}}", "{{printf \"%v|%+v|%d\" . . .}}", "{{.}}", "{{.Nope}}", "{{.Add 300}}", "{{.Name 1}}", "{{with .Lvl}}{{.}}{{end}}",
+		"{{.Tag}}", "{{.secret}}", "{{printf \"%v|%+v|%d\" . . .}}", "{{.}}",
+		"{{if $x := .Lvl}}t{{$x}}{{else}}f{{$x}}{{end}} {{and .Lvl .Name}} {{or .Lvl \"z\"}} {{not .Lvl}} {{with .Lvl}}w{{.}}{{else}}nw{{end}}", "{{.Nope}}", "{{.Add 300}}", "{{.Name 1}}", "{{with .Lvl}}{{.}}{{end}}",
 	}
 	for _, src := range srcs {
 		for i, c := range []struct {

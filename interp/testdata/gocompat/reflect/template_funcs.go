@@ -47,7 +47,7 @@ func main() {
 	}
 	t := template.Must(template.New("f").Funcs(funcs).Parse(`{{money 1234}} {{(line "tea" 250).Twice}} {{with dict "L" (line "pie" 99) "N" 2}}{{.L.What}} {{.L.Price}} {{.N}}{{end}}
 {{range .}}{{.Self.What | upper}} {{.Self.Price}} {{.Next.What}} {{.Next.Price}} {{end}}
-{{define "sub"}}[{{.What}} {{.Twice}}]{{end}}{{template "sub" (line "jam" 5)}}
+{{define "sub"}}[{{.What}} {{.Twice}}]{{end}}{{template "sub" (line "jam" 5)}} {{if money 0}}yes{{else}}no{{end}} {{if $m := money 0}}{{else}}{{$m}}{{end}} {{or (money 0) (money 7)}} {{and (money 3) (money 0)}}
 `))
 	lines := []Line{{"a", 100}, {"b", 5}}
 	if err := t.Execute(os.Stdout, lines); err != nil {
