@@ -12,6 +12,7 @@ import (
 	"sync"
 	"text/template"
 	"text/template/parse"
+	"unsafe"
 )
 
 // Templates executed with values of a cell's types.
@@ -632,6 +633,16 @@ func TemplateExecute(t any, w io.Writer, name string, named bool, data any) erro
 		t.Funcs(templateFuncs(missingKey(text), true))
 		for _, x := range t.Templates() {
 			rewriteTree(x.Tree, true)
+		}
+		if text.IsValid() && text.Type() == reflect.TypeFor[*template.Template]() && text.CanAddr() {
+			// The templates that escaping copied for the contexts
+			// they are called in are the text template's only.
+			tt := *(**template.Template)(unsafe.Pointer(text.UnsafeAddr()))
+			if tt != nil {
+				for _, x := range tt.Templates() {
+					rewriteTree(x.Tree, true)
+				}
+			}
 		}
 		if named {
 			err = t.ExecuteTemplate(w, name, data)

@@ -2,6 +2,7 @@ package cellrt
 
 import (
 	"fmt"
+	"io"
 	htemplate "html/template"
 	"strings"
 	"testing"
@@ -187,5 +188,22 @@ func TestTemplateViewJS(t *testing.T) {
 	v := TemplateView("main.pub", p, false, false, nil, nil, nil, nil, func(bool) any { return *p }, false)
 	if err := TemplateExecute(htemplate.Must(htemplate.New("t").Parse(src)), &got, "", false, v); err != nil || got.String() != want.String() {
 		t.Errorf("got %q, %v; want %q", got.String(), err, want.String())
+	}
+}
+
+// TestTemplateViewAfterEscape checks an html/template that ran, and was
+// escaped, before it gets a view: a template it calls in another context
+// was copied for that context then.
+func TestTemplateViewAfterEscape(t *testing.T) {
+	src := `{{define "x"}}{{.Final}}{{end}}<a title="{{template "x" .}}">{{template "x" .}}</a>`
+	real := score{Name: "a", Lvl: 2}
+	raw := &rawScore{Name: "a", Lvl: 2}
+	want, got := &strings.Builder{}, &strings.Builder{}
+	err1 := htemplate.Must(htemplate.New("t").Parse(src)).Execute(want, real)
+	h := htemplate.Must(htemplate.New("t").Parse(src))
+	h.Execute(io.Discard, map[string]int{"Final": 1})
+	err2 := TemplateExecute(h, got, "", false, scoreView(raw, false, false))
+	if want.String() != got.String() || fmt.Sprint(err1) != fmt.Sprint(err2) {
+		t.Errorf("got %q, %v; want %q, %v", got.String(), err2, want.String(), err1)
 	}
 }
