@@ -2,8 +2,8 @@ package cellrt
 
 import (
 	"fmt"
-	"io"
 	htemplate "html/template"
+	"io"
 	"strings"
 	"testing"
 	"text/template"
