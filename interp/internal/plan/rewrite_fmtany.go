@@ -56,6 +56,7 @@ func (g *gen) dispatchVars() string {
 		return ""
 	}
 	g.warnLateTypes()
+	g.warnLateTemplateTypes()
 	return fmtName + " = " + g.fmtDispatch() + "\n" + errName + " = " + g.errorMethods() + "\n"
 }
 

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strconv"
 	"strings"
@@ -41,6 +42,10 @@ func (g *gen) templateCall(call *ast.CallExpr, fn *types.Func) {
 	if !ok || g.c.info.Selections[sel] == nil {
 		return
 	}
+	if holdsIface(t) && g.inFunc(call.Pos()) {
+		cell := g.c.n
+		g.commitAfter(-1, func() { g.s.templates = append(g.s.templates, cell) })
+	}
 	v := &templateViewer{g: g}
 	if !v.needs(t) {
 		return
@@ -69,6 +74,61 @@ func (g *gen) templateCall(call *ast.CallExpr, fn *types.Func) {
 		g.ed.insertClosing(g.off(call.Args[1].End()), ", true")
 	} else {
 		g.ed.insertClosing(g.off(call.Args[0].End()), `, "", false`)
+	}
+}
+
+// inFunc reports whether pos is in the body of a function or function
+// literal of the cell.
+func (g *gen) inFunc(pos token.Pos) bool {
+	for n, sc := range g.c.info.Scopes {
+		if _, ok := n.(*ast.FuncType); ok && sc.Pos() <= pos && pos < sc.End() {
+			return true
+		}
+	}
+	return false
+}
+
+// warnLateTemplateTypes warns about each type the cell declares, or
+// gives methods, that a template could call methods of, when functions
+// of earlier cells execute templates with data that may hold it in an
+// interface: their code does not know the type (see templateCall).
+func (g *gen) warnLateTemplateTypes() {
+	if len(g.s.templates) == 0 {
+		return
+	}
+	seen := map[*types.TypeName]bool{}
+	check := func(id *ast.Ident) {
+		tn, _ := g.c.info.Defs[id].(*types.TypeName)
+		if tn == nil {
+			tn, _ = g.c.info.Uses[id].(*types.TypeName)
+		}
+		if tn == nil || seen[tn] || types.IsInterface(tn.Type()) || !needsTemplateView(tn.Type()) {
+			return
+		}
+		seen[tn] = true
+		cells := map[int]bool{}
+		for _, c := range g.s.templates {
+			if c != g.c.n && !cells[c] {
+				cells[c] = true
+				g.warnf(id.Pos(), "a template that a function of cell %d executes with data holding an interface cannot call the methods of %s, declared later, in it, nor print it with them: that code knows the types declared up to cell %d; run cell %d again",
+					c, tn.Name(), c, c)
+			}
+		}
+	}
+	for _, ts := range g.c.types {
+		check(ts.Name)
+	}
+	for _, md := range g.c.methods {
+		if md.Recv == nil || len(md.Recv.List) == 0 {
+			continue
+		}
+		rt := md.Recv.List[0].Type
+		if s, ok := rt.(*ast.StarExpr); ok {
+			rt = s.X
+		}
+		if id, ok := rt.(*ast.Ident); ok {
+			check(id)
+		}
 	}
 }
 

@@ -50,3 +50,20 @@ func TestTemplateView(t *testing.T) {
 		t.Errorf("got warnings %q, want one beginning %q", p.Warnings, want)
 	}
 }
+
+// TestLateTemplateType checks that a type with methods declared after a
+// function that executes a template with data holding an interface
+// warns, at the type.
+func TestLateTemplateType(t *testing.T) {
+	s := newSession(t)
+	run(t, s, 1, "import (\"text/template\"; \"os\")\nfunc show(v any) { template.Must(template.New(\"\").Parse(\"{{.}}\")).Execute(os.Stdout, v) }")
+	p := run(t, s, 2, "type A int\ntype T float64\nfunc (t T) String() string { return \"t\" }")
+	want := "cell line 2:6: a template that a function of cell 1 executes with data holding an interface cannot call the methods of T, declared later"
+	if len(p.Warnings) != 1 || !strings.HasPrefix(p.Warnings[0], want) {
+		t.Errorf("got warnings %q, want one beginning %q", p.Warnings, want)
+	}
+	p = run(t, s, 3, "func show2(v int) { template.Must(template.New(\"\").Parse(\"{{.}}\")).Execute(os.Stdout, v) }\ntype U struct{}\nfunc (U) M() int { return 1 }")
+	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "methods of U") {
+		t.Errorf("got warnings %q, want one about U", p.Warnings)
+	}
+}

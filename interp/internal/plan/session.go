@@ -92,6 +92,10 @@ type Session struct {
 	// asserts are the interfaces that functions of cells test values
 	// for, with the cells' types they know (see assertIface).
 	asserts []assertSite
+	// templates are the cells whose functions execute templates with
+	// data that may hold a cell's values in interfaces (see
+	// templateCall), which know the types declared up to them.
+	templates []int
 }
 
 // entry is one name of the session.
