@@ -601,8 +601,12 @@ func safeCall(fun reflect.Value, args []reflect.Value) (val reflect.Value, err e
 	return ret[0], nil
 }
 
-// rewritten holds the roots of the trees TemplateExecute rewrote.
-var rewritten sync.Map
+// rewritten holds the roots of the trees TemplateExecute rewrote;
+// rewriting holds the lock while it rewrites.
+var (
+	rewritten sync.Map
+	rewriting sync.Mutex
+)
 
 // TemplateExecute runs t.Execute(w, data), or t.ExecuteTemplate(w,
 // name, data) when named, for t a *text/template.Template or a
@@ -613,12 +617,9 @@ func TemplateExecute(t any, w io.Writer, name string, named bool, data any) erro
 	var err error
 	switch t := t.(type) {
 	case *template.Template:
-		if t == nil {
-			break
-		}
-		t.Funcs(templateFuncs(missingKey(reflect.ValueOf(t)), false))
-		for _, x := range t.Templates() {
-			rewriteTree(x.Tree, false)
+		if t != nil {
+			t.Funcs(templateFuncs(missingKey(reflect.ValueOf(t)), false))
+			rewriteTrees(t, false)
 		}
 		if named {
 			err = t.ExecuteTemplate(w, name, data)
@@ -626,22 +627,20 @@ func TemplateExecute(t any, w io.Writer, name string, named bool, data any) erro
 			err = t.Execute(w, data)
 		}
 	case *htemplate.Template:
-		if t == nil {
-			break
-		}
-		text := reflect.ValueOf(t).Elem().FieldByName("text")
-		t.Funcs(templateFuncs(missingKey(text), true))
-		for _, x := range t.Templates() {
-			rewriteTree(x.Tree, true)
-		}
-		if text.IsValid() && text.Type() == reflect.TypeFor[*template.Template]() && text.CanAddr() {
-			// The templates that escaping copied for the contexts
-			// they are called in are the text template's only.
-			tt := *(**template.Template)(unsafe.Pointer(text.UnsafeAddr()))
-			if tt != nil {
-				for _, x := range tt.Templates() {
+		if t != nil {
+			text := reflect.ValueOf(t).Elem().FieldByName("text")
+			t.Funcs(templateFuncs(missingKey(text), true))
+			if text.IsValid() && text.Type() == reflect.TypeFor[*template.Template]() && text.CanAddr() {
+				// The text template holds the templates that
+				// escaping copied for the contexts they are called
+				// in, besides the others.
+				rewriteTrees(*(**template.Template)(unsafe.Pointer(text.UnsafeAddr())), true)
+			} else {
+				rewriting.Lock()
+				for _, x := range t.Templates() {
 					rewriteTree(x.Tree, true)
 				}
+				rewriting.Unlock()
 			}
 		}
 		if named {
@@ -653,6 +652,18 @@ func TemplateExecute(t any, w io.Writer, name string, named bool, data any) erro
 		return fmt.Errorf("TemplateExecute: %T is not a template", t)
 	}
 	return fixTemplateError(err)
+}
+
+// rewriteTrees rewrites the trees of t's templates (see rewriteTree).
+func rewriteTrees(t *template.Template, html bool) {
+	if t == nil {
+		return
+	}
+	rewriting.Lock()
+	defer rewriting.Unlock()
+	for _, x := range t.Templates() {
+		rewriteTree(x.Tree, html)
+	}
 }
 
 // missingKey reads the missingkey option of t, a *text/template.Template.
