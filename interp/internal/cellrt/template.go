@@ -247,6 +247,7 @@ func (v *TemplateValue) truth() bool {
 // a rewritten template, with the text of the template's node.
 type templateError struct {
 	node string
+	loc  string // the node's location, where it is not the call's
 	err  error
 }
 
@@ -283,10 +284,18 @@ func templateFuncs(missingKey int64, html bool) map[string]any {
 	return map[string]any{
 		"_gtf": func(node string, recv reflect.Value, path string, args ...reflect.Value) (reflect.Value, error) {
 			v, err := evalPath(recv, strings.Split(path, "."), args, missingKey)
+			var at *atError
+			if errors.As(err, &at) {
+				return reflect.Value{}, &templateError{at.node, at.loc, at.err}
+			}
 			if err != nil {
-				return reflect.Value{}, &templateError{node, err}
+				return reflect.Value{}, &templateError{node, "", err}
 			}
 			return v, nil
+		},
+		"_gtc": func(i int) reflect.Value {
+			c, _ := constArgs.Load(i)
+			return reflect.ValueOf(c)
 		},
 		"_gtr": func(x reflect.Value) reflect.Value {
 			if v := view(x); v != nil {
@@ -497,11 +506,13 @@ func callFunc(name string, fn reflect.Value, args []reflect.Value) (reflect.Valu
 }
 
 // convertArg converts an argument of a method to its parameter's type t
-// as a template's validateType does. A number the template passed as an
-// int, float64 or complex128 (a constant of the template's text: the
-// function that receives it cannot tell a constant from a value of those
-// types) converts to another numeric type when no digit is lost.
+// as a template's evalArg does: a constant of the template's text (see
+// constArg) as the template converts a constant, a value as its
+// validateType does.
 func convertArg(a reflect.Value, t reflect.Type) (reflect.Value, error) {
+	if a.IsValid() && a.Type() == constArgType {
+		return a.Interface().(*constArg).value(t)
+	}
 	if v := view(a); v != nil {
 		a = v.value()
 	}
@@ -527,59 +538,134 @@ func convertArg(a reflect.Value, t reflect.Type) (reflect.Value, error) {
 	case reflect.PointerTo(a.Type()).AssignableTo(t) && a.CanAddr():
 		return a.Addr(), nil
 	}
-	if c, ok := convertNumber(a, t); ok {
-		return c, nil
-	}
 	return reflect.Value{}, fmt.Errorf("wrong type for value; expected %s; got %s", t, a.Type())
 }
 
-// convertNumber converts an int, float64 or complex128 a to the numeric
-// type t as a template converts a number constant of its text: an
-// integer to any integer type (wrapping as reflect's SetInt does), a
-// non-negative one to an unsigned type, an integral float64 to an
-// integer type, an int or float64 to a float type, any to a complex
-// type.
-func convertNumber(a reflect.Value, t reflect.Type) (reflect.Value, bool) {
-	out := reflect.New(t).Elem()
-	var i int64
-	isInt := false
-	switch a.Type() {
-	case reflect.TypeFor[int]():
-		i, isInt = a.Int(), true
-	case reflect.TypeFor[float64]():
-		f := a.Float()
-		if f == float64(int64(f)) {
-			i, isInt = int64(f), true
-		}
-	case reflect.TypeFor[complex128]():
-		if t.Kind() == reflect.Complex64 || t.Kind() == reflect.Complex128 {
-			out.SetComplex(a.Complex())
-			return out, true
-		}
-		return reflect.Value{}, false
-	default:
-		return reflect.Value{}, false
-	}
-	switch t.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		if !isInt {
-			return reflect.Value{}, false
-		}
-		out.SetInt(i)
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		if !isInt || i < 0 {
-			return reflect.Value{}, false
-		}
-		out.SetUint(uint64(i))
-	case reflect.Float32, reflect.Float64:
-		out.SetFloat(a.Convert(reflect.TypeFor[float64]()).Float())
-	case reflect.Complex64, reflect.Complex128:
-		out.SetComplex(complex(a.Convert(reflect.TypeFor[float64]()).Float(), 0))
-	default:
-		return reflect.Value{}, false
-	}
-	return out, true
+// A constArg is a constant of a template's text that a rewritten
+// template passes to a method through _gtf: nil, a bool, a number or a
+// string, which the template converts to the parameter's type (a
+// function of ...reflect.Value parameters would get 1.5 for an int).
+type constArg struct {
+	node parse.Node
+	loc  string // where the template says an error of it is
 }
+
+var constArgType = reflect.TypeFor[*constArg]()
+
+// constArgs holds the constants of rewritten templates by index (an
+// int), nconst counts them.
+var (
+	constArgs sync.Map
+	nconst    int
+)
+
+// value converts the constant to type typ as text/template's evalArg
+// does, or returns its error, at the constant.
+func (c *constArg) value(typ reflect.Type) (reflect.Value, error) {
+	fail := func(format string, args ...any) (reflect.Value, error) {
+		return reflect.Value{}, &atError{loc: c.loc, node: c.node.String(), err: fmt.Errorf(format, args...)}
+	}
+	num, isNum := c.node.(*parse.NumberNode)
+	out := reflect.New(typ).Elem()
+	switch n := c.node.(type) {
+	case *parse.NilNode:
+		switch typ.Kind() {
+		case reflect.Chan, reflect.Func, reflect.Interface, reflect.Map, reflect.Pointer, reflect.Slice:
+			return reflect.Zero(typ), nil
+		case reflect.Struct:
+			if typ == reflectValueType {
+				return reflect.Zero(typ), nil
+			}
+		}
+		return fail("cannot assign nil to %s", typ)
+	case *parse.BoolNode:
+		if typ.Kind() == reflect.Bool {
+			out.SetBool(n.True)
+			return out, nil
+		}
+	case *parse.StringNode:
+		if typ.Kind() == reflect.String {
+			out.SetString(n.Text)
+			return out, nil
+		}
+	}
+	switch typ.Kind() {
+	case reflect.Bool:
+		return fail("expected bool; found %s", c.node)
+	case reflect.Complex64, reflect.Complex128:
+		if isNum && num.IsComplex {
+			out.SetComplex(num.Complex128)
+			return out, nil
+		}
+		return fail("expected complex; found %s", c.node)
+	case reflect.Float32, reflect.Float64:
+		if isNum && num.IsFloat {
+			out.SetFloat(num.Float64)
+			return out, nil
+		}
+		return fail("expected float; found %s", c.node)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if isNum && num.IsInt {
+			out.SetInt(num.Int64)
+			return out, nil
+		}
+		return fail("expected integer; found %s", c.node)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if isNum && num.IsUint {
+			out.SetUint(num.Uint64)
+			return out, nil
+		}
+		return fail("expected unsigned integer; found %s", c.node)
+	case reflect.String:
+		return fail("expected string; found %s", c.node)
+	case reflect.Interface, reflect.Struct:
+		if typ.Kind() == reflect.Interface && typ.NumMethod() > 0 || typ.Kind() == reflect.Struct && typ != reflectValueType {
+			break
+		}
+		var v reflect.Value
+		switch n := c.node.(type) {
+		case *parse.BoolNode:
+			v = reflect.ValueOf(n.True)
+		case *parse.StringNode:
+			v = reflect.ValueOf(n.Text)
+		case *parse.NumberNode:
+			switch {
+			case n.IsComplex:
+				v = reflect.ValueOf(n.Complex128)
+			case n.IsFloat && !isHexInt(n.Text) && !isRuneInt(n.Text) && strings.ContainsAny(n.Text, ".eEpP"):
+				v = reflect.ValueOf(n.Float64)
+			case n.IsInt:
+				i := int(n.Int64)
+				if int64(i) != n.Int64 {
+					return fail("%s overflows int", n.Text)
+				}
+				v = reflect.ValueOf(i)
+			case n.IsUint:
+				return fail("%s overflows int", n.Text)
+			}
+		}
+		if typ == reflectValueType {
+			return reflect.ValueOf(v), nil
+		}
+		return v, nil
+	}
+	return fail("can't handle %s for arg of type %s", c.node, typ)
+}
+
+func isRuneInt(s string) bool { return len(s) > 0 && s[0] == '\'' }
+
+func isHexInt(s string) bool {
+	return len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && !strings.ContainsAny(s, "pP")
+}
+
+// An atError is an error that a template reports at another node than
+// the one it evaluated: a constant argument.
+type atError struct {
+	loc, node string
+	err       error
+}
+
+func (e *atError) Error() string { return e.err.Error() }
 
 // safeCall is text/template's: it calls fun, and turns a panic or an
 // error result into an error.
@@ -697,6 +783,9 @@ func fixTemplateError(err error) error {
 		j := strings.LastIndex(msg[:max(i, 0)], " at <")
 		if i >= 0 && j >= 0 {
 			msg = msg[:j] + " at <" + te.node + ">: " + te.err.Error()
+			if k := strings.Index(msg, ": executing "); te.loc != "" && k >= 0 && strings.HasPrefix(msg, "template: ") {
+				msg = "template: " + te.loc + msg[k:]
+			}
 			return template.ExecError{Name: ee.Name, Err: &fixedError{msg, ee.Err}}
 		}
 	}
@@ -763,11 +852,14 @@ func rewriteTree(t *parse.Tree, html bool) {
 	if _, done := rewritten.LoadOrStore(t.Root, true); done {
 		return
 	}
-	r := rewriter{html: html}
+	r := rewriter{html: html, tree: t}
 	r.list(t.Root)
 }
 
-type rewriter struct{ html bool }
+type rewriter struct {
+	html bool
+	tree *parse.Tree
+}
 
 func (r rewriter) list(l *parse.ListNode) {
 	if l == nil {
@@ -884,7 +976,7 @@ func (r rewriter) command(c *parse.CommandNode) string {
 		c.Pos = at.Position()
 		args := []parse.Node{ident("_gtf", at.Position()), str(at.String(), at.Position()), r.arg(recv, ""), str(path, at.Position())}
 		for _, a := range rest {
-			args = append(args, r.arg(a, ""))
+			args = append(args, r.methodArg(a))
 		}
 		c.Args = args
 		return ""
@@ -909,6 +1001,23 @@ func (r rewriter) command(c *parse.CommandNode) string {
 		return ""
 	}
 	return r.argMode(fn, len(rest))
+}
+
+// methodArg rewrites an argument of a method: a constant goes through
+// _gtc, which gives the method the constant (see constArg).
+func (r rewriter) methodArg(n parse.Node) parse.Node {
+	switch n.(type) {
+	case *parse.NilNode, *parse.BoolNode, *parse.NumberNode, *parse.StringNode:
+	default:
+		return r.arg(n, "")
+	}
+	loc, _ := r.tree.ErrorContext(n)
+	i := nconst // under rewriting's lock
+	nconst++
+	constArgs.Store(i, &constArg{n, loc})
+	pos := n.Position()
+	num := &parse.NumberNode{NodeType: parse.NodeNumber, Pos: pos, IsInt: true, Int64: int64(i), Text: strconv.Itoa(i)}
+	return pipeOf(pos, command(pos, ident("_gtc", pos), num))
 }
 
 // chain returns the receiver and the names of a field or method chain.

@@ -23,17 +23,20 @@ func (d tplData) Fail() (int, error)  { return 0, fmt.Errorf("failed %d", d.A) }
 func (d tplData) Boom() int           { panic("boom") }
 func (d *tplData) PMeth() string      { return fmt.Sprint("p", d.A) }
 func (d tplData) Scale(f float64) any { return f * 2 }
+func (d tplData) HTML(h htemplate.HTML, u uint8, b bool, c complex64, x any, p *int) string {
+	return fmt.Sprint(h, u, b, c, x, p == nil)
+}
 
 // templateCases are templates that the rewritten trees must execute as
 // the template package executes the originals, errors included. Known
-// differences, in errors only: a number constant that a method's integer
-// parameter cannot take ({{.Meth 1.5}}) says "wrong type for value"
-// where Go says "expected integer; found 1.5"; a range over a view of a
-// struct is reported at <_gtr>.
+// difference, in an error only: a range over a view of a struct is
+// reported at <_gtr>.
 var templateCases = []string{
 	"{{.A}} {{.S}} {{.M.x}} {{.M.nope}} {{.Meth 2}} {{.Scale 2}} {{.Scale 1.5}}",
 	"{{.PMeth}}", "{{.P.PMeth}}", "{{.P.A}}", "{{.P.P.A}}", "{{.Nope}}", "{{.A.B}}", "{{.Meth}}", "{{.Meth 1 2}}",
-	"{{.Fail}}", "{{.Boom}}", "{{.h}}", "{{.F}}", "{{call .F}}", "{{.A 1}}", "{{3 | .Meth}}",
+	"{{.Meth 1.5}}", "{{.Meth 2.0}}", "{{.Meth 0x10}}", "{{.Meth 'a'}}", "{{.Meth \"x\"}}", "{{.Meth nil}}", "{{.Meth true}}", "{{.Scale 'a'}}",
+	"{{.HTML \"<b>\" 7 true 2i 1.5 nil}}", "{{.HTML \"x\" -1 true 2i 1 nil}}", "{{.HTML \"x\" 1 2 2i 1 nil}}", "{{.HTML \"x\" 1 true 2 1e3 nil}}",
+	"{{.HTML \"x\" 1 true 2 0xFFFFFFFFFFFFFFFF nil}}", "{{3 | .Scale}}", "{{.Meth .A}}", "{{.Fail}}", "{{.Boom}}", "{{.h}}", "{{.F}}", "{{call .F}}", "{{.A 1}}", "{{3 | .Meth}}",
 	"{{with .P}}{{.A}}{{else}}none{{end}}", "{{range $i, $s := .S}}{{$i}}{{$s}}{{else}}empty{{end}}",
 	"{{if and .A .S}}yes{{end}} {{or .P .A}} {{not .S}} {{len .S}} {{index .S 0}} {{slice .S 1}} {{eq .A 1}} {{lt .A 5}}",
 	"{{$x := .}}{{$x.A}} {{$x.P}} {{(.S).x}} {{(.P).A}} {{.M | len}} {{printf \"%d-%v\" .A .S}} {{.A | printf \"%03d\"}}",
