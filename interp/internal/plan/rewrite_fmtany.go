@@ -56,7 +56,6 @@ func (g *gen) dispatchVars() string {
 		return ""
 	}
 	g.warnLateTypes()
-	g.warnLateTemplateTypes()
 	return fmtName + " = " + g.fmtDispatch() + "\n" + errName + " = " + g.errorMethods() + "\n"
 }
 

@@ -42,11 +42,10 @@ func (g *gen) templateCall(call *ast.CallExpr, fn *types.Func) {
 	if !ok || g.c.info.Selections[sel] == nil {
 		return
 	}
-	if holdsIface(t) && g.inFunc(call.Pos()) {
-		cell := g.c.n
-		g.commitAfter(-1, func() { g.s.templates = append(g.s.templates, cell) })
-	}
-	v := &templateViewer{g: g}
+	// A value in an interface may be of a type with methods that the
+	// session declares now, or later when a function of the cell runs.
+	v := g.templateViewer(g.hasTemplateTypes() || g.inFunc(call.Pos()))
+	g.pendingWarning(call, t, v)
 	if !v.needs(t) {
 		return
 	}
@@ -88,50 +87,6 @@ func (g *gen) inFunc(pos token.Pos) bool {
 	return false
 }
 
-// warnLateTemplateTypes warns about each type the cell declares, or
-// gives methods, that a template could call methods of, when functions
-// of earlier cells execute templates with data that may hold it in an
-// interface: their code does not know the type (see templateCall).
-func (g *gen) warnLateTemplateTypes() {
-	if len(g.s.templates) == 0 {
-		return
-	}
-	seen := map[*types.TypeName]bool{}
-	check := func(id *ast.Ident) {
-		tn, _ := g.c.info.Defs[id].(*types.TypeName)
-		if tn == nil {
-			tn, _ = g.c.info.Uses[id].(*types.TypeName)
-		}
-		if tn == nil || seen[tn] || types.IsInterface(tn.Type()) || !needsTemplateView(tn.Type()) {
-			return
-		}
-		seen[tn] = true
-		cells := map[int]bool{}
-		for _, c := range g.s.templates {
-			if c != g.c.n && !cells[c] {
-				cells[c] = true
-				g.warnf(id.Pos(), "a template that a function of cell %d executes with data holding an interface cannot call the methods of %s, declared later, in it, nor print it with them: that code knows the types declared up to cell %d; run cell %d again",
-					c, tn.Name(), c, c)
-			}
-		}
-	}
-	for _, ts := range g.c.types {
-		check(ts.Name)
-	}
-	for _, md := range g.c.methods {
-		if md.Recv == nil || len(md.Recv.List) == 0 {
-			continue
-		}
-		rt := md.Recv.List[0].Type
-		if s, ok := rt.(*ast.StarExpr); ok {
-			rt = s.X
-		}
-		if id, ok := rt.(*ast.Ident); ok {
-			check(id)
-		}
-	}
-}
-
 // ifaceElems reports whether t is a map, slice or array type whose
 // elements are interfaces.
 func ifaceElems(t types.Type) bool {
@@ -168,7 +123,7 @@ func (g *gen) funcMapLit(lit *ast.CompositeLit) {
 		if !ok || sig.Results().Len() == 0 {
 			continue
 		}
-		v := &templateViewer{g: g}
+		v := g.templateViewer(true)
 		if !v.needs(sig.Results().At(0).Type()) {
 			continue
 		}
@@ -216,6 +171,37 @@ func (v *templateViewer) literal(lit *ast.CompositeLit) bool {
 	return true
 }
 
+// pendingWarning warns when the cell declares methods on a type of an
+// earlier cell that the template's data may hold: the view of the cell
+// cannot call them.
+func (g *gen) pendingWarning(call *ast.CallExpr, t types.Type, v *templateViewer) {
+	var found *types.Named
+	var names []string
+	for _, tn := range g.cellTypeNames() {
+		n, ok := tn.Type().(*types.Named)
+		if !ok {
+			continue
+		}
+		held := v.ifaces && holdsIface(t)
+		firstCellType(t, func(m *types.Named) bool {
+			held = held || m.Obj() == n.Obj()
+			return held
+		})
+		if ms := v.pendingOf(n); held && len(ms) > 0 {
+			found = n
+			for _, m := range ms {
+				names = append(names, m.name)
+			}
+			break
+		}
+	}
+	if found == nil {
+		return
+	}
+	g.warnf(call.Pos(), "a template executed in the cell that declares the methods %s of %s, a type of an earlier cell, cannot call them nor print with them: execute it in a later cell",
+		strings.Join(names, ", "), found.Obj().Name())
+}
+
 // templateWarning warns that a template executed with data of type t
 // cannot call the methods of a cell's type in it.
 func (g *gen) templateWarning(call *ast.CallExpr, t types.Type) {
@@ -261,38 +247,48 @@ type templateViewer struct {
 	// own).
 	funcs      []viewFunc
 	vars, defs strings.Builder
-	// dispatch names the function that views a value in an interface
-	// (see dispatchFunc); dispatchTypes are the types it knows, nil
-	// before they are looked for.
-	dispatch      string
-	dispatchTypes []types.Type
+	// ifaces says that a value in an interface gets the view of its
+	// type (see templateDispatch).
+	ifaces bool
+	// pending are the methods the cell declares on types of earlier
+	// cells, which their types.Named do not have.
+	pending []pendingMethod
+}
+
+// templateViewer returns a viewer; ifaces says whether values in
+// interfaces get views.
+func (g *gen) templateViewer(ifaces bool) *templateViewer {
+	return &templateViewer{g: g, ifaces: ifaces, pending: g.pendingMethods()}
 }
 
 // needs reports whether a value of type t needs a view: it holds a
 // value of a cell's type with methods, or an interface that may hold one.
 func (v *templateViewer) needs(t types.Type) bool {
-	return needsTemplateView(t) || len(v.anyTypes()) > 0 && holdsIface(t)
+	return needsTemplateView(t) || v.ifaces && holdsIface(t)
 }
 
-// anyTypes returns the types that the view of a value in an interface
-// recognizes: the session's types with methods (or holding values of
-// such types), pointers to them, and slices and maps of string keys of
-// both.
-func (v *templateViewer) anyTypes() []types.Type {
-	if v.dispatchTypes != nil {
-		return v.dispatchTypes
-	}
-	v.dispatchTypes = []types.Type{}
-	for _, tn := range v.g.cellTypeNames() {
-		t := tn.Type()
-		if !needsTemplateView(t) {
-			continue
-		}
-		for _, x := range []types.Type{t, types.NewPointer(t)} {
-			v.dispatchTypes = append(v.dispatchTypes, x, types.NewSlice(x), types.NewMap(types.Typ[types.String], x))
+// pendingOf returns the exported methods the cell declares on n, a type
+// of an earlier cell: generated code of the cell cannot call them (it is
+// checked with the earlier type).
+func (v *templateViewer) pendingOf(n *types.Named) []pendingMethod {
+	var out []pendingMethod
+	for _, m := range v.pending {
+		if m.tn == n.Obj() && token.IsExported(m.name) {
+			out = append(out, m)
 		}
 	}
-	return v.dispatchTypes
+	return out
+}
+
+// hasTemplateTypes reports whether the session or the cell declares a
+// type a template could call methods of.
+func (g *gen) hasTemplateTypes() bool {
+	for _, tn := range g.cellTypeNames() {
+		if needsTemplateView(tn.Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 // holdsIface reports whether a value of type t holds an interface:
@@ -336,45 +332,67 @@ func anyHeld(t types.Type, keys bool, f func(types.Type) bool) bool {
 	return walk(t)
 }
 
-// dispatchFunc returns the name of a func(any) any that returns the
-// view of a value of one of anyTypes, or nil.
-func (v *templateViewer) dispatchFunc() (string, bool) {
-	if v.dispatch != "" {
-		return v.dispatch, true
+// templateVars returns the assignment of the prelude's _gtTpl (see
+// templateDispatch) that a cell makes before its statements when it
+// declares types or methods, or when the cell before it declared
+// methods on types of earlier cells (which its own could not call), or
+// "".
+func (g *gen) templateVars() string {
+	if len(g.c.types) == 0 && len(g.c.methods) == 0 && !g.s.tplStale {
+		return ""
 	}
-	v.dispatch = v.name()
+	stale := len(g.pendingMethods()) > 0
+	g.commitAfter(-1, func() { g.s.tplStale = stale })
+	return tplName + " = " + g.templateDispatch() + "\n"
+}
+
+// templateDispatch returns the source of a func(any) any that returns
+// the view of a value of the session's types that a template could call
+// methods of, pointers to them, and slices and maps of string keys of
+// both, or nil; "nil" when there are none. A cell that declares types or
+// methods assigns it to the prelude's _gtTpl (see dispatchVars), which
+// the views of every cell use for the values in interfaces: a function of
+// an earlier cell sees a type declared later.
+func (g *gen) templateDispatch() string {
+	v := g.templateViewer(true)
 	var b strings.Builder
-	for _, t := range v.anyTypes() {
-		ts, ok := v.g.typeSrc(t)
-		if !ok {
-			return "", false
+	for _, tn := range g.cellTypeNames() {
+		t := tn.Type()
+		if !needsTemplateView(t) || strings.Contains(g.goTypeName(t), "[") {
+			continue // an instance of a generic type: Execute's view sees it
 		}
-		view, ok := v.view("&_gtx", t, "false")
-		if !ok {
-			return "", false
+		for _, x := range []types.Type{t, types.NewPointer(t)} {
+			for _, y := range []types.Type{x, types.NewSlice(x), types.NewMap(types.Typ[types.String], x)} {
+				ts, ok := g.typeSrc(y)
+				if !ok {
+					continue
+				}
+				cond := cellType{ts, structLike(y)}.cond()
+				if y != x {
+					if !structLike(t) {
+						continue // a bare []Temp cannot be told from a []float64
+					}
+					cond = `_gtt == ""`
+				}
+				vars, defs, funcs := v.vars.String(), v.defs.String(), len(v.funcs)
+				view, ok := v.view("&_gtx", y, "false")
+				if !ok {
+					// Drop what the failed view declared.
+					v.vars.Reset()
+					v.vars.WriteString(vars)
+					v.defs.Reset()
+					v.defs.WriteString(defs)
+					v.funcs = v.funcs[:funcs]
+					continue
+				}
+				fmt.Fprintf(&b, "if %s { if _gtx, _gtok := _gtv.(%s); _gtok { return %s } }; ", cond, ts, view)
+			}
 		}
-		elem, cond := t, ""
-		switch u := t.(type) {
-		case *types.Pointer:
-			cond = cellType{ts, structLike(t)}.cond()
-		case *types.Slice:
-			elem = u.Elem()
-		case *types.Map:
-			elem = u.Elem()
-		default:
-			cond = cellType{ts, structLike(t)}.cond()
-		}
-		if cond == "" && !structLike(elem) {
-			continue // a bare []Temp cannot be told from a []float64
-		}
-		if cond == "" {
-			cond = "_gtt == \"\""
-		}
-		fmt.Fprintf(&b, "if %s { if _gtx, _gtok := _gtv.(%s); _gtok { return %s } }; ", cond, ts, view)
 	}
-	fmt.Fprintf(&v.vars, "var %s func(any) any; ", v.dispatch)
-	fmt.Fprintf(&v.defs, "%s = func(_gtv any) any { _gtt := %s.CellType(_gtv); %sreturn nil }; ", v.dispatch, rtName, b.String())
-	return v.dispatch, true
+	if b.Len() == 0 {
+		return "nil"
+	}
+	return "func() func(any) any { " + v.vars.String() + v.defs.String() + "return func(_gtv any) any { _gtt := " + rtName + ".CellType(_gtv); " + b.String() + "return nil } }()"
 }
 
 type viewFunc struct {
@@ -392,28 +410,19 @@ func (v *templateViewer) name() string {
 // to, of type t; addr is the source of a bool that says whether Go could
 // take its address.
 func (v *templateViewer) view(ps string, t types.Type, addr string) (string, bool) {
-	if !v.needs(t) {
+	if !v.needs(t) || compiledNamed(t) {
 		return rtName + ".TemplateField(" + ps + ", " + addr + ")", true
 	}
 	if types.IsInterface(t) {
-		f, ok := v.dispatchFunc()
-		if !ok {
-			return "", false
-		}
 		// The value in an interface: Go cannot take its address.
 		name := "interface {}"
 		if !isEmptyInterface(t) {
 			name = v.g.goTypeName(t)
 		}
-		return "func() any { if _gtr := " + f + "(*" + ps + "); _gtr != nil { return " + rtName + ".TemplateInInterface(_gtr, " + strconv.Quote(name) + ") }; return " + rtName + ".TemplateField(" + ps + ", " + addr + ") }()", true
+		return "func() any { if " + tplName + " != nil { if _gtr := " + tplName + "(*" + ps + "); _gtr != nil { return " + rtName + ".TemplateInInterface(_gtr, " + strconv.Quote(name) + ") } }; return " + rtName + ".TemplateField(" + ps + ", " + addr + ") }()", true
 	}
 	switch u := t.(type) {
 	case *types.Named:
-		if u.Obj().Pkg() == nil || u.Obj().Pkg().Path() != cellPath {
-			// A compiled type, whose interfaces may hold a cell's
-			// values: the template sees it as before.
-			return rtName + ".TemplateField(" + ps + ", " + addr + ")", true
-		}
 		f, ok := v.viewFunc(t)
 		if !ok {
 			return "", false
@@ -440,6 +449,17 @@ func (v *templateViewer) view(ps string, t types.Type, addr string) (string, boo
 		return "func() any { if *" + ps + " == nil { return " + rtName + ".TemplateNil(" + strconv.Quote(v.g.goTypeName(u)) + ", " + "(" + ts + ")(nil)) }; return " + inner + " }()", true
 	}
 	return v.elems(ps, t, addr)
+}
+
+// compiledNamed reports whether t is a named type of a compiled package
+// (a value of it may hold a cell's values only in interfaces, which the
+// template sees as compiled code does), or a pointer to one.
+func compiledNamed(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && (n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != cellPath) && !types.IsInterface(n)
 }
 
 // elems returns the view of a slice, array, map or struct type that is

@@ -27,11 +27,8 @@ func TestTemplateView(t *testing.T) {
 			`_gt.TemplateExecute(tm, os.Stdout, "", false, func() any { var _gttv1 func(*Score, bool, bool) any; `,
 			`return map[string]any{"S": func() any { var _gtte Score = (s); return _gttv1(&_gtte, false, false) }(), "N": 1} }())`}, nil},
 		{"an interface", "var m map[string]any\ntm.Execute(os.Stdout, m)", []string{
-			`_gt.CellType(_gtv); if _gtt == "main.Key" { if _gtx, _gtok := _gtv.(Key); _gtok { return _gttv`,
-			`if (_gtt == "main.Score" || _gtt == "") { if _gtx, _gtok := _gtv.(Score); _gtok { return _gttv`,
-			`if _gtt == "" { if _gtx, _gtok := _gtv.([]Score); _gtok { return func() any {`,
-			`if (_gtt == "*main.Score" || _gtt == "") { if _gtx, _gtok := _gtv.(*Score); _gtok { return func() any { if *&_gtx == nil {`,
-			`{ if _gtr := _gttv`, `); _gtr != nil { return _gt.TemplateInInterface(_gtr, "interface {}") }; return _gt.TemplateField(`}, []string{`_gtv.([]Key)`}},
+			`_gt.TemplateExecute(tm, os.Stdout, "", false, func() any { var _gttd map[string]any = (m); return func() any { if *&_gttd == nil { return map[string]any(nil) }; `,
+			`= func() any { if _gtTpl != nil { if _gtr := _gtTpl(*&_gttv`, `); _gtr != nil { return _gt.TemplateInInterface(_gtr, "interface {}") } }; return _gt.TemplateField(&_gttv`}, nil},
 		{"a value of a type with String", "tm.Execute(os.Stdout, Key(\"a\"))", []string{
 			`func(ptr bool) any { if ptr { return _gt.Fmt(p, p.String, nil, nil, nil) }; return _gt.Fmt(*p, (*p).String, nil, nil, nil) }, false)`}, nil},
 		{"a FuncMap", "_ = template.FuncMap{\"k\": func(s string) Key { return Key(s) }, \"n\": func() int { return 1 }}", []string{
@@ -51,19 +48,47 @@ func TestTemplateView(t *testing.T) {
 	}
 }
 
-// TestLateTemplateType checks that a type with methods declared after a
-// function that executes a template with data holding an interface
-// warns, at the type.
-func TestLateTemplateType(t *testing.T) {
+// TestTemplateDispatch checks that a cell that declares types assigns the
+// view of values in interfaces with the session's types: a function of
+// an earlier cell that executes a template sees a type declared later.
+func TestTemplateDispatch(t *testing.T) {
 	s := newSession(t)
 	run(t, s, 1, "import (\"text/template\"; \"os\")\nfunc show(v any) { template.Must(template.New(\"\").Parse(\"{{.}}\")).Execute(os.Stdout, v) }")
-	p := run(t, s, 2, "type A int\ntype T float64\nfunc (t T) String() string { return \"t\" }")
-	want := "cell line 2:6: a template that a function of cell 1 executes with data holding an interface cannot call the methods of T, declared later"
+	got := lineComment.ReplaceAllString(dump(run(t, s, 2, "type A int\ntype T struct{ N int }\nfunc (t T) String() string { return \"t\" }\ntype Temp float64\nfunc (t Temp) M() int { return 1 }")), "")
+	for _, want := range []string{
+		`_gtTpl = func() func(any) any { var _gttv1 func(*T, bool, bool) any; `,
+		`return func(_gtv any) any { _gtt := _gt.CellType(_gtv); if (_gtt == "main.T" || _gtt == "") { if _gtx, _gtok := _gtv.(T); _gtok { return _gttv1(&_gtx, false, false) } }; `,
+		`if _gtt == "" { if _gtx, _gtok := _gtv.([]T); _gtok {`,
+		`if _gtt == "" { if _gtx, _gtok := _gtv.(map[string]*T); _gtok {`,
+		`if _gtt == "main.Temp" { if _gtx, _gtok := _gtv.(Temp); _gtok {`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+	for _, not := range []string{"_gtv.(A)", "_gtv.([]Temp)"} {
+		if strings.Contains(got, not) {
+			t.Errorf("unwanted %q in\n%s", not, got)
+		}
+	}
+}
+
+// TestTemplateMethodsOfEarlierType checks that the cell after one that
+// declares methods on a type of an earlier cell gives templates the view
+// with them, and that a template executed in that cell warns.
+func TestTemplateMethodsOfEarlierType(t *testing.T) {
+	s := newSession(t)
+	run(t, s, 1, "import (\"text/template\"; \"os\")\ntype T struct{ N int }")
+	p := run(t, s, 2, "func (t T) M() int { return t.N }\ntemplate.Must(template.New(\"\").Parse(\"{{.M}}\")).Execute(os.Stdout, T{})")
+	want := "cell line 2:1: a template executed in the cell that declares the methods M of T, a type of an earlier cell, cannot call them"
 	if len(p.Warnings) != 1 || !strings.HasPrefix(p.Warnings[0], want) {
 		t.Errorf("got warnings %q, want one beginning %q", p.Warnings, want)
 	}
-	p = run(t, s, 3, "func show2(v int) { template.Must(template.New(\"\").Parse(\"{{.}}\")).Execute(os.Stdout, v) }\ntype U struct{}\nfunc (U) M() int { return 1 }")
-	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "methods of U") {
-		t.Errorf("got warnings %q, want one about U", p.Warnings)
+	got := dump(run(t, s, 3, "x := 1\n_ = x"))
+	if !strings.Contains(got, `_gtTpl = func() func(any) any {`) || !strings.Contains(got, `case "M": return p.M;`) {
+		t.Errorf("cell 3 does not assign _gtTpl with T's method M:\n%s", got)
+	}
+	if got := dump(run(t, s, 4, "y := 1\n_ = y")); strings.Contains(got, "_gtTpl =") {
+		t.Errorf("cell 4 assigns _gtTpl again:\n%s", got)
 	}
 }

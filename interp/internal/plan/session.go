@@ -92,10 +92,9 @@ type Session struct {
 	// asserts are the interfaces that functions of cells test values
 	// for, with the cells' types they know (see assertIface).
 	asserts []assertSite
-	// templates are the cells whose functions execute templates with
-	// data that may hold a cell's values in interfaces (see
-	// templateCall), which know the types declared up to them.
-	templates []int
+	// tplStale says that the last cell declared methods on types of
+	// earlier cells, which its _gtTpl could not call (see templateVars).
+	tplStale bool
 }
 
 // entry is one name of the session.
@@ -179,6 +178,7 @@ const (
 	lineName  = "_gtLine"  // int, the cell line of the top-level statement running
 	fmtName   = "_gtFmt"   // func(any) any: fmt's view of the cell's types (see fmtDispatch)
 	errName   = "_gtErr"   // cellrt.CellErrorMethods: the cell's errors' methods (see errorMethods)
+	tplName   = "_gtTpl"   // func(any) any: a template's view of the cell's types (see templateDispatch)
 	minName   = "_gtMin"
 	maxName   = "_gtMax"
 )
@@ -194,6 +194,7 @@ var ` + depthName + `, ` + limitName + ` int
 var ` + lineName + ` int
 var ` + fmtName + ` func(any) any
 var ` + errName + ` func(any) (func() error, func() []error, func(error) bool)
+var ` + tplName + ` func(any) any
 
 type _gtOrdered interface {
 	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string
