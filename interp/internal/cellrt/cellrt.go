@@ -60,6 +60,8 @@ type Runtime struct {
 	// executor that runs the cell in a goroutine of its own can record the
 	// error and call runtime.Goexit instead, which unwinds in linear time.
 	OnRecursion func(err *RecursionError)
+
+	tpl templateTypes // see TemplateType
 }
 
 // Methods are the display methods of a cell's value whose type a cell
@@ -136,6 +138,8 @@ func (rt *Runtime) exports() map[string]map[string]reflect.Value {
 		"JSONResult":          reflect.ValueOf(JSONResult),
 		"JSONFillError":       reflect.ValueOf(JSONFillError),
 		"TemplateView":        reflect.ValueOf(TemplateView),
+		"TemplateType":        reflect.ValueOf(rt.TemplateType),
+		"TemplateAny":         reflect.ValueOf(rt.TemplateAny),
 		"TemplateNil":         reflect.ValueOf(TemplateNil),
 		"TemplateField":       reflect.ValueOf(TemplateField),
 		"TemplateInInterface": reflect.ValueOf(TemplateInInterface),

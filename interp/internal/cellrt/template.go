@@ -94,6 +94,50 @@ func TemplateNil(typ string, p any) any {
 	return wrap(&TemplateValue{typ: typ, ptr: p, isNil: true, format: func(bool) any { return p }})
 }
 
+// templateTypes are the views of values in interfaces that the cells of
+// a session registered, by the interpreter's name of their type.
+type templateTypes struct {
+	mu     sync.Mutex
+	byName map[string]func(any) any
+	names  []string
+}
+
+// TemplateType registers view, which returns the view of a value of the
+// cell's type named name (main.T), of a pointer to it, or of a slice or
+// map of them, and nil for other values; it replaces the view of a type
+// of that name declared before.
+func (rt *Runtime) TemplateType(name string, view func(any) any) {
+	rt.tpl.mu.Lock()
+	defer rt.tpl.mu.Unlock()
+	if rt.tpl.byName == nil {
+		rt.tpl.byName = map[string]func(any) any{}
+	}
+	if _, ok := rt.tpl.byName[name]; !ok {
+		rt.tpl.names = append(rt.tpl.names, name)
+	}
+	rt.tpl.byName[name] = view
+}
+
+// TemplateAny returns the view of v, a value in an interface, of the
+// registered types (see TemplateType), or nil.
+func (rt *Runtime) TemplateAny(v any) any {
+	if v == nil {
+		return nil
+	}
+	rt.tpl.mu.Lock()
+	views := make([]func(any) any, 0, len(rt.tpl.names))
+	for _, n := range rt.tpl.names {
+		views = append(views, rt.tpl.byName[n])
+	}
+	rt.tpl.mu.Unlock()
+	for _, f := range views {
+		if r := f(v); r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
 // TemplateInInterface returns view, the view of a value that the template
 // finds in an interface of type typ (as reflect names it), or view when
 // it is not a view.

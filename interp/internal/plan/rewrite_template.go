@@ -248,7 +248,7 @@ type templateViewer struct {
 	funcs      []viewFunc
 	vars, defs strings.Builder
 	// ifaces says that a value in an interface gets the view of its
-	// type (see templateDispatch).
+	// type (see templateVars).
 	ifaces bool
 	// pending are the methods the cell declares on types of earlier
 	// cells, which their types.Named do not have.
@@ -332,65 +332,110 @@ func anyHeld(t types.Type, keys bool, f func(types.Type) bool) bool {
 	return walk(t)
 }
 
-// templateVars returns the assignment of the prelude's _gtTpl (see
-// templateDispatch) that a cell makes before its statements when it
-// declares types or methods, or when the cell before it declared
-// methods on types of earlier cells (which its own could not call), or
-// "".
+// templateVars returns the statements by which a cell registers, with
+// _gt.TemplateType, the views of values in interfaces (see
+// templateDispatch) of the types it declares, and of those the cell
+// before it declared methods on (which its own generated code could not
+// call: it is checked with the earlier type), or "". The views of every
+// cell find them with _gt.TemplateAny: a function of an earlier cell
+// sees a type declared later. Until a cell imports a template package,
+// none registers (a view costs a cell's compilation time); the first
+// that does registers the session's types.
 func (g *gen) templateVars() string {
-	if len(g.c.types) == 0 && len(g.c.methods) == 0 && !g.s.tplStale {
+	if !g.s.tplOn && !g.importsTemplates() {
+		return "" // no template to see them yet
+	}
+	names := map[string]bool{}
+	for _, ts := range g.c.types {
+		names[ts.Name.Name] = true
+	}
+	for _, n := range g.s.tplStale {
+		names[n] = true
+	}
+	if !g.s.tplOn {
+		// The first cell with templates registers the session's types.
+		for _, tn := range g.cellTypeNames() {
+			names[tn.Name()] = true
+		}
+		g.commitAfter(-1, func() { g.s.tplOn = true })
+	}
+	var stale []string
+	for _, m := range g.pendingMethods() {
+		stale = append(stale, m.tn.Name())
+	}
+	if len(g.s.tplStale) > 0 || len(stale) > 0 {
+		g.commitAfter(-1, func() { g.s.tplStale = stale })
+	}
+	if len(names) == 0 {
 		return ""
 	}
-	stale := len(g.pendingMethods()) > 0
-	g.commitAfter(-1, func() { g.s.tplStale = stale })
-	return tplName + " = " + g.templateDispatch() + "\n"
-}
-
-// templateDispatch returns the source of a func(any) any that returns
-// the view of a value of the session's types that a template could call
-// methods of, pointers to them, and slices and maps of string keys of
-// both, or nil; "nil" when there are none. A cell that declares types or
-// methods assigns it to the prelude's _gtTpl (see dispatchVars), which
-// the views of every cell use for the values in interfaces: a function of
-// an earlier cell sees a type declared later.
-func (g *gen) templateDispatch() string {
-	v := g.templateViewer(true)
 	var b strings.Builder
 	for _, tn := range g.cellTypeNames() {
-		t := tn.Type()
-		if !needsTemplateView(t) || strings.Contains(g.goTypeName(t), "[") {
-			continue // an instance of a generic type: Execute's view sees it
-		}
-		for _, x := range []types.Type{t, types.NewPointer(t)} {
-			for _, y := range []types.Type{x, types.NewSlice(x), types.NewMap(types.Typ[types.String], x)} {
-				ts, ok := g.typeSrc(y)
-				if !ok {
-					continue
-				}
-				cond := cellType{ts, structLike(y)}.cond()
-				if y != x {
-					if !structLike(t) {
-						continue // a bare []Temp cannot be told from a []float64
-					}
-					cond = `_gtt == ""`
-				}
-				vars, defs, funcs := v.vars.String(), v.defs.String(), len(v.funcs)
-				view, ok := v.view("&_gtx", y, "false")
-				if !ok {
-					// Drop what the failed view declared.
-					v.vars.Reset()
-					v.vars.WriteString(vars)
-					v.defs.Reset()
-					v.defs.WriteString(defs)
-					v.funcs = v.funcs[:funcs]
-					continue
-				}
-				fmt.Fprintf(&b, "if %s { if _gtx, _gtok := _gtv.(%s); _gtok { return %s } }; ", cond, ts, view)
+		if names[tn.Name()] {
+			if d := g.templateDispatch(tn); d != "" {
+				fmt.Fprintf(&b, "%s.TemplateType(%q, %s)\n", rtName, cellPath+"."+tn.Name(), d)
 			}
 		}
 	}
+	return b.String()
+}
+
+// importsTemplates reports whether the session or the cell imports
+// text/template or html/template.
+func (g *gen) importsTemplates() bool {
+	for _, p := range g.s.imports {
+		if p == "text/template" || p == "html/template" {
+			return true
+		}
+	}
+	for _, sp := range g.c.imports {
+		if p, err := strconv.Unquote(sp.Path.Value); err == nil && (p == "text/template" || p == "html/template") {
+			return true
+		}
+	}
+	return false
+}
+
+// templateDispatch returns the source of a func(any) any that returns
+// the view of a value of type tn (a type a template could call methods
+// of), of a pointer to it, or of a slice or a map of string keys of
+// them, and nil for another value; "" when tn needs no view.
+func (g *gen) templateDispatch(tn *types.TypeName) string {
+	t := tn.Type()
+	if !needsTemplateView(t) || strings.Contains(g.goTypeName(t), "[") {
+		return "" // an instance of a generic type: Execute's view sees it
+	}
+	v := g.templateViewer(true)
+	var b strings.Builder
+	for _, x := range []types.Type{t, types.NewPointer(t)} {
+		for _, y := range []types.Type{x, types.NewSlice(x), types.NewMap(types.Typ[types.String], x)} {
+			ts, ok := g.typeSrc(y)
+			if !ok {
+				continue
+			}
+			cond := cellType{ts, structLike(y)}.cond()
+			if y != x {
+				if !structLike(t) {
+					continue // a bare []Temp cannot be told from a []float64
+				}
+				cond = `_gtt == ""`
+			}
+			vars, defs, funcs := v.vars.String(), v.defs.String(), len(v.funcs)
+			view, ok := v.view("&_gtx", y, "false")
+			if !ok {
+				// Drop what the failed view declared.
+				v.vars.Reset()
+				v.vars.WriteString(vars)
+				v.defs.Reset()
+				v.defs.WriteString(defs)
+				v.funcs = v.funcs[:funcs]
+				continue
+			}
+			fmt.Fprintf(&b, "if %s { if _gtx, _gtok := _gtv.(%s); _gtok { return %s } }; ", cond, ts, view)
+		}
+	}
 	if b.Len() == 0 {
-		return "nil"
+		return ""
 	}
 	return "func() func(any) any { " + v.vars.String() + v.defs.String() + "return func(_gtv any) any { _gtt := " + rtName + ".CellType(_gtv); " + b.String() + "return nil } }()"
 }
@@ -419,7 +464,7 @@ func (v *templateViewer) view(ps string, t types.Type, addr string) (string, boo
 		if !isEmptyInterface(t) {
 			name = v.g.goTypeName(t)
 		}
-		return "func() any { if " + tplName + " != nil { if _gtr := " + tplName + "(*" + ps + "); _gtr != nil { return " + rtName + ".TemplateInInterface(_gtr, " + strconv.Quote(name) + ") } }; return " + rtName + ".TemplateField(" + ps + ", " + addr + ") }()", true
+		return "func() any { if _gtr := " + rtName + ".TemplateAny(*" + ps + "); _gtr != nil { return " + rtName + ".TemplateInInterface(_gtr, " + strconv.Quote(name) + ") }; return " + rtName + ".TemplateField(" + ps + ", " + addr + ") }()", true
 	}
 	switch u := t.(type) {
 	case *types.Named:

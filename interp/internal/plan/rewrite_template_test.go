@@ -28,7 +28,7 @@ func TestTemplateView(t *testing.T) {
 			`return map[string]any{"S": func() any { var _gtte Score = (s); return _gttv1(&_gtte, false, false) }(), "N": 1} }())`}, nil},
 		{"an interface", "var m map[string]any\ntm.Execute(os.Stdout, m)", []string{
 			`_gt.TemplateExecute(tm, os.Stdout, "", false, func() any { var _gttd map[string]any = (m); return func() any { if *&_gttd == nil { return map[string]any(nil) }; `,
-			`= func() any { if _gtTpl != nil { if _gtr := _gtTpl(*&_gttv`, `); _gtr != nil { return _gt.TemplateInInterface(_gtr, "interface {}") } }; return _gt.TemplateField(&_gttv`}, nil},
+			`= func() any { if _gtr := _gt.TemplateAny(*&_gttv`, `); _gtr != nil { return _gt.TemplateInInterface(_gtr, "interface {}") }; return _gt.TemplateField(&_gttv`}, nil},
 		{"a value of a type with String", "tm.Execute(os.Stdout, Key(\"a\"))", []string{
 			`func(ptr bool) any { if ptr { return _gt.Fmt(p, p.String, nil, nil, nil) }; return _gt.Fmt(*p, (*p).String, nil, nil, nil) }, false)`}, nil},
 		{"a FuncMap", "_ = template.FuncMap{\"k\": func(s string) Key { return Key(s) }, \"n\": func() int { return 1 }}", []string{
@@ -48,16 +48,17 @@ func TestTemplateView(t *testing.T) {
 	}
 }
 
-// TestTemplateDispatch checks that a cell that declares types assigns the
-// view of values in interfaces with the session's types: a function of
-// an earlier cell that executes a template sees a type declared later.
+// TestTemplateDispatch checks that a cell that declares types registers
+// the views of values in interfaces of its types: a function of an
+// earlier cell that executes a template sees a type declared later.
 func TestTemplateDispatch(t *testing.T) {
 	s := newSession(t)
 	run(t, s, 1, "import (\"text/template\"; \"os\")\nfunc show(v any) { template.Must(template.New(\"\").Parse(\"{{.}}\")).Execute(os.Stdout, v) }")
 	got := lineComment.ReplaceAllString(dump(run(t, s, 2, "type A int\ntype T struct{ N int }\nfunc (t T) String() string { return \"t\" }\ntype Temp float64\nfunc (t Temp) M() int { return 1 }")), "")
 	for _, want := range []string{
-		`_gtTpl = func() func(any) any { var _gttv1 func(*T, bool, bool) any; `,
+		`_gt.TemplateType("main.T", func() func(any) any { var _gttv1 func(*T, bool, bool) any; `,
 		`return func(_gtv any) any { _gtt := _gt.CellType(_gtv); if (_gtt == "main.T" || _gtt == "") { if _gtx, _gtok := _gtv.(T); _gtok { return _gttv1(&_gtx, false, false) } }; `,
+		`_gt.TemplateType("main.Temp", func() func(any) any {`,
 		`if _gtt == "" { if _gtx, _gtok := _gtv.([]T); _gtok {`,
 		`if _gtt == "" { if _gtx, _gtok := _gtv.(map[string]*T); _gtok {`,
 		`if _gtt == "main.Temp" { if _gtx, _gtok := _gtv.(Temp); _gtok {`,
@@ -66,7 +67,7 @@ func TestTemplateDispatch(t *testing.T) {
 			t.Errorf("missing %q in\n%s", want, got)
 		}
 	}
-	for _, not := range []string{"_gtv.(A)", "_gtv.([]Temp)"} {
+	for _, not := range []string{"_gtv.(A)", "_gtv.([]Temp)", `"main.A"`} {
 		if strings.Contains(got, not) {
 			t.Errorf("unwanted %q in\n%s", not, got)
 		}
@@ -85,10 +86,22 @@ func TestTemplateMethodsOfEarlierType(t *testing.T) {
 		t.Errorf("got warnings %q, want one beginning %q", p.Warnings, want)
 	}
 	got := dump(run(t, s, 3, "x := 1\n_ = x"))
-	if !strings.Contains(got, `_gtTpl = func() func(any) any {`) || !strings.Contains(got, `case "M": return p.M;`) {
-		t.Errorf("cell 3 does not assign _gtTpl with T's method M:\n%s", got)
+	if !strings.Contains(got, `_gt.TemplateType("main.T", func() func(any) any {`) || !strings.Contains(got, `case "M": return p.M;`) {
+		t.Errorf("cell 3 does not register T's view with its method M:\n%s", got)
 	}
-	if got := dump(run(t, s, 4, "y := 1\n_ = y")); strings.Contains(got, "_gtTpl =") {
-		t.Errorf("cell 4 assigns _gtTpl again:\n%s", got)
+	if got := dump(run(t, s, 4, "y := 1\n_ = y")); strings.Contains(got, "TemplateType") {
+		t.Errorf("cell 4 registers views again:\n%s", got)
+	}
+}
+
+// TestTemplateTypesOnImport checks that no cell registers views before
+// one imports a template package, which registers the session's types.
+func TestTemplateTypesOnImport(t *testing.T) {
+	s := newSession(t)
+	if got := dump(run(t, s, 1, "type T struct{ N int }\nfunc (t T) M() int { return t.N }")); strings.Contains(got, "TemplateType") {
+		t.Errorf("cell 1 registers a view without templates:\n%s", got)
+	}
+	if got := dump(run(t, s, 2, "import \"html/template\"\nvar _ = template.HTMLEscapeString")); !strings.Contains(got, `_gt.TemplateType("main.T", `) {
+		t.Errorf("cell 2 does not register T's view:\n%s", got)
 	}
 }

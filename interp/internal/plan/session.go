@@ -92,9 +92,12 @@ type Session struct {
 	// asserts are the interfaces that functions of cells test values
 	// for, with the cells' types they know (see assertIface).
 	asserts []assertSite
-	// tplStale says that the last cell declared methods on types of
-	// earlier cells, which its _gtTpl could not call (see templateVars).
-	tplStale bool
+	// tplOn says that a cell imported text/template or html/template:
+	// cells register the views of their types (see templateVars);
+	// tplStale names the types of earlier cells that the last cell
+	// declared methods on, whose views it could not register.
+	tplOn    bool
+	tplStale []string
 }
 
 // entry is one name of the session.
@@ -151,6 +154,7 @@ func (s *Session) Reset() error {
 	s.keys = map[types.Object]string{}
 	s.seq = 0
 	s.asserts = nil
+	s.tplOn, s.tplStale = false, nil
 	s.prelude0 = true
 	s.mu.Unlock()
 	p, err := s.Plan(0, s.preludeSrc())
@@ -178,7 +182,6 @@ const (
 	lineName  = "_gtLine"  // int, the cell line of the top-level statement running
 	fmtName   = "_gtFmt"   // func(any) any: fmt's view of the cell's types (see fmtDispatch)
 	errName   = "_gtErr"   // cellrt.CellErrorMethods: the cell's errors' methods (see errorMethods)
-	tplName   = "_gtTpl"   // func(any) any: a template's view of the cell's types (see templateDispatch)
 	minName   = "_gtMin"
 	maxName   = "_gtMax"
 )
@@ -194,7 +197,6 @@ var ` + depthName + `, ` + limitName + ` int
 var ` + lineName + ` int
 var ` + fmtName + ` func(any) any
 var ` + errName + ` func(any) (func() error, func() []error, func(error) bool)
-var ` + tplName + ` func(any) any
 
 type _gtOrdered interface {
 	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string
