@@ -134,8 +134,9 @@
 //   - encoding/json and encoding/xml calls on values whose types cells
 //     declared with unexported or embedded fields or codec methods are
 //     refused (see rewrite_reflect.go); a template's Execute with data of a
-//     cell type with methods gets a view of it whose methods the rewritten
-//     template calls (see rewrite_template.go).
+//     cell type with methods, or of interfaces, gets a view of it whose
+//     methods the rewritten template calls, and cells register the views
+//     of their types for values in interfaces (see rewrite_template.go).
 //
 // # Limits
 //
