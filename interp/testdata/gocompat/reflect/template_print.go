@@ -43,4 +43,10 @@ func main() {
 	h.Execute(os.Stdout, b)
 	h.Execute(os.Stdout, &b)
 	t.Execute(os.Stdout, []Box{b})
+	d := template.Must(template.New("d").Parse(`{{define "one"}}<{{.N}} {{.}}>{{end}}{{define "all"}}{{range .}}{{template "one" .}}{{end}}{{end}}`))
+	d.ExecuteTemplate(os.Stdout, "all", b.Ps)
+	d.ExecuteTemplate(os.Stdout, "one", b.PP)
+	hd := htemplate.Must(htemplate.New("d").Parse(`{{define "one"}}<i title="{{.}}">{{.N}}</i>{{end}}`))
+	hd.ExecuteTemplate(os.Stdout, "one", &b.W.B)
+	os.Stdout.WriteString("\n")
 }
