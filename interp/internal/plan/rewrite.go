@@ -130,6 +130,7 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 	info := g.c.info
 	if a, ok := n.(*ast.AssignStmt); ok {
 		g.parallelAssign(a, fc, stack) // before convNode: its call holds conversions
+		g.funcMapAssign(a)
 	}
 	g.convNode(n, fc)
 	switch n := n.(type) {

@@ -109,31 +109,53 @@ func ifaceElems(t types.Type) bool {
 // with methods, or interfaces that may hold them, results that are their
 // views, as templateCall gives the data.
 func (g *gen) funcMapLit(lit *ast.CompositeLit) {
-	n, ok := types.Unalias(g.c.info.Types[lit].Type).(*types.Named)
-	if !ok || n.Obj().Name() != "FuncMap" || n.Obj().Pkg() == nil ||
-		n.Obj().Pkg().Path() != "text/template" && n.Obj().Pkg().Path() != "html/template" {
+	if !isFuncMap(g.c.info.Types[lit].Type) {
 		return
 	}
 	for _, e := range lit.Elts {
-		kv, ok := e.(*ast.KeyValueExpr)
-		if !ok {
-			continue
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			g.funcMapValue(kv.Value)
 		}
-		sig, ok := g.c.info.Types[kv.Value].Type.(*types.Signature)
-		if !ok || sig.Results().Len() == 0 {
-			continue
-		}
-		v := g.templateViewer(true)
-		if !v.needs(sig.Results().At(0).Type()) {
-			continue
-		}
-		w, ok := v.resultView("_gtfn", sig)
-		if !ok {
-			continue
-		}
-		g.ed.insert(g.off(kv.Value.Pos()), "func() any { "+v.vars.String()+v.defs.String()+"_gtfn := (")
-		g.ed.insertClosing(g.off(kv.Value.End()), "); return "+w+" }()")
 	}
+}
+
+// funcMapAssign does what funcMapLit does for m[name] = f, m a FuncMap.
+func (g *gen) funcMapAssign(a *ast.AssignStmt) {
+	if len(a.Lhs) != len(a.Rhs) {
+		return
+	}
+	for i, l := range a.Lhs {
+		if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && isFuncMap(g.c.info.Types[ix.X].Type) {
+			g.funcMapValue(a.Rhs[i])
+		}
+	}
+}
+
+// isFuncMap reports whether t is text/template's or html/template's
+// FuncMap.
+func isFuncMap(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Name() == "FuncMap" && n.Obj().Pkg() != nil &&
+		(n.Obj().Pkg().Path() == "text/template" || n.Obj().Pkg().Path() == "html/template")
+}
+
+// funcMapValue rewrites e, a function a FuncMap holds, into one whose
+// result is its view where it needs one.
+func (g *gen) funcMapValue(e ast.Expr) {
+	sig, ok := g.c.info.Types[e].Type.(*types.Signature)
+	if !ok || sig.Results().Len() == 0 {
+		return
+	}
+	v := g.templateViewer(true)
+	if !v.needs(sig.Results().At(0).Type()) {
+		return
+	}
+	w, ok := v.resultView("_gtfn", sig)
+	if !ok {
+		return
+	}
+	g.ed.insert(g.off(e.Pos()), "func() any { "+v.vars.String()+v.defs.String()+"_gtfn := (")
+	g.ed.insertClosing(g.off(e.End()), "); return "+w+" }()")
 }
 
 // templateLiteral returns the composite literal data is, or nil.

@@ -45,7 +45,8 @@ func main() {
 		"line":  func(w string, c int) Line { return Line{w, Money(c)} },
 		"upper": strings.ToUpper,
 	}
-	t := template.Must(template.New("f").Funcs(funcs).Parse(`{{money 1234}} {{(line "tea" 250).Twice}} {{with dict "L" (line "pie" 99) "N" 2}}{{.L.What}} {{.L.Price}} {{.N}}{{end}}
+	funcs["cents"] = func(c int) Money { return Money(c) }
+	t := template.Must(template.New("f").Funcs(funcs).Parse(`{{money 1234}} {{cents 5}} {{(line "tea" 250).Twice}} {{with dict "L" (line "pie" 99) "N" 2}}{{.L.What}} {{.L.Price}} {{.N}}{{end}}
 {{range .}}{{.Self.What | upper}} {{.Self.Price}} {{.Next.What}} {{.Next.Price}} {{end}}
 {{define "sub"}}[{{.What}} {{.Twice}}]{{end}}{{template "sub" (line "jam" 5)}} {{if money 0}}yes{{else}}no{{end}} {{if $m := money 0}}{{else}}{{$m}}{{end}} {{or (money 0) (money 7)}} {{and (money 3) (money 0)}}
 `))
