@@ -23,10 +23,11 @@ import (
 // value instead (TemplateView): a value that knows the type's methods,
 // bound to the value, its fields (views again where they hold such
 // types) and how fmt prints it. TemplateExecute rewrites the template's
-// trees, once, so that what reads a field or calls a method, tests a
-// value's truth, ranges over it, compares it or passes it to a function
-// goes through functions that understand views (see rewriteTemplate) and
-// that do what the template package does for any other value.
+// trees, once, so that what reads a field or calls a method, ranges over
+// a value, compares it or passes it to a function goes through functions
+// that understand views (see rewriteTree) and that do what the template
+// package does for any other value; a view whose value is false is a
+// falseView, which if, with, and, or and not test as the value.
 
 // A TemplateValue is the view of a value of a type a cell declared, as a
 // template sees it.
