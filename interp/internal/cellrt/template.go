@@ -424,6 +424,14 @@ func evalField(receiver reflect.Value, name string, args []reflect.Value, last b
 				return reflect.Value{}, fmt.Errorf("%s is an unexported field of struct type %s", name, v.name())
 			}
 		}
+		if v.val.Kind() == reflect.Map && reflect.TypeFor[string]().AssignableTo(v.val.Type().Key()) {
+			// A key of a map type with methods.
+			m := v.value()
+			if v.elems != nil {
+				m = reflect.ValueOf(v.elems())
+			}
+			return evalField(m, name, args, last, missingKey)
+		}
 		return reflect.Value{}, fmt.Errorf("can't evaluate field %s in type %s", name, v.name())
 	}
 	if !receiver.IsValid() {
