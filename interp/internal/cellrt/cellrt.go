@@ -141,6 +141,7 @@ func (rt *Runtime) exports() map[string]map[string]reflect.Value {
 		"TemplateType":        reflect.ValueOf(rt.TemplateType),
 		"TemplateAny":         reflect.ValueOf(rt.TemplateAny),
 		"TemplateNil":         reflect.ValueOf(TemplateNil),
+		"TemplateNilEmbedded": reflect.ValueOf(TemplateNilEmbedded),
 		"TemplateField":       reflect.ValueOf(TemplateField),
 		"TemplateInInterface": reflect.ValueOf(TemplateInInterface),
 		"TemplateExecute":     reflect.ValueOf(TemplateExecute),

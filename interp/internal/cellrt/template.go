@@ -155,6 +155,25 @@ func TemplateInInterface(view any, typ string) any {
 	return wrap(&c)
 }
 
+// TemplateNilEmbedded returns what a view's field function returns for a
+// field promoted through a nil pointer to the embedded struct named name,
+// and its method function ("" for name) for a method Go cannot call
+// through it.
+func TemplateNilEmbedded(name string) any { return nilEmbedded(name) }
+
+// nilEmbedded names a nil pointer to an embedded struct ("" for a
+// method's view).
+type nilEmbedded string
+
+// nilDereference is the runtime error of a method called through a nil
+// pointer to an embedded struct.
+type nilDereference struct{}
+
+func (nilDereference) Error() string {
+	return "runtime error: invalid memory address or nil pointer dereference"
+}
+func (nilDereference) RuntimeError() {}
+
 // TemplateField returns the field that p points to as a template sees it:
 // addressable when addr.
 func TemplateField(p any, addr bool) any {
@@ -404,12 +423,32 @@ func evalField(receiver reflect.Value, name string, args []reflect.Value, last b
 			return reflect.Value{}, fmt.Errorf("nil pointer evaluating %s.%s", v.name(), name)
 		}
 		if v.method != nil {
-			if m := v.method(name); m != nil {
+			m, err := recovered(func() any { return v.method(name) })
+			if _, isNil := m.(nilEmbedded); isNil {
+				err = nilDereference{}
+			}
+			if err != nil {
+				// A method promoted through a nil embedded pointer.
+				return reflect.Value{}, fmt.Errorf("error calling %s: %w", name, err)
+			}
+			if m != nil {
 				return callFunc(name, reflect.ValueOf(m), args)
 			}
 		}
 		if v.field != nil {
-			if f, ok := v.field(name); ok {
+			var ok bool
+			f, err := recovered(func() any {
+				f, found := v.field(name)
+				ok = found
+				return f
+			})
+			if err != nil {
+				return reflect.Value{}, err
+			}
+			if e, isNil := f.(nilEmbedded); isNil {
+				return reflect.Value{}, fmt.Errorf("reflect: indirection through nil pointer to embedded struct field %s", string(e))
+			}
+			if ok {
 				if hasArgs {
 					return reflect.Value{}, fmt.Errorf("%s has arguments but cannot be invoked as function", name)
 				}
@@ -497,6 +536,21 @@ func evalField(receiver reflect.Value, name string, args []reflect.Value, last b
 		}
 	}
 	return reflect.Value{}, fmt.Errorf("can't evaluate field %s in type %s", name, typ)
+}
+
+// recovered returns f's result, or its panic as an error.
+func recovered(f func() any) (x any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			r = Unwrap(r)
+			if e, ok := r.(error); ok {
+				err = e
+			} else {
+				err = fmt.Errorf("%v", r)
+			}
+		}
+	}()
+	return f(), nil
 }
 
 // indirect is text/template's: the value after pointers and interfaces,

@@ -643,16 +643,46 @@ func (v *templateViewer) methods(t types.Type) (string, bool) {
 		if !ok {
 			return "", false
 		}
+		bound = nilEmbeddedCheck(t, m) + "return " + bound
 		if value.Lookup(m.Pkg(), m.Name()) != nil {
-			fmt.Fprintf(&b, "case %q: return %s; ", m.Name(), bound)
+			fmt.Fprintf(&b, "case %q: %s; ", m.Name(), bound)
 		} else {
-			fmt.Fprintf(&b, "case %q: if addr { return %s }; ", m.Name(), bound)
+			fmt.Fprintf(&b, "case %q: if addr { %s }; ", m.Name(), bound)
 		}
 	}
 	if b.Len() == 0 {
 		return "nil", true
 	}
 	return "func(name string) any { switch name { " + b.String() + "}; return nil }", true
+}
+
+// nilEmbeddedCheck returns the statements that return, for method m of
+// t promoted through pointers to embedded structs, the error Go's call
+// of it gives when one it must follow is nil, or "".
+func nilEmbeddedCheck(t types.Type, m *types.Func) string {
+	_, index, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, m.Pkg(), m.Name())
+	if len(index) < 2 {
+		return ""
+	}
+	_, ptrRecv := m.Type().(*types.Signature).Recv().Type().(*types.Pointer)
+	var b strings.Builder
+	sel, cur := "p", t
+	for k, i := range index[:len(index)-1] {
+		st, ok := cur.Underlying().(*types.Struct)
+		if !ok {
+			return ""
+		}
+		f := st.Field(i)
+		sel += "." + f.Name()
+		cur = f.Type()
+		if p, ok := cur.Underlying().(*types.Pointer); ok {
+			cur = p.Elem()
+			if k < len(index)-2 || !ptrRecv {
+				fmt.Fprintf(&b, "if %s == nil { return %s.TemplateNilEmbedded(\"\") }; ", sel, rtName)
+			}
+		}
+	}
+	return b.String()
 }
 
 // boundMethod returns the source of method m bound to p, as a function
@@ -718,8 +748,11 @@ func (v *templateViewer) fields(t types.Type) (fields, hidden string, ok bool) {
 	var b strings.Builder
 	var private []string
 	seen := map[string]bool{}
-	var walk func(st *types.Struct, depth int) bool
-	walk = func(st *types.Struct, depth int) bool {
+	// walk lists the fields of st, a struct that the selector sel (p.,
+	// p.Inner.) reaches through the pointers to embedded structs that
+	// nils tests.
+	var walk func(st *types.Struct, depth int, sel, nils string) bool
+	walk = func(st *types.Struct, depth int, sel, nils string) bool {
 		if depth > 8 {
 			return true
 		}
@@ -736,11 +769,11 @@ func (v *templateViewer) fields(t types.Type) (fields, hidden string, ok bool) {
 			if !f.Exported() {
 				private = append(private, strconv.Quote(f.Name()))
 			} else {
-				view, ok := v.view("&p."+f.Name(), f.Type(), "addr")
+				view, ok := v.view("&"+sel+f.Name(), f.Type(), "addr")
 				if !ok {
 					return false
 				}
-				fmt.Fprintf(&b, "case %q: return %s, true; ", f.Name(), view)
+				fmt.Fprintf(&b, "case %q: %sreturn %s, true; ", f.Name(), nils, view)
 			}
 		}
 		for i := range st.NumFields() {
@@ -748,17 +781,19 @@ func (v *templateViewer) fields(t types.Type) (fields, hidden string, ok bool) {
 			if !f.Embedded() {
 				continue
 			}
-			ft := f.Type()
+			ft, inner := f.Type(), nils
 			if p, ok := ft.Underlying().(*types.Pointer); ok {
 				ft = p.Elem()
+				// Go's reflection says where the pointer is nil.
+				inner += fmt.Sprintf("if %s%s == nil { return %s.TemplateNilEmbedded(%q), true }; ", sel, f.Name(), rtName, f.Name())
 			}
-			if inner, ok := ft.Underlying().(*types.Struct); ok && !walk(inner, depth+1) {
+			if st, ok := ft.Underlying().(*types.Struct); ok && !walk(st, depth+1, sel+f.Name()+".", inner) {
 				return false
 			}
 		}
 		return true
 	}
-	if !walk(st, 0) {
+	if !walk(st, 0, "p.", "") {
 		return "", "", false
 	}
 	fields, hidden = "nil", "nil"
