@@ -776,18 +776,11 @@ func (e *atError) Error() string { return e.err.Error() }
 
 // safeCall is text/template's: it calls fun, and turns a panic or an
 // error result into an error.
-func safeCall(fun reflect.Value, args []reflect.Value) (val reflect.Value, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			r = Unwrap(r)
-			if e, ok := r.(error); ok {
-				err = e
-			} else {
-				err = fmt.Errorf("%v", r)
-			}
-		}
-	}()
-	ret := fun.Call(args)
+func safeCall(fun reflect.Value, args []reflect.Value) (reflect.Value, error) {
+	var ret []reflect.Value
+	if _, err := recovered(func() any { ret = fun.Call(args); return nil }); err != nil {
+		return reflect.Value{}, err
+	}
 	if len(ret) == 2 && !ret[1].IsNil() {
 		return ret[0], ret[1].Interface().(error)
 	}
