@@ -131,9 +131,76 @@ func (rt *Runtime) TemplateAny(v any) any {
 		views = append(views, rt.tpl.byName[n])
 	}
 	rt.tpl.mu.Unlock()
+	if len(views) == 0 {
+		return nil
+	}
+	return templateAny(views, v, 0)
+}
+
+// templateAny returns the view of v by views, or, for a slice, array or
+// map that holds values they view (a map[int]T, a []any), a []any or
+// map[K]any of the views of its elements; nil when no view applies.
+func templateAny(views []func(any) any, v any, depth int) any {
+	if v == nil || depth > 64 {
+		return nil
+	}
 	for _, f := range views {
 		if r := f(v); r != nil {
 			return r
+		}
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Array, reflect.Map:
+		switch rv.Type().Elem().Kind() {
+		case reflect.Interface, reflect.Struct, reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+		default:
+			return nil // numbers, strings: no cell's value a view could know
+		}
+	default:
+		return nil
+	}
+	elem := func(e reflect.Value) (any, bool) {
+		if !e.CanInterface() {
+			return e, false
+		}
+		x := e.Interface()
+		if r := templateAny(views, x, depth+1); r != nil {
+			return r, true
+		}
+		return x, false
+	}
+	found := false
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Array:
+		if rv.Kind() == reflect.Slice && rv.IsNil() {
+			return nil
+		}
+		out := make([]any, rv.Len())
+		for i := range out {
+			var ok bool
+			out[i], ok = elem(rv.Index(i))
+			found = found || ok
+		}
+		if found {
+			return out
+		}
+	case reflect.Map:
+		if rv.IsNil() {
+			return nil
+		}
+		out := reflect.MakeMapWithSize(reflect.MapOf(rv.Type().Key(), reflect.TypeFor[any]()), rv.Len())
+		for it := rv.MapRange(); it.Next(); {
+			x, ok := elem(it.Value())
+			found = found || ok
+			if x == nil {
+				out.SetMapIndex(it.Key(), reflect.Zero(out.Type().Elem()))
+			} else {
+				out.SetMapIndex(it.Key(), reflect.ValueOf(x))
+			}
+		}
+		if found {
+			return out.Interface()
 		}
 	}
 	return nil

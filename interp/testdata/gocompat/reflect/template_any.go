@@ -46,6 +46,15 @@ func main() {
 	if err := t3.Execute(os.Stdout, list); err != nil {
 		fmt.Println(err)
 	}
+	nested := map[string]any{
+		"ByZone": map[int][]City{1: {{"Lima", 19}}, 2: {{"Doha", 41}, {"Nuuk", -5}}},
+		"Groups": []any{[]City{{"Rome", 30}}, map[string]*City{"x": {"Kyiv", 8}}},
+		"Grid":   [][]float64{{1, 2}},
+	}
+	t5 := template.Must(template.New("n").Parse("{{range $z, $cs := .ByZone}}{{$z}}:{{range $cs}}{{.Name}} {{.T}} {{.Hot}} {{.Label}};{{end}}{{end}} {{range .Groups}}{{range .}}{{.Label}}{{.Hot}}{{end}}{{end}} {{.Grid}}\n"))
+	if err := t5.Execute(os.Stdout, nested); err != nil {
+		fmt.Println(err)
+	}
 	t4 := template.Must(template.New("e").Parse("{{.First.Label}}\n"))
 	fmt.Println(t4.Execute(os.Stdout, vals))
 }
