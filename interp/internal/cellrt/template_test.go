@@ -210,3 +210,28 @@ func TestTemplateViewAfterEscape(t *testing.T) {
 		t.Errorf("got %q, %v; want %q, %v", got.String(), err2, want.String(), err1)
 	}
 }
+
+// TestTemplateAny checks that values in interfaces get the views the
+// session registered, in slices and maps too, and other values none.
+func TestTemplateAny(t *testing.T) {
+	rt := &Runtime{}
+	if rt.TemplateAny(rawScore{Name: "a"}) != nil {
+		t.Fatal("a view without registered types")
+	}
+	rt.TemplateType("main.score", func(v any) any {
+		if s, ok := v.(rawScore); ok {
+			return scoreView(&s, false, false)
+		}
+		return nil
+	})
+	want := "map[1:[{x [] L2 0} 5]] <nil> <nil>"
+	got := fmt.Sprint(rt.TemplateAny(map[int][]any{1: {rawScore{Name: "x", Lvl: 2}, 5}}), rt.TemplateAny([]int{1}), rt.TemplateAny(map[string]any{"a": 1}))
+	if got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	v := rt.TemplateAny([]rawScore{{Name: "y", Lvl: 1}}).([]any)[0]
+	var b strings.Builder
+	if err := TemplateExecute(template.Must(template.New("t").Parse("{{.Final}} {{.Lvl}}")), &b, "", false, v); err != nil || b.String() != "10 L1" {
+		t.Errorf("got %q, %v; want \"10 L1\"", b.String(), err)
+	}
+}
