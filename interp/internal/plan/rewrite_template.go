@@ -46,17 +46,21 @@ func (g *gen) templateCall(call *ast.CallExpr, fn *types.Func) {
 	// session declares now, or later when a function of the cell runs.
 	v := g.templateViewer(g.hasTemplateTypes() || g.inFunc(call.Pos()))
 	g.pendingWarning(call, t, v)
+	// Every Execute goes through _gt.TemplateExecute, which gives the
+	// template the functions of its rewritten trees: a template that
+	// shares trees with one rewritten before (a Clone) needs them too.
+	ok = true
 	if !v.needs(t) {
-		return
-	}
-	ok = false
-	if lit := templateLiteral(data); lit != nil && ifaceElems(t) {
+		// The data as it is.
+	} else if lit := templateLiteral(data); lit != nil && ifaceElems(t) {
 		ok = v.literal(lit)
 		if ok {
 			g.ed.insert(g.off(data.Pos()), "func() any { "+v.vars.String()+v.defs.String()+"return ")
 			g.ed.insertClosing(g.off(data.End()), " }()")
 		}
-	} else if ts, tok := g.typeSrc(t); tok {
+	} else if ts, tok := g.typeSrc(t); !tok {
+		ok = false
+	} else {
 		var view string
 		if view, ok = v.view("&_gttd", t, "false"); ok {
 			g.ed.insert(g.off(data.Pos()), "func() any { "+v.vars.String()+v.defs.String()+"var _gttd "+ts+" = (")
@@ -64,8 +68,7 @@ func (g *gen) templateCall(call *ast.CallExpr, fn *types.Func) {
 		}
 	}
 	if !ok {
-		g.templateWarning(call, t)
-		return
+		g.templateWarning(call, t) // and the data as it is
 	}
 	g.ed.insert(g.off(call.Pos()), rtName+".TemplateExecute(")
 	g.ed.replace(g.off(sel.X.End()), g.off(call.Args[0].Pos()), ", ")
@@ -168,6 +171,11 @@ func templateLiteral(data ast.Expr) *ast.CompositeLit {
 // interfaces (map[string]any{"Score": s}) into the views of their own
 // types, and reports whether it could.
 func (v *templateViewer) literal(lit *ast.CompositeLit) bool {
+	type edit struct {
+		e          ast.Expr
+		pre, close string
+	}
+	var edits []edit
 	for _, e := range lit.Elts {
 		if kv, ok := e.(*ast.KeyValueExpr); ok {
 			e = kv.Value
@@ -187,8 +195,11 @@ func (v *templateViewer) literal(lit *ast.CompositeLit) bool {
 		if !ok {
 			return false
 		}
-		v.g.ed.insert(v.g.off(e.Pos()), "func() any { var _gtte "+ts+" = (")
-		v.g.ed.insertClosing(v.g.off(e.End()), "); return "+view+" }()")
+		edits = append(edits, edit{e, "func() any { var _gtte " + ts + " = (", "); return " + view + " }()"})
+	}
+	for _, ed := range edits {
+		v.g.ed.insert(v.g.off(ed.e.Pos()), ed.pre)
+		v.g.ed.insertClosing(v.g.off(ed.e.End()), ed.close)
 	}
 	return true
 }

@@ -34,7 +34,7 @@ func TestTemplateView(t *testing.T) {
 		{"a FuncMap", "_ = template.FuncMap{\"k\": func(s string) Key { return Key(s) }, \"n\": func() int { return 1 }}", []string{
 			`template.FuncMap{"k": func() any { var _gttv1 func(*Key, bool, bool) any; `,
 			`_gtfn := (func(s string) Key { return Key(s) }); return func(_gta0 string) any { _gtres := _gtfn(_gta0); return _gttv1(&_gtres, false, false) } }(), "n": func() int { return 1 }}`}, nil},
-		{"data without a cell's methods", "tm.Execute(os.Stdout, 1)", nil, []string{"TemplateExecute"}},
+		{"data without a cell's methods, as it is", "tm.Execute(os.Stdout, 1)", []string{`_gt.TemplateExecute(tm, os.Stdout, "", false, 1)`}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { wantCode(t, setup, c.src, c.has, c.not) })
@@ -42,6 +42,9 @@ func TestTemplateView(t *testing.T) {
 	s := newSession(t)
 	run(t, s, 1, setup)
 	p := run(t, s, 2, "tm.Execute(os.Stdout, map[Key]int{})")
+	if got := lineComment.ReplaceAllString(dump(p), ""); !strings.Contains(got, `_gt.TemplateExecute(tm, os.Stdout, "", false, map[Key]int{})`) {
+		t.Errorf("the template without a view is not executed through _gt.TemplateExecute:\n%s", got)
+	}
 	want := "cell line 1:1: a template cannot call the methods of Key, a type declared in a cell, in a value of type map[Key]int"
 	if len(p.Warnings) != 1 || !strings.HasPrefix(p.Warnings[0], want) {
 		t.Errorf("got warnings %q, want one beginning %q", p.Warnings, want)
