@@ -863,16 +863,20 @@ var (
 
 // TemplateExecute runs t.Execute(w, data), or t.ExecuteTemplate(w,
 // name, data) when named, for t a *text/template.Template or a
-// *html/template.Template and data holding views of a cell's values
-// (see TemplateView): it first rewrites the trees of t's templates so
-// that they understand views.
-func TemplateExecute(t any, w io.Writer, name string, named bool, data any) error {
+// *html/template.Template. When data may hold views of a cell's values
+// (see TemplateView), it first rewrites the trees of t's templates so
+// that they understand views; in any case it gives t the functions of
+// rewritten trees, which t may share with a template rewritten before
+// (a Clone).
+func TemplateExecute(t any, w io.Writer, name string, named, views bool, data any) error {
 	var err error
 	switch t := t.(type) {
 	case *template.Template:
 		if t != nil {
 			t.Funcs(templateFuncs(missingKey(reflect.ValueOf(t)), false))
-			rewriteTrees(t, false)
+			if views {
+				rewriteTrees(t, false)
+			}
 		}
 		if named {
 			err = t.ExecuteTemplate(w, name, data)
@@ -883,7 +887,10 @@ func TemplateExecute(t any, w io.Writer, name string, named bool, data any) erro
 		if t != nil {
 			text := reflect.ValueOf(t).Elem().FieldByName("text")
 			t.Funcs(templateFuncs(missingKey(text), true))
-			if text.IsValid() && text.Type() == reflect.TypeFor[*template.Template]() && text.CanAddr() {
+			if !views {
+				// The trees as they are, and the functions of those
+				// rewritten before.
+			} else if text.IsValid() && text.Type() == reflect.TypeFor[*template.Template]() && text.CanAddr() {
 				// The text template holds the templates that
 				// escaping copied for the contexts they are called
 				// in, besides the others.

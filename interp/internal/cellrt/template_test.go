@@ -50,7 +50,7 @@ func execBoth(t *testing.T, src string, opt string, data any) {
 	t1 := template.Must(template.New("t").Option(opt).Parse(src))
 	err1 := t1.Execute(&want, data)
 	t2 := template.Must(template.New("t").Option(opt).Parse(src))
-	err2 := TemplateExecute(t2, &got, "", false, data)
+	err2 := TemplateExecute(t2, &got, "", false, true, data)
 	if want.String() != got.String() || fmt.Sprint(err1) != fmt.Sprint(err2) {
 		t.Errorf("%q with %v:\ngot  %q, %v\nwant %q, %v", src, data, got.String(), err2, want.String(), err1)
 	}
@@ -165,10 +165,10 @@ func TestTemplateViewsLikeGo(t *testing.T) {
 				var err1, err2 error
 				if html {
 					err1 = htemplate.Must(htemplate.New("t").Parse(src)).Execute(&want, c.real)
-					err2 = TemplateExecute(htemplate.Must(htemplate.New("t").Parse(src)), &got, "", false, c.view)
+					err2 = TemplateExecute(htemplate.Must(htemplate.New("t").Parse(src)), &got, "", false, true, c.view)
 				} else {
 					err1 = template.Must(template.New("t").Parse(src)).Execute(&want, c.real)
-					err2 = TemplateExecute(template.Must(template.New("t").Parse(src)), &got, "", false, c.view)
+					err2 = TemplateExecute(template.Must(template.New("t").Parse(src)), &got, "", false, true, c.view)
 				}
 				// The interpreter's types have other names.
 				e1 := strings.ReplaceAll(fmt.Sprint(err1), "cellrt.", "main.")
@@ -189,7 +189,7 @@ func TestTemplateViewJS(t *testing.T) {
 	htemplate.Must(htemplate.New("t").Parse(src)).Execute(&want, pub{"a"})
 	p := &pub{"a"}
 	v := TemplateView("main.pub", p, false, false, nil, nil, nil, nil, func(bool) any { return *p }, false)
-	if err := TemplateExecute(htemplate.Must(htemplate.New("t").Parse(src)), &got, "", false, v); err != nil || got.String() != want.String() {
+	if err := TemplateExecute(htemplate.Must(htemplate.New("t").Parse(src)), &got, "", false, true, v); err != nil || got.String() != want.String() {
 		t.Errorf("got %q, %v; want %q", got.String(), err, want.String())
 	}
 }
@@ -205,7 +205,7 @@ func TestTemplateViewAfterEscape(t *testing.T) {
 	err1 := htemplate.Must(htemplate.New("t").Parse(src)).Execute(want, real)
 	h := htemplate.Must(htemplate.New("t").Parse(src))
 	h.Execute(io.Discard, map[string]int{"Final": 1})
-	err2 := TemplateExecute(h, got, "", false, scoreView(raw, false, false))
+	err2 := TemplateExecute(h, got, "", false, true, scoreView(raw, false, false))
 	if want.String() != got.String() || fmt.Sprint(err1) != fmt.Sprint(err2) {
 		t.Errorf("got %q, %v; want %q, %v", got.String(), err2, want.String(), err1)
 	}
@@ -231,7 +231,37 @@ func TestTemplateAny(t *testing.T) {
 	}
 	v := rt.TemplateAny([]rawScore{{Name: "y", Lvl: 1}}).([]any)[0]
 	var b strings.Builder
-	if err := TemplateExecute(template.Must(template.New("t").Parse("{{.Final}} {{.Lvl}}")), &b, "", false, v); err != nil || b.String() != "10 L1" {
+	if err := TemplateExecute(template.Must(template.New("t").Parse("{{.Final}} {{.Lvl}}")), &b, "", false, true, v); err != nil || b.String() != "10 L1" {
 		t.Errorf("got %q, %v; want \"10 L1\"", b.String(), err)
 	}
+}
+
+// BenchmarkTemplateRewritten compares a template's execution as the
+// template package runs it (plain), through TemplateExecute without
+// views (wrapped), and rewritten (see rewriteTree), on the same plain
+// data.
+func BenchmarkTemplateRewritten(b *testing.B) {
+	const src = "{{range .}}{{.A}} {{.M.x}} {{if .S}}{{len .S}}{{end}}{{end}}"
+	data := make([]tplData, 100)
+	for i := range data {
+		data[i] = tplData{A: i, S: []string{"s"}, M: map[string]int{"x": i}}
+	}
+	b.Run("plain", func(b *testing.B) {
+		t := template.Must(template.New("t").Parse(src))
+		for b.Loop() {
+			t.Execute(io.Discard, data)
+		}
+	})
+	b.Run("wrapped", func(b *testing.B) {
+		t := template.Must(template.New("t").Parse(src))
+		for b.Loop() {
+			TemplateExecute(t, io.Discard, "", false, false, data)
+		}
+	})
+	b.Run("rewritten", func(b *testing.B) {
+		t := template.Must(template.New("t").Parse(src))
+		for b.Loop() {
+			TemplateExecute(t, io.Discard, "", false, true, data)
+		}
+	})
 }

@@ -50,7 +50,8 @@ func (g *gen) templateCall(call *ast.CallExpr, fn *types.Func) {
 	// template the functions of its rewritten trees: a template that
 	// shares trees with one rewritten before (a Clone) needs them too.
 	ok = true
-	if !v.needs(t) {
+	views := v.needs(t)
+	if !views {
 		// The data as it is.
 	} else if lit := templateLiteral(data); lit != nil && ifaceElems(t) {
 		ok = v.literal(lit)
@@ -69,13 +70,14 @@ func (g *gen) templateCall(call *ast.CallExpr, fn *types.Func) {
 	}
 	if !ok {
 		g.templateWarning(call, t) // and the data as it is
+		views = false
 	}
 	g.ed.insert(g.off(call.Pos()), rtName+".TemplateExecute(")
 	g.ed.replace(g.off(sel.X.End()), g.off(call.Args[0].Pos()), ", ")
 	if named {
-		g.ed.insertClosing(g.off(call.Args[1].End()), ", true")
+		g.ed.insertClosing(g.off(call.Args[1].End()), fmt.Sprintf(", true, %v", views))
 	} else {
-		g.ed.insertClosing(g.off(call.Args[0].End()), `, "", false`)
+		g.ed.insertClosing(g.off(call.Args[0].End()), fmt.Sprintf(`, "", false, %v`, views))
 	}
 }
 

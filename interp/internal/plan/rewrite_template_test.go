@@ -15,26 +15,26 @@ func TestTemplateView(t *testing.T) {
 		has, not  []string
 	}{
 		{"a value", "tm.Execute(os.Stdout, Score{})", []string{
-			`_gt.TemplateExecute(tm, os.Stdout, "", false, func() any { var _gttv1 func(*Score, bool, bool) any; `,
+			`_gt.TemplateExecute(tm, os.Stdout, "", false, true, func() any { var _gttv1 func(*Score, bool, bool) any; `,
 			`case "Final": return p.Final; case "Tag": if addr { return p.Tag }; }`,
 			`case "Name": return _gt.TemplateField(&p.Name, addr), true; case "Sub": return func() any { if *&p.Sub == nil { return _gt.TemplateNil("*main.Score", (*Score)(nil)) }; return _gttv1(*&p.Sub, true, true) }(), true;`,
 			`[]string{"secret"}`,
 			`var _gttd Score = (Score{}); return _gttv1(&_gttd, false, false) }())`}, nil},
 		{"named", "tm.ExecuteTemplate(os.Stdout, \"x\", []Score{})", []string{
-			`_gt.TemplateExecute(tm, os.Stdout, "x", true, func() any {`,
+			`_gt.TemplateExecute(tm, os.Stdout, "x", true, true, func() any {`,
 			`_gttv1 := make([]any, len(*&_gttd)); for _gttv2 := range *&_gttd { _gttv1[_gttv2] = _gttv3(&(*&_gttd)[_gttv2], true, false) }`}, nil},
 		{"a map literal of interfaces", "s := Score{}\ntm.Execute(os.Stdout, map[string]any{\"S\": s, \"N\": 1})", []string{
-			`_gt.TemplateExecute(tm, os.Stdout, "", false, func() any { var _gttv1 func(*Score, bool, bool) any; `,
+			`_gt.TemplateExecute(tm, os.Stdout, "", false, true, func() any { var _gttv1 func(*Score, bool, bool) any; `,
 			`return map[string]any{"S": func() any { var _gtte Score = (s); return _gttv1(&_gtte, false, false) }(), "N": 1} }())`}, nil},
 		{"an interface", "var m map[string]any\ntm.Execute(os.Stdout, m)", []string{
-			`_gt.TemplateExecute(tm, os.Stdout, "", false, func() any { var _gttd map[string]any = (m); return func() any { if *&_gttd == nil { return map[string]any(nil) }; `,
+			`_gt.TemplateExecute(tm, os.Stdout, "", false, true, func() any { var _gttd map[string]any = (m); return func() any { if *&_gttd == nil { return map[string]any(nil) }; `,
 			`= func() any { if _gtr := _gt.TemplateAny(*&_gttv`, `); _gtr != nil { return _gt.TemplateInInterface(_gtr, "interface {}") }; return _gt.TemplateField(&_gttv`}, nil},
 		{"a value of a type with String", "tm.Execute(os.Stdout, Key(\"a\"))", []string{
 			`func(ptr bool) any { if ptr { return _gt.Fmt(p, p.String, nil, nil, nil) }; return _gt.Fmt(*p, (*p).String, nil, nil, nil) }, false)`}, nil},
 		{"a FuncMap", "_ = template.FuncMap{\"k\": func(s string) Key { return Key(s) }, \"n\": func() int { return 1 }}", []string{
 			`template.FuncMap{"k": func() any { var _gttv1 func(*Key, bool, bool) any; `,
 			`_gtfn := (func(s string) Key { return Key(s) }); return func(_gta0 string) any { _gtres := _gtfn(_gta0); return _gttv1(&_gtres, false, false) } }(), "n": func() int { return 1 }}`}, nil},
-		{"data without a cell's methods, as it is", "tm.Execute(os.Stdout, 1)", []string{`_gt.TemplateExecute(tm, os.Stdout, "", false, 1)`}, nil},
+		{"data without a cell's methods, as it is", "tm.Execute(os.Stdout, 1)", []string{`_gt.TemplateExecute(tm, os.Stdout, "", false, false, 1)`}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { wantCode(t, setup, c.src, c.has, c.not) })
@@ -42,7 +42,7 @@ func TestTemplateView(t *testing.T) {
 	s := newSession(t)
 	run(t, s, 1, setup)
 	p := run(t, s, 2, "tm.Execute(os.Stdout, map[Key]int{})")
-	if got := lineComment.ReplaceAllString(dump(p), ""); !strings.Contains(got, `_gt.TemplateExecute(tm, os.Stdout, "", false, map[Key]int{})`) {
+	if got := lineComment.ReplaceAllString(dump(p), ""); !strings.Contains(got, `_gt.TemplateExecute(tm, os.Stdout, "", false, false, map[Key]int{})`) {
 		t.Errorf("the template without a view is not executed through _gt.TemplateExecute:\n%s", got)
 	}
 	want := "cell line 1:1: a template cannot call the methods of Key, a type declared in a cell, in a value of type map[Key]int"
