@@ -29,6 +29,19 @@ import (
 // package does for any other value; a view whose value is false is a
 // falseView, which if, with, and, or and not test as the value.
 
+// addTemplates adds the runtime's functions for templates to m, the
+// exports of the runtime package.
+func (rt *Runtime) addTemplates(m map[string]reflect.Value) {
+	m["TemplateExecute"] = reflect.ValueOf(TemplateExecute)
+	m["TemplateView"] = reflect.ValueOf(TemplateView)
+	m["TemplateNil"] = reflect.ValueOf(TemplateNil)
+	m["TemplateNilEmbedded"] = reflect.ValueOf(TemplateNilEmbedded)
+	m["TemplateField"] = reflect.ValueOf(TemplateField)
+	m["TemplateInInterface"] = reflect.ValueOf(TemplateInInterface)
+	m["TemplateType"] = reflect.ValueOf(rt.TemplateType)
+	m["TemplateAny"] = reflect.ValueOf(rt.TemplateAny)
+}
+
 // A TemplateValue is the view of a value of a type a cell declared, as a
 // template sees it.
 type TemplateValue struct {
