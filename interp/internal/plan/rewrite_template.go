@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Templates executed with values of a cell's types.
@@ -42,6 +43,7 @@ func (g *gen) templateCall(call *ast.CallExpr, fn *types.Func) {
 	if !ok || g.c.info.Selections[sel] == nil {
 		return
 	}
+	g.noteCompiledBases()
 	// A value in an interface may be of a type with methods that the
 	// session declares now, or later when a function of the cell runs.
 	v := g.templateViewer(g.hasTemplateTypes() || g.inFunc(call.Pos()))
@@ -147,6 +149,7 @@ func isFuncMap(t types.Type) bool {
 // funcMapValue rewrites e, a function a FuncMap holds, into one whose
 // result is its view where it needs one.
 func (g *gen) funcMapValue(e ast.Expr) {
+	g.noteCompiledBases()
 	sig, ok := g.c.info.Types[e].Type.(*types.Signature)
 	if !ok || sig.Results().Len() == 0 {
 		return
@@ -267,10 +270,44 @@ func hasTemplateMethods(n *types.Named) bool {
 func needsTemplateView(t types.Type) bool {
 	found := false
 	firstCellType(t, func(n *types.Named) bool {
-		found = hasTemplateMethods(n)
+		found = hasTemplateMethods(n) || compiledBase(n) != nil
 		return found
 	})
 	return found
+}
+
+// compiledBases holds the types declared in cells on a named type of a
+// compiled package with a basic underlying type (type Safe
+// template.HTML), by *types.TypeName: the interpreter gives such a type
+// the compiled type's reflect type, so compiled code sees the methods of
+// the compiled type (a Duration's String) and takes it for that type
+// (html/template would not escape a Safe).
+var compiledBases sync.Map
+
+// noteCompiledBases records the cell's types declared on a compiled
+// named type (see compiledBases).
+func (g *gen) noteCompiledBases() {
+	for _, ts := range g.c.types {
+		tn, _ := g.c.info.Defs[ts.Name].(*types.TypeName)
+		rhs := g.c.info.Types[ts.Type].Type
+		if tn == nil || rhs == nil || ts.Assign.IsValid() {
+			continue
+		}
+		if n, ok := types.Unalias(rhs).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() != cellPath {
+			if _, basic := n.Underlying().(*types.Basic); basic {
+				compiledBases.Store(tn, n)
+			}
+		}
+	}
+}
+
+// compiledBase returns the compiled type n was declared on (see
+// compiledBases), or nil.
+func compiledBase(n *types.Named) *types.Named {
+	if b, ok := compiledBases.Load(n.Obj()); ok {
+		return b.(*types.Named)
+	}
+	return nil
 }
 
 // A templateViewer writes the source of a template's view of a value.
@@ -377,6 +414,7 @@ func anyHeld(t types.Type, keys bool, f func(types.Type) bool) bool {
 // none registers (a view costs a cell's compilation time); the first
 // that does registers the session's types.
 func (g *gen) templateVars() string {
+	g.noteCompiledBases()
 	if !g.s.tplOn && !g.importsTemplates() {
 		return "" // no template to see them yet
 	}
@@ -619,8 +657,13 @@ func (v *templateViewer) viewFunc(t types.Type) (string, bool) {
 		elems = "func() any { return " + e + " }"
 	}
 	vm, pm := displayMethods(t), displayMethods(types.NewPointer(t))
-	format := "*p"
-	if fc := fmtCall("*p", "(*p)", vm); fc != "" {
+	value := "*p"
+	if n, ok := t.(*types.Named); ok && compiledBase(n) != nil {
+		// fmt would see the compiled type's methods.
+		value = types.TypeString(n.Underlying(), nil) + "(*p)"
+	}
+	format := value
+	if fc := fmtCall(value, "(*p)", vm); fc != "" {
 		format = fc
 	}
 	pformat := "p"
