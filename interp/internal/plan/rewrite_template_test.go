@@ -108,3 +108,11 @@ func TestTemplateTypesOnImport(t *testing.T) {
 		t.Errorf("cell 2 does not register T's view:\n%s", got)
 	}
 }
+
+// TestTemplateCompiledBase checks that a cell's type declared on a
+// compiled named type gets a view that prints its underlying value.
+func TestTemplateCompiledBase(t *testing.T) {
+	wantCode(t, "import (\"html/template\"; \"os\")\nvar tm = template.Must(template.New(\"\").Parse(\"{{.}}\"))",
+		"type Safe template.HTML\ntm.Execute(os.Stdout, Safe(\"<b>\"))",
+		[]string{`_gt.TemplateView("main.Safe", p, addr, viaPtr, nil, nil, nil, nil, func(ptr bool) any { if ptr { return p }; return string(*p) }, false)`}, nil)
+}
