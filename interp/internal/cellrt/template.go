@@ -443,12 +443,30 @@ func templateFuncs(missingKey int64, html bool) map[string]any {
 		},
 		"_gtr": func(x reflect.Value) reflect.Value {
 			if v := view(x); v != nil {
-				if v.elems != nil && !v.isNil {
+				if v.elems != nil && !v.isNil && !v.val.CanInt() && !v.val.CanUint() {
 					return reflect.ValueOf(v.elems())
 				}
 				return v.value()
 			}
 			return x
+		},
+		"_gti": func(x reflect.Value) reflect.Value {
+			v := view(x)
+			if v == nil {
+				return x
+			}
+			if v.elems != nil && !v.isNil {
+				return reflect.ValueOf(v.elems())
+			}
+			switch v.val.Kind() {
+			case reflect.Slice, reflect.Array, reflect.Map, reflect.Chan, reflect.Func,
+				reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+				reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+				return v.value()
+			}
+			// The template says it cannot range over the value, which
+			// it prints.
+			return reflect.ValueOf(actionValue{v, false})
 		},
 		"_gtu": func(x reflect.Value) reflect.Value {
 			if v := view(x); v != nil {
@@ -1022,7 +1040,7 @@ func (e *fixedError) Unwrap() error { return e.err }
 //
 //   - a field or method chain (.A.B x, $v.A, (p).A) becomes
 //     _gtf "node" RECEIVER "A.B" x;
-//   - the pipeline of range ends with _gtr (a view's elements);
+//   - the value of range goes through _gti (a view's elements);
 //   - the arguments of len,
 //     index and slice through _gtr (their first) and _gtu (a view's
 //     value), those of other functions (eq, call, the template's own)
@@ -1071,7 +1089,7 @@ func (r rewriter) node(n parse.Node) {
 	case *parse.WithNode:
 		r.branch(&n.BranchNode, "")
 	case *parse.RangeNode:
-		r.branch(&n.BranchNode, "_gtr")
+		r.branch(&n.BranchNode, "_gti")
 	case *parse.TemplateNode:
 		r.pipe(n.Pipe)
 	case *parse.ListNode:
@@ -1080,8 +1098,28 @@ func (r rewriter) node(n parse.Node) {
 }
 
 func (r rewriter) branch(b *parse.BranchNode, fn string) {
+	var orig string
+	if b.Pipe != nil && len(b.Pipe.Cmds) == 1 {
+		orig = b.Pipe.Cmds[0].String()
+	}
 	r.pipe(b.Pipe)
-	if fn != "" {
+	switch {
+	case fn == "":
+	case orig != "":
+		// fn (cmd): an error of fn is at cmd's node, as the template
+		// package says an error of range's value is.
+		c := b.Pipe.Cmds[0]
+		pos := c.Position()
+		if len(c.Args) > 1 {
+			if id, ok := c.Args[0].(*parse.IdentifierNode); ok && id.Ident == "_gtf" {
+				pos = c.Args[1].Position()
+				orig = c.Args[1].(*parse.StringNode).Text
+			}
+		}
+		w := command(pos, ident(fn, pos), pipeOf(pos, c))
+		b.Pipe.Cmds[0] = w
+		record(w.String(), orig)
+	default:
 		r.appendCmd(b.Pipe, fn)
 	}
 	r.list(b.List)
@@ -1132,7 +1170,7 @@ func (r rewriter) pipe(p *parse.PipeNode) {
 // for the argument at i.
 func (r rewriter) argMode(fn string, i int) string {
 	switch fn {
-	case "print", "printf", "println", "html", "js", "urlquery", "and", "or", "not", "_gtf", "_gtr", "_gtu", "_gtp":
+	case "print", "printf", "println", "html", "js", "urlquery", "and", "or", "not", "_gtf", "_gti", "_gtr", "_gtu", "_gtp":
 		return ""
 	case "len", "index", "slice":
 		if i == 0 {

@@ -29,8 +29,8 @@ func (d tplData) HTML(h htemplate.HTML, u uint8, b bool, c complex64, x any, p *
 
 // templateCases are templates that the rewritten trees must execute as
 // the template package executes the originals, errors included. Known
-// difference, in an error only: a range over a view of a struct is
-// reported at <_gtr>.
+// difference, in an error only: a range over a view of a struct given by
+// a pipeline of several commands is reported at <_gtr>.
 var templateCases = []string{
 	"{{.A}} {{.S}} {{.M.x}} {{.M.nope}} {{.Meth 2}} {{.Scale 2}} {{.Scale 1.5}}",
 	"{{.PMeth}}", "{{.P.PMeth}}", "{{.P.A}}", "{{.P.P.A}}", "{{.Nope}}", "{{.A.B}}", "{{.Meth}}", "{{.Meth 1 2}}",
@@ -135,7 +135,15 @@ func scoreView(p *rawScore, addr, viaPtr bool) any {
 }
 
 func levelView(p *int, addr, viaPtr bool) any {
-	return TemplateView("main.level", p, addr, viaPtr, nil, nil, nil, nil, func(bool) any {
+	elems := func() any { // range over the integer yields levels
+		r := make([]any, max(*p, 0))
+		for i := range r {
+			x := i
+			r[i] = levelView(&x, false, false)
+		}
+		return r
+	}
+	return TemplateView("main.level", p, addr, viaPtr, nil, nil, nil, elems, func(bool) any {
 		return Fmt(*p, func() string { return fmt.Sprint("L", *p) }, nil, nil, nil)
 	}, false)
 }
@@ -145,7 +153,7 @@ func levelView(p *int, addr, viaPtr bool) any {
 func TestTemplateViewsLikeGo(t *testing.T) {
 	srcs := []string{
 		"{{.Name}} {{.Final}} {{.Add 2}} {{.Lvl}} {{printf \"%v %d %s\" .Lvl .Lvl .Lvl}} {{.Marks}} {{if .Lvl}}lvl{{else}}nolvl{{end}} {{eq .Lvl 2}}",
-		"{{.Tag}}", "{{.secret}}", "{{printf \"%v|%+v|%d\" . . .}}", "{{.}}",
+		"{{.Tag}}", "{{.secret}}", "{{printf \"%v|%+v|%d\" . . .}}", "{{.}}", "{{range .}}{{.}}{{end}}", "{{range .Lvl}}{{.}}{{end}}",
 		"{{if $x := .Lvl}}t{{$x}}{{else}}f{{$x}}{{end}} {{and .Lvl .Name}} {{or .Lvl \"z\"}} {{not .Lvl}} {{with .Lvl}}w{{.}}{{else}}nw{{end}}", "{{.Nope}}", "{{.Add 300}}", "{{.Name 1}}", "{{with .Lvl}}{{.}}{{end}}",
 	}
 	for _, src := range srcs {

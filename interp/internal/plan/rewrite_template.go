@@ -655,6 +655,9 @@ func (v *templateViewer) viewFunc(t types.Type) (string, bool) {
 			return "", false
 		}
 		elems = "func() any { return " + e + " }"
+	} else if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 && t != types.Typ[b.Kind()] {
+		// range over an integer of the type yields values of the type.
+		elems = fmt.Sprintf("func() any { _gtn := int(*p); if _gtn < 0 { _gtn = 0 }; _gtr := make([]any, _gtn); for _gti := range _gtr { _gtx := %s(_gti); _gtr[_gti] = %s(&_gtx, false, false) }; return _gtr }", ts, f)
 	}
 	vm, pm := displayMethods(t), displayMethods(types.NewPointer(t))
 	value := "*p"

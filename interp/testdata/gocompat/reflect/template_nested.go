@@ -60,7 +60,7 @@ func main() {
 {{end}}{{range $k, $v := .ByKey}}{{$k}}={{$v.Label}} {{$v.Lvl}}
 {{end}}{{with .Main}}main {{.Label}} {{.Ref}}{{end}} {{if .None}}none{{else}}no none{{end}}
 {{.First.Label}} {{(.First).Lvl}} {{.Best.Ref}} {{.Best.Lvl | printf "%v/%d" .Main.Lvl}} {{.Main.Name | shout}} {{(index .Items 1).Label | printf "%v"}}
-{{with $x := .Best}}{{$x.Label}}{{end}} {{if and .Main .Items}}both{{end}} {{if not .None}}not none{{end}} {{.Best.Lvl}}
+{{range .Main.Lvl}}{{.}},{{end}} {{with $x := .Best}}{{$x.Label}}{{end}} {{if and .Main .Items}}both{{end}} {{if not .None}}not none{{end}} {{.Best.Lvl}}
 `
 	t := template.Must(template.New("o").Funcs(funcs).Parse(src))
 	items := []Item{{"pen", 1.5, 0, []string{"a", "b"}, "x"}, {"ink", 2.25, 2, nil, ""}}
