@@ -12,7 +12,8 @@ import (
 	"github.com/gotensor/gotensor/interp/internal/corpus"
 )
 
-// A fragment is a piece of a generated program: package-level
+// A fragment is a piece of a generated program, with its imports (paths,
+// or import specs with a name): package-level
 // declarations and a function f{N} that returns a string, in which {N}
 // is the fragment's number, {n} a small count, {k} and {c} small integers.
 type fragment struct {
@@ -23,7 +24,7 @@ type fragment struct {
 
 // fragments combine the harness's families: loops with goroutines,
 // deferred calls and kept closures; variables and constants of other
-// declarations captured in loops.
+// declarations captured in loops; templates with a cell's types.
 var fragments = []fragment{
 	{"loops", []string{"sync"}, `
 func f{N}() string {
@@ -183,6 +184,48 @@ func f{N}() (s string) {
 	return ""
 }
 `},
+	{"reflect", []string{"strings", "text/template"}, `
+type grade{N} int
+
+func (g grade{N}) String() string { return strings.Repeat("*", int(g)) }
+
+type row{N} struct {
+	Name string
+	G    grade{N}
+}
+
+func (r row{N}) Score(k int) int { return int(r.G)*k + {c} }
+
+func (r *row{N}) Tag() string { return "<" + r.Name + ">" }
+
+func f{N}() string {
+	rows := make([]row{N}, {n})
+	for i := range rows {
+		rows[i] = row{N}{string(rune('a' + i)), grade{N}(i)}
+	}
+	t := template.Must(template.New("t").Parse("{{range .}}{{.Name}}{{.G}}={{.Score {k}}}{{.Tag}}{{if .G}}+{{end}} {{end}}"))
+	var b strings.Builder
+	if err := t.Execute(&b, rows); err != nil {
+		return err.Error()
+	}
+	return b.String()
+}
+`},
+	{"reflect", []string{"strings", `htemplate "html/template"`}, `
+type item{N} struct{ Name string }
+
+func (i item{N}) Label() string { return "<" + i.Name + "&>" }
+
+func f{N}() string {
+	data := map[string]any{"I": item{N}{"x{c}"}, "P": &item{N}{"y"}, "N": {n}}
+	t := htemplate.Must(htemplate.New("h").Parse("<p title=\"{{.I.Label}}\">{{.P.Label}} {{.N}}</p>"))
+	var b strings.Builder
+	if err := t.Execute(&b, data); err != nil {
+		return err.Error()
+	}
+	return b.String()
+}
+`},
 }
 
 // generateProgram returns a program of count fragments drawn by r.
@@ -207,7 +250,10 @@ func generateProgram(r *rand.Rand, count int) string {
 	}
 	var paths []string
 	for p := range imports {
-		paths = append(paths, strconv.Quote(p))
+		if !strings.Contains(p, `"`) {
+			p = strconv.Quote(p) // else an import spec with its name
+		}
+		paths = append(paths, p)
 	}
 	slices.Sort(paths)
 	return "package main\n\nimport (\n\t" + strings.Join(paths, "\n\t") + "\n)\n" +

@@ -60,6 +60,8 @@ type Runtime struct {
 	// executor that runs the cell in a goroutine of its own can record the
 	// error and call runtime.Goexit instead, which unwinds in linear time.
 	OnRecursion func(err *RecursionError)
+
+	tpl templateTypes // see TemplateType
 }
 
 // Methods are the display methods of a cell's value whose type a cell
@@ -100,6 +102,7 @@ var ErrGoexit = errors.New("runtime.Goexit called")
 func (rt *Runtime) Exports() map[string]map[string]reflect.Value {
 	m := rt.exports()
 	addInstances(m[Path+"/cell"])
+	rt.addTemplates(m[Path+"/cell"])
 	return m
 }
 

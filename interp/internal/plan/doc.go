@@ -133,8 +133,10 @@
 //     (yaegi's parallel assignment panics on them; see rewrite_assign.go).
 //   - encoding/json and encoding/xml calls on values whose types cells
 //     declared with unexported or embedded fields or codec methods are
-//     refused, templates with data of a cell type with methods warn (see
-//     rewrite_reflect.go).
+//     refused (see rewrite_reflect.go); a template's Execute with data of a
+//     cell type with methods, or of interfaces, gets a view of it whose
+//     methods the rewritten template calls, and cells register the views
+//     of their types for values in interfaces (see rewrite_template.go).
 //
 // # Limits
 //

@@ -981,6 +981,7 @@ func (g *gen) runBlock() string {
 	c := g.c
 	var b strings.Builder
 	b.WriteString(g.dispatchVars())
+	b.WriteString(g.templateVars())
 	for _, fd := range c.funcs {
 		if body, ok := g.bodies[fd]; ok && fd.Name.Name != "init" {
 			fmt.Fprintf(&b, "%s = %s\n", g.yname(c.info.Defs[fd.Name]), body)

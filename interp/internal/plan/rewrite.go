@@ -37,9 +37,10 @@ type fnCtx struct {
 // values held in interfaces), rewrite_reflect.go (compiled code that
 // reflects on cell types: errors, encoding/json and xml, templates),
 // rewrite_jsonview.go and rewrite_jsonfill.go (the views encoding/json
-// writes and fills of cell types, with jsonfields.go) and
+// writes and fills of cell types, with jsonfields.go),
 // rewrite_xmlview.go and rewrite_xmlfill.go (encoding/xml's, with
-// xmlfields.go).
+// xmlfields.go) and rewrite_template.go (those text/template and
+// html/template are given).
 func (g *gen) rewrite() {
 	c := g.c
 	for _, fd := range c.funcs {
@@ -132,6 +133,7 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 	info := g.c.info
 	if a, ok := n.(*ast.AssignStmt); ok {
 		g.parallelAssign(a, fc, stack) // before convNode: its call holds conversions
+		g.funcMapAssign(a)
 	}
 	g.convNode(n, fc)
 	switch n := n.(type) {
@@ -146,6 +148,8 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 			g.callee[id] = true
 		}
 		g.call(n)
+	case *ast.CompositeLit:
+		g.funcMapLit(n)
 	case *ast.DeclStmt:
 		g.hoistedDecl(n)
 	case *ast.TypeAssertExpr:

@@ -49,8 +49,9 @@ func TestIfaceRewrites(t *testing.T) {
 
 // TestReflectRefusals checks that json and xml calls that compiled
 // reflection would do otherwise than Go, on types declared in cells, and
-// that jsonView does not cover, are compile errors that say why, and that templates with data of a cell
-// type with methods warn.
+// that jsonView does not cover, are compile errors that say why, and that a
+// template with data of a cell type with methods does not warn (see
+// TestTemplateView).
 func TestReflectRefusals(t *testing.T) {
 	const setup = "import (\"encoding/json\"; \"encoding/xml\"; \"text/template\"; \"os\")\ntype Base struct{ ID int }\ntype Item struct{ Base; Name string }\ntype Priv struct{ A int; b int }\ntype Ok struct{ A int `json:\"a\"` }\ntype C float64\nfunc (c C) MarshalJSON() ([]byte, error) { return nil, nil }\ntype R struct{ T C }\nfunc (o Ok) Final() int { return 1 }\ntype PB struct{ *Base; N int }\ntype PC int\nfunc (c *PC) MarshalJSON() ([]byte, error) { return nil, nil }\ntype R2 struct{ T PC }\ntype K string\nfunc (k *K) UnmarshalText(b []byte) error { return nil }\ntype XU struct{ n int }\nfunc (x *XU) UnmarshalXML(d *xml.Decoder, s xml.StartElement) error { return nil }"
 	errs := []struct{ src, want string }{
@@ -69,8 +70,8 @@ func TestReflectRefusals(t *testing.T) {
 	s := newSession(t)
 	run(t, s, 1, setup)
 	p := run(t, s, 2, "json.Marshal(Ok{1})\nvar back Ok\njson.Unmarshal(nil, &back)\ntemplate.Must(template.New(\"\").Parse(\"\")).Execute(os.Stdout, []Ok{})")
-	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "cell line 4:1: a template cannot call the methods of Ok") {
-		t.Errorf("got warnings %q, want one about the template at line 4", p.Warnings)
+	if len(p.Warnings) != 0 {
+		t.Errorf("got warnings %q, want none", p.Warnings)
 	}
 }
 

@@ -19,10 +19,10 @@ import (
 // template cannot call a method; xml cannot name an element by the
 // struct's type. json's and xml's calls get a view of the value that
 // compiled code writes, or fills, as Go would (see jsonViewCall,
-// jsonFillCall, xmlViewCall, xmlFillCall). Where a call would still
+// jsonFillCall, xmlViewCall, xmlFillCall), and a template's Execute one
+// that it reads as Go would (see templateCall). Where a call would still
 // differ from Go, the cell is refused with a message at the call that
-// says why and what to write instead (a template, which may use only
-// fields, warns).
+// says why and what to write instead.
 
 // reflectCalls are the functions and methods of encoding/json and
 // encoding/xml that look at a value by reflection, with the index of the
@@ -71,7 +71,7 @@ func (g *gen) reflectCall(call *ast.CallExpr, fn *types.Func, path string) {
 	}
 	if path == "text/template" || path == "html/template" {
 		if fn.Name() == "Execute" || fn.Name() == "ExecuteTemplate" {
-			g.templateCall(call)
+			g.templateCall(call, fn)
 		}
 		return
 	}
@@ -240,71 +240,16 @@ func structProblem(st *types.Struct, fill bool) string {
 // type t holds (t itself, and through pointers, slices, arrays, maps and
 // struct fields) until f reports true.
 func firstCellType(t types.Type, f func(*types.Named) bool) {
-	valueTypes(t, func(t types.Type) bool {
+	anyHeld(t, true, func(t types.Type) bool {
 		n, ok := types.Unalias(t).(*types.Named)
 		return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == cellPath && f(n)
 	})
 }
 
 // valueTypes calls f on the types that a value of type t holds (t
-// itself, and through pointers, slices, arrays, maps and struct fields)
-// until f reports true.
-func valueTypes(t types.Type, f func(types.Type) bool) {
-	seen := map[types.Type]bool{}
-	var walk func(t types.Type) bool
-	walk = func(t types.Type) bool {
-		if seen[t] {
-			return false
-		}
-		seen[t] = true
-		if f(t) {
-			return true
-		}
-		switch u := t.Underlying().(type) {
-		case *types.Pointer:
-			return walk(u.Elem())
-		case *types.Slice:
-			return walk(u.Elem())
-		case *types.Array:
-			return walk(u.Elem())
-		case *types.Map:
-			return walk(u.Key()) || walk(u.Elem())
-		case *types.Struct:
-			for i := range u.NumFields() {
-				if walk(u.Field(i).Type()) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	walk(t)
-}
-
-// templateCall warns when a template executes with data of a type a cell
-// declared with methods: the template cannot call them.
-func (g *gen) templateCall(call *ast.CallExpr) {
-	if len(call.Args) == 0 {
-		return
-	}
-	t := g.c.info.Types[call.Args[len(call.Args)-1]].Type
-	if t == nil {
-		return
-	}
-	var found *types.Named
-	firstCellType(t, func(n *types.Named) bool {
-		if types.NewMethodSet(types.NewPointer(n)).Len() > 0 && !types.IsInterface(n) {
-			found = n
-		}
-		return found != nil
-	})
-	if found == nil {
-		return
-	}
-	name := types.TypeString(found, cellQualifier)
-	g.warnf(call.Pos(), "a template cannot call the methods of %s, a type declared in a cell (compiled code does not see them): {{.%s}} fails with \"can't evaluate field\"; put the method's result in a field or a map for the template",
-		name, types.NewMethodSet(types.NewPointer(found)).At(0).Obj().Name())
-}
+// itself, and through pointers, slices, arrays, maps, their keys included,
+// and struct fields) until f reports true.
+func valueTypes(t types.Type, f func(types.Type) bool) { anyHeld(t, true, f) }
 
 // warnf adds a warning at a position of the cell.
 func (g *gen) warnf(pos token.Pos, format string, args ...any) {

@@ -92,6 +92,12 @@ type Session struct {
 	// asserts are the interfaces that functions of cells test values
 	// for, with the cells' types they know (see assertIface).
 	asserts []assertSite
+	// tplOn says that a cell imported text/template or html/template:
+	// cells register the views of their types (see templateVars);
+	// tplStale names the types of earlier cells that the last cell
+	// declared methods on, whose views it could not register.
+	tplOn    bool
+	tplStale []string
 }
 
 // entry is one name of the session.
@@ -148,6 +154,7 @@ func (s *Session) Reset() error {
 	s.keys = map[types.Object]string{}
 	s.seq = 0
 	s.asserts = nil
+	s.tplOn, s.tplStale = false, nil
 	s.prelude0 = true
 	s.mu.Unlock()
 	p, err := s.Plan(0, s.preludeSrc())
