@@ -135,6 +135,9 @@ func (rt *Runtime) exports() map[string]map[string]reflect.Value {
 		"JSONError":        reflect.ValueOf(JSONError),
 		"JSONResult":       reflect.ValueOf(JSONResult),
 		"JSONFillError":    reflect.ValueOf(JSONFillError),
+		"Equal":            reflect.ValueOf(Equal),
+		"Rewrap":           reflect.ValueOf(Rewrap),
+		"Named":            reflect.ValueOf(Named),
 	}}
 }
 
@@ -252,11 +255,7 @@ func Clear(x any) {
 // first field, IValue, holds it), or x itself.
 func Unwrap(x any) any {
 	v := reflect.ValueOf(x)
-	if v.Kind() != reflect.Struct || v.NumField() == 0 {
-		return x
-	}
-	t := v.Type()
-	if f := t.Field(0); f.Name == "IValue" && f.Type.Kind() == reflect.Interface && len(t.Name()) > 0 && t.Name()[0] == '_' {
+	if isWrapper(v) {
 		return v.Field(0).Interface()
 	}
 	return x

@@ -22,9 +22,22 @@ func Fmt(v any, str, err func() string, format func(fmt.State, rune), gostr func
 	return f
 }
 
+// Named returns f, a value Fmt made, knowing the interpreter's name of
+// its value's type (see CellType), which Equal compares.
+func Named(f any, name string) any {
+	switch x := f.(type) {
+	case *formatter:
+		x.name = name
+	case *errorFormatter:
+		x.name = name
+	}
+	return f
+}
+
 // formatter formats a value with the fmt methods of its type.
 type formatter struct {
 	v        any
+	name     string // the interpreter's name of v's type, or ""
 	str, err func() string
 	format   func(fmt.State, rune)
 	gostr    func() string

@@ -143,6 +143,8 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 			g.callee[id] = true
 		}
 		g.call(n)
+	case *ast.BinaryExpr:
+		g.equalIface(n)
 	case *ast.DeclStmt:
 		g.hoistedDecl(n)
 	case *ast.TypeAssertExpr:

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 )
 
 // Implicit conversions of a cell's struct values to compiled interfaces.
@@ -13,11 +14,13 @@ import (
 // the struct's last field, not the struct (its getConcreteValue looks for
 // an emulated interface's value): "reflect: Method index out of range"
 // for var e error = E{"m", 3}, and an error whose type assertions,
-// errors.Is and errors.As see a string. A function's return statement
-// converts correctly. The planner converts such values itself: to error
+// errors.Is and errors.As see a string; a function's return statement
+// gives the wrapper the right methods but the same value. The planner
+// converts such values itself, return statements included: to error
 // through _gt.Fmt with the type's methods (a compiled error that fmt
-// prints with them and _gt.Identity opens), to another interface
-// through a function literal that returns the value.
+// prints with them, _gt.Identity opens and _gt.Named tells _gt.Equal the
+// type of), to another compiled interface through a function literal
+// whose result _gt.Rewrap gives the struct.
 
 // convNode rewrites the implicit conversions in one node: assignments,
 // var declarations, call arguments, composite literal elements, sends
@@ -40,6 +43,7 @@ func (g *gen) convNode(n ast.Node, fc *fnCtx) {
 			return
 		}
 		for i, r := range n.Results {
+			g.convTo(r, results[i])
 			g.convAny(r, results[i])
 		}
 	case *ast.AssignStmt:
@@ -160,8 +164,13 @@ func (g *gen) convTo(e ast.Expr, target types.Type) {
 		return
 	}
 	value := "_gtx"
+	if _, named := types.Unalias(target).(*types.Named); named {
+		// A compiled interface: the interpreter's wrapper gets the
+		// struct in place of its last field (see cellrt.Rewrap).
+		value = rtName + ".Rewrap(func() " + is + " { return _gtx }(), _gtx).(" + is + ")"
+	}
 	if types.Identical(target, errorIface) {
-		value = fmtCall("_gtx", "_gtx", displayMethods(n)) + ".(error)"
+		value = rtName + ".Named(" + fmtCall("_gtx", "_gtx", displayMethods(n)) + ", " + strconv.Quote(cellTypeStr(ts)) + ").(error)"
 	}
 	g.ed.insert(g.off(e.Pos()), "func(_gtx "+ts+") "+is+" { return "+value+" }(")
 	g.ed.insertClosing(g.off(e.End()), ")")
