@@ -126,7 +126,9 @@
 //     name of a value's type (see rewrite_iface.go); a cell's struct
 //     value made into an error or another compiled interface, and a
 //     cell's value returned as an any, are converted by generated code
-//     (see rewrite_conv.go).
+//     (see rewrite_conv.go). == and != with an operand of interface type
+//     go through the runtime's Equal, which compares the values inside
+//     the interpreter's wrappers as Go does (see rewrite_equal.go).
 //   - An assignment of several values of which one is an any (or nil for
 //     an interface), and a top-level definition or var declaration of
 //     several, assigns the results of a function literal's call instead
