@@ -144,6 +144,9 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 			g.callee[id] = true
 		}
 		g.call(n)
+		if len(stack) > 0 {
+			g.keepResult(n, stack[len(stack)-1])
+		}
 	case *ast.BinaryExpr:
 		g.equalIface(n)
 	case *ast.DeclStmt:

@@ -17,16 +17,22 @@ import (
 // dynamic type that is not comparable.
 
 // equalIface rewrites a == b and a != b, when an operand is of interface
-// type and neither is nil, into _gt.Equal(a, b) and !_gt.Equal(a, b).
+// type, neither is nil and neither is of an interface with methods
+// written in a cell (which the interpreter compares itself: passing a nil
+// one to a function changes it), into a call of _gt.Equal(a, b) (negated for
+// !=) when neither value is nil.
 func (g *gen) equalIface(n *ast.BinaryExpr) {
 	if n.Op != token.EQL && n.Op != token.NEQ {
 		return
 	}
 	x, y := g.c.info.Types[n.X], g.c.info.Types[n.Y]
-	if x.Type == nil || y.Type == nil || x.IsNil() || y.IsNil() || !isIfaceValue(x.Type) && !isIfaceValue(y.Type) {
+	if x.Type == nil || y.Type == nil || x.IsNil() || y.IsNil() || !isIfaceValue(x.Type) && !isIfaceValue(y.Type) ||
+		srcIface(x.Type) || srcIface(y.Type) {
 		return
 	}
-	call := rtName + ".Equal("
+	// A nil interface value is not handed to compiled code (the
+	// interpreter may give it a zero reflect.Value).
+	call := "func(_gtx, _gty any) bool { if _gtx == nil || _gty == nil { return _gtx == nil && _gty == nil }; return " + rtName + ".Equal(_gtx, _gty) }("
 	if n.Op == token.NEQ {
 		call = "!" + call
 	}
@@ -42,4 +48,20 @@ func isIfaceValue(t types.Type) bool {
 		return false
 	}
 	return types.IsInterface(t)
+}
+
+// srcIface reports whether t is an interface with methods declared or
+// written in a cell.
+func srcIface(t types.Type) bool {
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 {
+		return false
+	}
+	switch n := types.Unalias(t).(type) {
+	case *types.Named:
+		return n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == cellPath
+	case *types.Interface:
+		return true
+	}
+	return false
 }
