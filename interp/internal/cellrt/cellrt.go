@@ -123,6 +123,7 @@ func (rt *Runtime) exports() map[string]map[string]reflect.Value {
 		"NotInterface":       reflect.ValueOf(NotInterface),
 		"NotType":            reflect.ValueOf(NotType),
 		"InPackage":          reflect.ValueOf(InPackage),
+		"TypeName":           reflect.ValueOf(TypeName),
 		"CompiledImplements": reflect.ValueOf(CompiledImplements),
 		"NotCellInterface":   reflect.ValueOf(NotCellInterface),
 		"Describe":           reflect.ValueOf(Describe),

@@ -394,3 +394,23 @@ func NotCellInterface(v any, iface string) error {
 func InPackage(name, path string) bool {
 	return strings.HasPrefix(strings.TrimPrefix(name, "*"), path+".")
 }
+
+// TypeName returns what %T prints for v: Go's name of its type, which f,
+// an interpreted function, gives for a value of a type declared in a cell
+// (see CellType), else the name of the type of the value inside the
+// interpreter's wrappers and Fmt's.
+func TypeName(v any, f func(any) string) string {
+	if v == nil {
+		return "<nil>"
+	}
+	if f != nil {
+		if name := f(v); name != "" {
+			return name
+		}
+	}
+	if x, name := dynamic(v); name == "" {
+		return fmt.Sprintf("%T", x)
+	} else {
+		return name
+	}
+}
