@@ -58,10 +58,9 @@ func main() {
 	}
 	fmt.Println(a == io.EOF, io.EOF == io.EOF, errors.New("e") == errors.New("e"))
 	p := &CodeError{5, "p"}
-	var p1 error = p
-	var p2 error = p
-	var p3 error = &CodeError{5, "p"}
-	fmt.Println(p1 == p2, p1 == p3)
+	var p1, p2 error = p, p
+	var p3, p4 error = &CodeError{5, "p"}, &CodeError{5, "p"}
+	fmt.Println(p1 == p2, p1 == p3, p3 == p4, p3)
 	fmt.Println(same(1, 1), same(1, int64(1)), same("a", "a"), same(nil, nil), same(CodeError{1, "x"}, a))
 	var o error = OtherError{1, "x"}
 	fmt.Println(a == o, o == OtherError{1, "x"})
