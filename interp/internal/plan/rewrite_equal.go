@@ -12,27 +12,24 @@ import (
 // and values. yaegi's does not for values of types declared in cells:
 // each conversion of a cell's struct value to error is a compiled error
 // of its own (see rewrite_conv.go), so var a, b error = E{1}, E{1} made
-// a == b false. The planner makes such a comparison _gt.Equal, which
-// looks inside the wrappers and compares as Go does, panicking on a
-// dynamic type that is not comparable.
+// a == b false; two Shapes holding equal Sq values were not equal
+// either. The planner makes such a comparison _gt.Equal, which looks
+// inside the wrappers and compares as Go does, panicking on a dynamic
+// type that is not comparable.
 
 // equalIface rewrites a == b and a != b, when an operand is of interface
-// type, neither is nil and neither is of an interface with methods
-// written in a cell (which the interpreter compares itself: passing a nil
-// one to a function changes it), into a call of _gt.Equal(a, b) (negated for
-// !=) when neither value is nil.
+// type and neither is nil, into _gt.Equal(a, b) and !_gt.Equal(a, b). The
+// operands go to it as they are: passed to an interpreted function's any,
+// a nil interface declared in a cell stops being nil.
 func (g *gen) equalIface(n *ast.BinaryExpr) {
 	if n.Op != token.EQL && n.Op != token.NEQ {
 		return
 	}
 	x, y := g.c.info.Types[n.X], g.c.info.Types[n.Y]
-	if x.Type == nil || y.Type == nil || x.IsNil() || y.IsNil() || !isIfaceValue(x.Type) && !isIfaceValue(y.Type) ||
-		srcIface(x.Type) || srcIface(y.Type) {
+	if x.Type == nil || y.Type == nil || x.IsNil() || y.IsNil() || !isIfaceValue(x.Type) && !isIfaceValue(y.Type) {
 		return
 	}
-	// A nil interface value is not handed to compiled code (the
-	// interpreter may give it a zero reflect.Value).
-	call := "func(_gtx, _gty any) bool { if _gtx == nil || _gty == nil { return _gtx == nil && _gty == nil }; return " + rtName + ".Equal(_gtx, _gty) }("
+	call := rtName + ".Equal("
 	if n.Op == token.NEQ {
 		call = "!" + call
 	}

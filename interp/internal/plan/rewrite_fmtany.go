@@ -57,7 +57,9 @@ func (g *gen) dispatchVars() string {
 		return ""
 	}
 	g.warnLateTypes()
-	return fmtName + " = " + g.fmtDispatch() + "\n" + errName + " = " + g.errorMethods() + "\n" + typeName + " = " + g.typeDispatch() + "\n"
+	return fmtName + " = " + madeInCall(g.fmtDispatch(), "func(any) any") + "\n" +
+		errName + " = " + madeInCall(g.errorMethods(), "func(any) (func() error, func() []error, func(error) bool)") + "\n" +
+		typeName + " = " + madeInCall(g.typeDispatch(), "func(any) string") + "\n"
 }
 
 // fmtIfaceArg passes an argument of fmt's printing functions that holds
@@ -192,4 +194,17 @@ func (g *gen) typeArg(a ast.Expr, newFormat *string, at int) {
 	*newFormat = (*newFormat)[:at] + "s" + (*newFormat)[at+1:]
 	g.ed.insert(g.off(a.Pos()), rtName+".TypeName(")
 	g.ed.insertClosing(g.off(a.End()), ", "+typeName+")")
+}
+
+// madeInCall returns the expression that makes the function literal lit,
+// of type typ, inside a call of its own ("nil" stays nil). yaegi locks the
+// frame a function literal was made in whenever compiled code calls it,
+// and holds the lock of a frame while its deferred calls run after a
+// panic: a dispatch made in the cell's frame deadlocked a deferred
+// fmt.Println(recover()) at the cell's top level.
+func madeInCall(lit, typ string) string {
+	if lit == "nil" {
+		return lit
+	}
+	return "func() " + typ + " { return " + lit + " }()"
 }

@@ -183,10 +183,12 @@ func (g *gen) switchIface(sw *ast.TypeSwitchStmt) {
 func (g *gen) assertFunc(iface types.Type, impls []cellType, commaOk bool, operand string) string {
 	is, _ := g.typeSrc(iface)
 	var b strings.Builder
+	// A nil is tested before the value goes to compiled code: a nil
+	// interface declared in a cell is no value there.
 	if commaOk {
-		b.WriteString("func(_gtv any) (" + is + ", bool) {")
+		b.WriteString("func(_gtv any) (" + is + ", bool) { if _gtv == nil { return nil, false };")
 	} else {
-		b.WriteString("func(_gtv any) " + is + " {")
+		b.WriteString("func(_gtv any) " + is + " { if _gtv == nil { panic(" + rtName + ".NotType(nil, \"\", \"interface\", " + strconv.Quote(g.goTypeName(iface)) + ")) };")
 	}
 	b.WriteString(" _gtt := " + rtName + ".CellType(_gtv);")
 	for _, c := range impls {
