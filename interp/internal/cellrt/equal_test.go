@@ -3,6 +3,7 @@ package cellrt
 import (
 	"errors"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -72,5 +73,20 @@ func TestRewrap(t *testing.T) {
 	}
 	if r := Rewrap(3, pair{}); r != 3 {
 		t.Errorf("Rewrap(3, ...) = %v, want 3", r)
+	}
+}
+
+// TestRecoveredValue checks that a value the interpreter panicked with, as
+// a reflect.Value, is recovered as the value itself.
+func TestRecoveredValue(t *testing.T) {
+	type parseError struct{ Input string }
+	if got := Recovered(reflect.ValueOf(parseError{"w"})); got != (parseError{"w"}) {
+		t.Errorf("Recovered(reflect.ValueOf(v)) = %#v, want the value", got)
+	}
+	if got := Recovered("boom"); got != "boom" {
+		t.Errorf("Recovered(\"boom\") = %#v", got)
+	}
+	if got := Recovered(nil); got != nil {
+		t.Errorf("Recovered(nil) = %#v", got)
 	}
 }
