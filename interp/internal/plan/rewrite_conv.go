@@ -210,17 +210,19 @@ func (g *gen) convAny(e ast.Expr, target types.Type) {
 
 // keepResult makes the result of n, a call of an interpreted function
 // whose result is of an empty interface or one declared in a cell, a
-// variable's when n is an argument
-// of a call of compiled code or the operand of a type assertion (parent
-// is the node above n): yaegi hands such a result on bare, without the
+// variable's when n is an argument of fmt's or log's printing functions
+// (which _gt.FmtAny opens) or the operand of a type assertion (parent is
+// the node above n): yaegi hands such a result on bare, without the
 // wrapper that names a value's type (see cellrt.CellType), so a cell's
 // Temp float64 returned from func id(v any) any was a float64 to fmt and
 // to assertions. A variable keeps the wrapper: the call becomes
-// (*func() *T { _gtr := n; return &_gtr }()).
+// (*func() *T { _gtr := n; return &_gtr }()). Other compiled code is
+// handed the bare value, as before: encoding/json reads the wrapper as
+// an empty struct.
 func (g *gen) keepResult(n *ast.CallExpr, parent ast.Node) {
 	switch p := parent.(type) {
 	case *ast.CallExpr:
-		if !compiledCallee(g.c.info, p.Fun) || !slices.Contains(p.Args, ast.Expr(n)) {
+		if !printingCallee(g.c.info, p.Fun) || !slices.Contains(p.Args, ast.Expr(n)) {
 			return
 		}
 	case *ast.TypeAssertExpr:
@@ -246,6 +248,17 @@ func (g *gen) keepResult(n *ast.CallExpr, parent ast.Node) {
 	}
 	g.ed.insert(g.off(n.Pos()), "(*func() *"+ts+" { _gtr := ")
 	g.ed.insertClosing(g.off(n.End()), "; return &_gtr }())")
+}
+
+// printingCallee reports whether fun, the function of a call, is one of
+// fmt's or log's printing functions or methods.
+func printingCallee(info *types.Info, fun ast.Expr) bool {
+	id := calleeIdent(fun)
+	if id == nil {
+		return false
+	}
+	f, ok := info.Uses[id].(*types.Func)
+	return ok && f.Pkg() != nil && (f.Pkg().Path() == "fmt" || f.Pkg().Path() == "log") && printing(f)
 }
 
 // compiledCallee reports whether fun, the function of a call, is a

@@ -1,13 +1,15 @@
 // A value of a cell's non-struct type with methods returned from an any
 // by an interpreted function (issue 20): printed with its String method,
 // asserted back to its type and not to its underlying type, in type
-// switches; and values of the cell's struct types that come back from
+// switches, and handed to other compiled code (encoding/json) as its
+// value; and values of the cell's struct types that come back from
 // compiled code (container/heap, container/list) still asserted back.
 package main
 
 import (
 	"container/heap"
 	"container/list"
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -74,6 +76,8 @@ func main() {
 		fmt.Println(kind(v))
 	}
 	fmt.Println(kind(id(Temp(11))))
+	b, err := json.Marshal(id(Temp(12)))
+	fmt.Println(string(b), err)
 	func() {
 		defer func() { fmt.Println("recovered:", recover()) }()
 		fmt.Println(x.(float64))
