@@ -124,6 +124,11 @@ func (rt *Runtime) exports() map[string]map[string]reflect.Value {
 		"FmtAny":             reflect.ValueOf(FmtAny),
 		"CellType":           reflect.ValueOf(CellType),
 		"NotInterface":       reflect.ValueOf(NotInterface),
+		"NotType":            reflect.ValueOf(NotType),
+		"InPackage":          reflect.ValueOf(InPackage),
+		"TypeName":           reflect.ValueOf(TypeName),
+		"CompiledImplements": reflect.ValueOf(CompiledImplements),
+		"NotCellInterface":   reflect.ValueOf(NotCellInterface),
 		"Describe":           reflect.ValueOf(Describe),
 		"ErrorsIs":           reflect.ValueOf(ErrorsIs),
 		"ErrorsIsWith":       reflect.ValueOf(ErrorsIsWith),
@@ -151,6 +156,9 @@ func (rt *Runtime) exports() map[string]map[string]reflect.Value {
 		"JSONPath":           reflect.ValueOf(JSONPath),
 		"JSONPresent":        reflect.ValueOf(JSONPresent),
 		"IsZero":             reflect.ValueOf(IsZero),
+		"Equal":              reflect.ValueOf(Equal),
+		"Rewrap":             reflect.ValueOf(Rewrap),
+		"Named":              reflect.ValueOf(Named),
 	}}
 }
 
@@ -268,11 +276,7 @@ func Clear(x any) {
 // first field, IValue, holds it), or x itself.
 func Unwrap(x any) any {
 	v := reflect.ValueOf(x)
-	if v.Kind() != reflect.Struct || v.NumField() == 0 {
-		return x
-	}
-	t := v.Type()
-	if f := t.Field(0); f.Name == "IValue" && f.Type.Kind() == reflect.Interface && len(t.Name()) > 0 && t.Name()[0] == '_' {
+	if isWrapper(v) {
 		return v.Field(0).Interface()
 	}
 	return x

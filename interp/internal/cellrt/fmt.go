@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strings"
 )
 
 // Fmt returns a value that fmt formats as it would format v if fmt could
@@ -22,9 +23,22 @@ func Fmt(v any, str, err func() string, format func(fmt.State, rune), gostr func
 	return f
 }
 
+// Named returns f, a value Fmt made, knowing the interpreter's name of
+// its value's type (see CellType), which Equal compares.
+func Named(f any, name string) any {
+	switch x := f.(type) {
+	case *formatter:
+		x.name = name
+	case *errorFormatter:
+		x.name = name
+	}
+	return f
+}
+
 // formatter formats a value with the fmt methods of its type.
 type formatter struct {
 	v        any
+	name     string // the interpreter's name of v's type, or ""
 	str, err func() string
 	format   func(fmt.State, rune)
 	gostr    func() string
@@ -318,6 +332,20 @@ func NotInterface(dyn, iface string) error {
 	return &assertionError{"interface conversion: " + dyn + " is not " + iface}
 }
 
+// NotType returns the panic of a failed type assertion of v, a value of
+// an interface type static, to a type that is not an interface (want):
+// dyn is the interpreter's name of v's type (see CellType), or "" for
+// the type of the value itself.
+func NotType(v any, dyn, static, want string) error {
+	if dyn == "" {
+		dyn = fmt.Sprintf("%T", Unwrap(v))
+	}
+	if v == nil {
+		return &assertionError{"interface conversion: " + static + " is nil, not " + want}
+	}
+	return &assertionError{"interface conversion: " + static + " is " + dyn + ", not " + want}
+}
+
 // assertionError is a run-time error of a type assertion.
 type assertionError struct{ msg string }
 
@@ -325,3 +353,64 @@ func (e *assertionError) Error() string { return e.msg }
 
 // RuntimeError marks the error as a run-time panic, as runtime.Error does.
 func (e *assertionError) RuntimeError() {}
+
+// CompiledImplements reports whether v is a value of a compiled type (not
+// a value of a type declared in a cell, which the interpreter wraps) that
+// has the methods that methods lists, as pairs of a name and a nil
+// function of the method's type.
+func CompiledImplements(v any, methods ...any) bool {
+	if v == nil || CellType(v) != "" || isWrapper(reflect.ValueOf(v)) {
+		return false
+	}
+	switch v.(type) {
+	case *formatter, *errorFormatter, *describer:
+		return false
+	}
+	rv := reflect.ValueOf(v)
+	for i := 0; i+1 < len(methods); i += 2 {
+		name, _ := methods[i].(string)
+		m := rv.MethodByName(name)
+		if !m.IsValid() || m.Type() != reflect.TypeOf(methods[i+1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// NotCellInterface returns the panic of a type assertion of v, a value of
+// a compiled type that has the methods of iface, an interface declared in
+// a cell, to iface: the interpreter cannot hold a compiled value in an
+// interface declared in a cell, and its own assertion would say false.
+func NotCellInterface(v any, iface string) error {
+	return &assertionError{fmt.Sprintf("interface conversion: %T implements %s, an interface declared in a cell, but the interpreter cannot hold a value of a compiled type in one: assert to %T, or to an interface of a package with these methods (fmt.Stringer, io.Reader, ...)", v, iface, v)}
+}
+
+// InPackage reports whether name, the interpreter's name of a type (see
+// CellType), names a type of the package path, or a pointer to one: a
+// type declared in a cell, where path is the cells' package. A value of
+// a compiled type that the interpreter holds in an interface declared in
+// a cell has a name too (time.Duration), which the interpreter's own
+// assertions handle.
+func InPackage(name, path string) bool {
+	return strings.HasPrefix(strings.TrimPrefix(name, "*"), path+".")
+}
+
+// TypeName returns what %T prints for v: Go's name of its type, which f,
+// an interpreted function, gives for a value of a type declared in a cell
+// (see CellType), else the name of the type of the value inside the
+// interpreter's wrappers and Fmt's.
+func TypeName(v any, f func(any) string) string {
+	if v == nil {
+		return "<nil>"
+	}
+	if f != nil {
+		if name := f(v); name != "" {
+			return name
+		}
+	}
+	if x, name := dynamic(v); name == "" {
+		return fmt.Sprintf("%T", x)
+	} else {
+		return name
+	}
+}

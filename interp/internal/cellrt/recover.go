@@ -23,8 +23,17 @@ const interpErrorType = "*interp.cfgError"
 var position = regexp.MustCompile(`^(?:\S+:)?\d+:\d+: `)
 
 // Recovered stands for recover() in cells: the interpreter's run-time
-// errors become *RuntimeError with Go's text; any other value is r.
+// errors become *RuntimeError with Go's text; a value the cell panicked
+// with, which the interpreter panics with as a reflect.Value (so fmt
+// printed a cell type's struct without its methods), is that value; any
+// other value is r.
 func Recovered(r any) any {
+	if v, ok := r.(reflect.Value); ok {
+		if !v.IsValid() || !v.CanInterface() {
+			return r
+		}
+		return v.Interface()
+	}
 	if r == nil || reflect.TypeOf(r).String() != interpErrorType {
 		return r
 	}

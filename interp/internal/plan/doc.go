@@ -123,10 +123,20 @@
 //     methods of the cells' error types.
 //   - Type assertions and type switches to interfaces with methods test
 //     the cells' types that implement them first, by the interpreter's
-//     name of a value's type (see rewrite_iface.go); a cell's struct
+//     name of a value's type, and panic, saying what to assert to, on a
+//     compiled value that has the methods of an interface written in a
+//     cell (yaegi cannot hold one in it); assertions to a cell's type,
+//     or to a type that shares a cell type's representation (float64
+//     for Temp float64), test the name too (see rewrite_iface.go). The
+//     result of an interpreted call of interface type handed to compiled
+//     code or asserted is a variable's first, which keeps the name; a
+//     struct value that cannot be told from a cell type's warns (see
+//     rewrite_conv.go). A cell's struct
 //     value made into an error or another compiled interface, and a
 //     cell's value returned as an any, are converted by generated code
-//     (see rewrite_conv.go).
+//     (see rewrite_conv.go). == and != with an operand of interface type
+//     go through the runtime's Equal, which compares the values inside
+//     the interpreter's wrappers as Go does (see rewrite_equal.go).
 //   - An assignment of several values of which one is an any (or nil for
 //     an interface), and a top-level definition or var declaration of
 //     several, assigns the results of a function literal's call instead

@@ -32,7 +32,8 @@ type fnCtx struct {
 // rewrite_loops.go (loop variables per iteration), rewrite_range.go (range
 // forms, range over functions and their jumps), rewrite_return.go,
 // rewrite_assign.go (parallel assignments of interface values),
-// rewrite_conv.go (cell values converted to interfaces), rewrite_iface.go
+// rewrite_conv.go (cell values converted to interfaces), rewrite_equal.go
+// (== of interface values), rewrite_iface.go
 // (assertions and type switches to interfaces), rewrite_fmtany.go (fmt of
 // values held in interfaces), rewrite_reflect.go (compiled code that
 // reflects on cell types: errors, encoding/json and xml, templates),
@@ -148,8 +149,13 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 			g.callee[id] = true
 		}
 		g.call(n)
+		if len(stack) > 0 {
+			g.keepResult(n, stack[len(stack)-1])
+		}
 	case *ast.CompositeLit:
 		g.funcMapLit(n)
+	case *ast.BinaryExpr:
+		g.equalIface(n)
 	case *ast.DeclStmt:
 		g.hoistedDecl(n)
 	case *ast.TypeAssertExpr:

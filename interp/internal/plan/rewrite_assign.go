@@ -8,8 +8,9 @@ import (
 )
 
 // parallelAssign rewrites an assignment of several values, one of which
-// has an empty interface type or is nil for an interface, into an
-// assignment of one call's results:
+// has an empty interface type, is nil for an interface or is a cell
+// type's value made into an interface (var p, q error = &E{1}, &E{2}),
+// into an assignment of one call's results:
 //
 //	a, b = x, y  →  a, b = func() (any, any) { return x, y }()
 //
@@ -54,7 +55,8 @@ func (g *gen) callValues(targets []types.Type, values []ast.Expr) {
 		if t == nil || r.Type == nil || types.Identical(t, types.Typ[types.UntypedNil]) {
 			return
 		}
-		if isEmptyInterface(r.Type) || r.IsNil() && types.IsInterface(t) {
+		if isEmptyInterface(r.Type) || r.IsNil() && types.IsInterface(t) ||
+			types.IsInterface(t) && !types.IsInterface(r.Type) && isCellType(r.Type) {
 			need = true
 		}
 		src, ok := g.typeSrc(t)

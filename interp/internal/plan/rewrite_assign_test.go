@@ -21,6 +21,8 @@ func TestParallelAssign(t *testing.T) {
 				"_, x = func() (any, any) { return pick(), func(_gtx Temp) any { var _gtr any = _gtx; return _gtr }(Temp(3)) }()"}, nil},
 		{"no any among the values, or a definition in a function", "var e, f error\ne, f = f, e\nm, k := 1, 2\n_, _ = m, k\nfunc g() { a, b := pick(), pick(); _ = a; _ = b }",
 			nil, []string{"func() (error, error)", "func() (int, int)", "func() (any, any)"}},
+		{"a cell's pointer and non-struct values made into errors", "type E struct{ N int }\nfunc (e *E) Error() string { return \"e\" }\ntype T int\nfunc (t T) Error() string { return \"t\" }\nvar a, b error = &E{1}, T(2)",
+			[]string{"a, b = func() (error, error) { return &E{1}, T(2) }()"}, nil},
 		{"top-level var declarations of several anys", "var p, q any\nvar r, u any = Temp(5), pick()\nvar v, w = pick(), 2",
 			[]string{"p, q = func() (any, any) { return *new(any), *new(any) }()",
 				"r, u = func() (any, any) { return func(_gtx Temp) any { var _gtr any = _gtx; return _gtr }(Temp(5)), pick() }()",

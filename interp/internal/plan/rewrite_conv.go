@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
+	"strconv"
 )
 
 // Implicit conversions of a cell's struct values to compiled interfaces.
@@ -13,11 +15,13 @@ import (
 // the struct's last field, not the struct (its getConcreteValue looks for
 // an emulated interface's value): "reflect: Method index out of range"
 // for var e error = E{"m", 3}, and an error whose type assertions,
-// errors.Is and errors.As see a string. A function's return statement
-// converts correctly. The planner converts such values itself: to error
+// errors.Is and errors.As see a string; a function's return statement
+// gives the wrapper the right methods but the same value. The planner
+// converts such values itself, return statements included: to error
 // through _gt.Fmt with the type's methods (a compiled error that fmt
-// prints with them and _gt.Identity opens), to another interface
-// through a function literal that returns the value.
+// prints with them, _gt.Identity opens and _gt.Named tells _gt.Equal the
+// type of), to another compiled interface through a function literal
+// whose result _gt.Rewrap gives the struct.
 
 // convNode rewrites the implicit conversions in one node: assignments,
 // var declarations, call arguments, composite literal elements, sends
@@ -40,6 +44,7 @@ func (g *gen) convNode(n ast.Node, fc *fnCtx) {
 			return
 		}
 		for i, r := range n.Results {
+			g.convTo(r, results[i])
 			g.convAny(r, results[i])
 		}
 	case *ast.AssignStmt:
@@ -49,6 +54,9 @@ func (g *gen) convNode(n ast.Node, fc *fnCtx) {
 		for i, l := range n.Lhs {
 			if t := info.Types[l].Type; t != nil {
 				g.convTo(n.Rhs[i], t)
+				if len(n.Lhs) == 1 {
+					g.convAny(n.Rhs[i], t) // several: see parallelAssign
+				}
 			}
 		}
 	case *ast.ValueSpec:
@@ -58,6 +66,9 @@ func (g *gen) convNode(n ast.Node, fc *fnCtx) {
 		t := info.Types[n.Type].Type
 		for _, v := range n.Values {
 			g.convTo(v, t)
+			if len(n.Values) == 1 {
+				g.convAny(v, t) // several: see parallelAssign
+			}
 		}
 	case *ast.SendStmt:
 		if c, ok := info.Types[n.Chan].Type.Underlying().(*types.Chan); ok {
@@ -139,6 +150,7 @@ func (g *gen) convNode(n ast.Node, fc *fnCtx) {
 // to target, when target is an interface with methods that no cell
 // declared (see above).
 func (g *gen) convTo(e ast.Expr, target types.Type) {
+	g.warnAmbiguous(e, target)
 	tv := g.c.info.Types[e]
 	if tv.Type == nil || tv.IsType() || target == nil {
 		return
@@ -160,8 +172,13 @@ func (g *gen) convTo(e ast.Expr, target types.Type) {
 		return
 	}
 	value := "_gtx"
+	if _, named := types.Unalias(target).(*types.Named); named {
+		// A compiled interface: the interpreter's wrapper gets the
+		// struct in place of its last field (see cellrt.Rewrap).
+		value = rtName + ".Rewrap(func() " + is + " { return _gtx }(), _gtx).(" + is + ")"
+	}
 	if types.Identical(target, errorIface) {
-		value = fmtCall("_gtx", "_gtx", displayMethods(n)) + ".(error)"
+		value = rtName + ".Named(" + fmtCall("_gtx", "_gtx", displayMethods(n)) + ", " + strconv.Quote(cellTypeStr(ts)) + ").(error)"
 	}
 	g.ed.insert(g.off(e.Pos()), "func(_gtx "+ts+") "+is+" { return "+value+" }(")
 	g.ed.insertClosing(g.off(e.End()), ")")
@@ -169,9 +186,10 @@ func (g *gen) convTo(e ast.Expr, target types.Type) {
 
 // convAny converts e, when its type is one declared in a cell with
 // methods, to target, when target is an empty interface, through a
-// variable of the interface: yaegi's return statement and conversion
-// any(v) give the interface the bare value, which loses its type (a Temp
-// float64 becomes a float64), where an assignment keeps it (see
+// variable of the interface: yaegi's return statement, conversion any(v)
+// and assignment of a value that is not a variable's give the interface
+// the bare value, which loses its type (a Temp float64 becomes a
+// float64), where an assignment of a variable keeps it (see
 // cellrt.CellType).
 func (g *gen) convAny(e ast.Expr, target types.Type) {
 	tv := g.c.info.Types[e]
@@ -188,4 +206,126 @@ func (g *gen) convAny(e ast.Expr, target types.Type) {
 	}
 	g.ed.insert(g.off(e.Pos()), "func(_gtx "+ts+") "+is+" { var _gtr "+is+" = _gtx; return _gtr }(")
 	g.ed.insertClosing(g.off(e.End()), ")")
+}
+
+// keepResult makes the result of n, a call of an interpreted function
+// whose result is of an empty interface or one declared in a cell, a
+// variable's when n is an argument of fmt's or log's printing functions
+// (which _gt.FmtAny opens) or the operand of a type assertion (parent is
+// the node above n): yaegi hands such a result on bare, without the
+// wrapper that names a value's type (see cellrt.CellType), so a cell's
+// Temp float64 returned from func id(v any) any was a float64 to fmt and
+// to assertions. A variable keeps the wrapper: the call becomes
+// (*func() *T { _gtr := n; return &_gtr }()). Other compiled code is
+// handed the bare value, as before: encoding/json reads the wrapper as
+// an empty struct.
+func (g *gen) keepResult(n *ast.CallExpr, parent ast.Node) {
+	switch p := parent.(type) {
+	case *ast.CallExpr:
+		if !printingCallee(g.c.info, p.Fun) || !slices.Contains(p.Args, ast.Expr(n)) {
+			return
+		}
+	case *ast.TypeAssertExpr:
+		if p.X != ast.Expr(n) {
+			return
+		}
+	default:
+		return
+	}
+	tv := g.c.info.Types[n]
+	if tv.Type == nil || !isIfaceValue(tv.Type) || g.c.info.Types[n.Fun].IsType() || compiledCallee(g.c.info, n.Fun) {
+		return
+	}
+	if iface := tv.Type.Underlying().(*types.Interface); iface.NumMethods() > 0 && !isCellType(tv.Type) {
+		return // a compiled interface holds a compiled value (see convTo)
+	}
+	if _, builtin := g.c.info.Uses[calleeIdent(n.Fun)].(*types.Builtin); builtin {
+		return
+	}
+	ts, ok := g.typeSrc(tv.Type)
+	if !ok {
+		return
+	}
+	g.ed.insert(g.off(n.Pos()), "(*func() *"+ts+" { _gtr := ")
+	g.ed.insertClosing(g.off(n.End()), "; return &_gtr }())")
+}
+
+// printingCallee reports whether fun, the function of a call, is one of
+// fmt's or log's printing functions or methods.
+func printingCallee(info *types.Info, fun ast.Expr) bool {
+	id := calleeIdent(fun)
+	if id == nil {
+		return false
+	}
+	f, ok := info.Uses[id].(*types.Func)
+	return ok && f.Pkg() != nil && (f.Pkg().Path() == "fmt" || f.Pkg().Path() == "log") && printing(f)
+}
+
+// compiledCallee reports whether fun, the function of a call, is a
+// function or method of a compiled package.
+func compiledCallee(info *types.Info, fun ast.Expr) bool {
+	id := calleeIdent(fun)
+	if id == nil {
+		return false
+	}
+	f, ok := info.Uses[id].(*types.Func)
+	return ok && f.Pkg() != nil && f.Pkg().Path() != cellPath
+}
+
+// calleeIdent returns the name of the function that fun denotes (f,
+// pkg.F, x.M, f[T]), or nil.
+func calleeIdent(fun ast.Expr) *ast.Ident {
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		return f
+	case *ast.SelectorExpr:
+		return f.Sel
+	case *ast.IndexExpr:
+		return calleeIdent(f.X)
+	case *ast.IndexListExpr:
+		return calleeIdent(f.X)
+	}
+	return nil
+}
+
+// warnAmbiguous warns when e, converted to target, an interface, is a
+// value of a struct type without methods (or a pointer to one) that has
+// the fields of a cell's struct type with methods: the interpreter gives
+// both one reflect type and hands a value without methods on bare, as it
+// does a value of the cell's type that passed through compiled code (a
+// container/heap, a list.List), so type assertions, type switches and
+// fmt take it for the cell's type.
+func (g *gen) warnAmbiguous(e ast.Expr, target types.Type) {
+	tv := g.c.info.Types[e]
+	if tv.Type == nil || tv.IsType() || tv.IsNil() || target == nil || !types.IsInterface(target) || types.IsInterface(tv.Type) {
+		return
+	}
+	t := tv.Type
+	if !structLike(t) || isInstance(t) || types.NewMethodSet(t).Len() > 0 || types.NewMethodSet(types.NewPointer(t)).Len() > 0 {
+		return
+	}
+	ptr := false
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t, ptr = p.Elem(), true
+	}
+	for _, tn := range g.cellTypeNames() {
+		u := tn.Type()
+		if types.Identical(u, t) || !types.Identical(u.Underlying(), t.Underlying()) {
+			continue
+		}
+		withMethods := types.NewMethodSet(u).Len() > 0
+		if ptr {
+			withMethods = types.NewMethodSet(types.NewPointer(u)).Len() > 0
+		}
+		if !withMethods {
+			continue
+		}
+		name, other := types.TypeString(tv.Type, cellQualifier), tn.Name()
+		if ptr {
+			other = "*" + other
+		}
+		g.warnf(e.Pos(), "a %s in an interface cannot be told from a %s, a type declared in a cell with the same fields and methods (the interpreter gives both one representation): type assertions, type switches and fmt would take it for a %s; declare the value as a %s, or give one of the types another field",
+			name, other, other, other)
+		return
+	}
 }

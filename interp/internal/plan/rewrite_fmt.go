@@ -135,7 +135,8 @@ func isFunc(sig *types.Signature, params, results string) bool {
 //     Go type name and field names (yaegi's struct has other field names
 //     and no type name).
 //   - An argument formatted only with %T by a format string literal is
-//     replaced with its Go type name, formatted with %s.
+//     replaced with its Go type name, formatted with %s (of an interface
+//     type: found when the cell runs, see typeArg).
 //
 // Arguments formatted only with %p are left alone.
 func (g *gen) fmtArgs(call *ast.CallExpr, fn *types.Func) {
@@ -165,6 +166,10 @@ func (g *gen) fmtArgs(call *ast.CallExpr, fn *types.Func) {
 		used := []verb{{verb: "v"}} // Print, Println
 		if verbs != nil {
 			used = verbs[i-first]
+		}
+		if t != nil && types.IsInterface(t) && len(used) == 1 && used[0].verb == "T" && format != nil {
+			g.typeArg(a, &newFormat, used[0].at)
+			continue
 		}
 		if printing(fn) && g.fmtIfaceArg(a, used, false) {
 			continue

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/constant"
 	"go/types"
+	"strconv"
 	"strings"
 )
 
@@ -48,15 +49,17 @@ func (g *gen) fmtDispatch() string {
 	return "func(_gtv any) any { _gtt := " + rtName + ".CellType(_gtv);" + b.String() + " return _gtv }"
 }
 
-// dispatchVars returns the assignments of the prelude's _gtFmt and _gtErr
-// (see fmtDispatch and errorMethods) that a cell makes before its
+// dispatchVars returns the assignments of the prelude's _gtFmt, _gtErr
+// and _gtType (see fmtDispatch, errorMethods and typeDispatch) that a cell makes before its
 // statements when it declares types or methods, or "".
 func (g *gen) dispatchVars() string {
 	if len(g.c.types) == 0 && len(g.c.methods) == 0 {
 		return ""
 	}
 	g.warnLateTypes()
-	return fmtName + " = " + g.fmtDispatch() + "\n" + errName + " = " + g.errorMethods() + "\n"
+	return fmtName + " = " + madeInCall(g.fmtDispatch(), "func(any) any") + "\n" +
+		errName + " = " + madeInCall(g.errorMethods(), "func(any) (func() error, func() []error, func(error) bool)") + "\n" +
+		typeName + " = " + madeInCall(g.typeDispatch(), "func(any) string") + "\n"
 }
 
 // fmtIfaceArg passes an argument of fmt's printing functions that holds
@@ -151,4 +154,57 @@ func printing(fn *types.Func) bool {
 	n := fn.Name()
 	return strings.Contains(n, "rint") || strings.HasPrefix(n, "Append") || n == "Errorf" ||
 		strings.HasPrefix(n, "Fatal") || strings.HasPrefix(n, "Panic") || n == "Output"
+}
+
+// typeDispatch returns a function literal, of type func(any) string,
+// that gives Go's name of the type of a value of one of the session's
+// types, which %T of a value in an interface prints (the interpreter's
+// reflect type of a cell's struct is unnamed, and a value of a cell's
+// type with methods in an interface is its wrapper), or "" for another
+// value; "nil" when the session has no such types. A struct type (or a
+// pointer to one) is tested as cellType.cond says, a type with methods by
+// its name; a value of a type that is neither cannot be told from its
+// underlying type's. Instances of generic types (and the types their
+// code declares) are left out.
+func (g *gen) typeDispatch() string {
+	var b strings.Builder
+	for _, tn := range g.cellTypeNames() {
+		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if !structLike(t) && types.NewMethodSet(t).Len() == 0 || isInstance(t) || strings.Contains(tn.Name(), sep) {
+				continue
+			}
+			ts, ok := g.typeSrc(t)
+			if !ok {
+				continue
+			}
+			c := cellType{ts, structLike(t)}
+			b.WriteString(" if " + c.cond() + " { if _, _gtok := _gtv.(" + ts + "); _gtok { return " + strconv.Quote(g.goTypeName(t)) + " } };")
+		}
+	}
+	if b.Len() == 0 {
+		return "nil"
+	}
+	return "func(_gtv any) string { _gtt := " + rtName + ".CellType(_gtv);" + b.String() + " return \"\" }"
+}
+
+// typeArg passes a, an argument of interface type that a format string
+// literal formats only with %T (whose verb, at index at of newFormat, it
+// makes %s), as its Go type name, which _gt.TypeName finds with _gtType.
+func (g *gen) typeArg(a ast.Expr, newFormat *string, at int) {
+	*newFormat = (*newFormat)[:at] + "s" + (*newFormat)[at+1:]
+	g.ed.insert(g.off(a.Pos()), rtName+".TypeName(")
+	g.ed.insertClosing(g.off(a.End()), ", "+typeName+")")
+}
+
+// madeInCall returns the expression that makes the function literal lit,
+// of type typ, inside a call of its own ("nil" stays nil). yaegi locks the
+// frame a function literal was made in whenever compiled code calls it,
+// and holds the lock of a frame while its deferred calls run after a
+// panic: a dispatch made in the cell's frame deadlocked a deferred
+// fmt.Println(recover()) at the cell's top level.
+func madeInCall(lit, typ string) string {
+	if lit == "nil" {
+		return lit
+	}
+	return "func() " + typ + " { return " + lit + " }()"
 }

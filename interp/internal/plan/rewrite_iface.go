@@ -37,22 +37,20 @@ func (g *gen) assertIface(n *ast.TypeAssertExpr, parent ast.Node) {
 		return
 	}
 	impls := g.cellImplementers(iface, nil)
-	if len(impls) == 0 {
+	if len(impls) == 0 && g.compiledCheck(t) == "" {
 		return
 	}
 	if _, ok := g.typeSrc(t); !ok {
 		return
 	}
-	commaOk := false
-	switch p := parent.(type) {
-	case *ast.AssignStmt:
-		commaOk = len(p.Lhs) == 2 && len(p.Rhs) == 1 && p.Rhs[0] == n
-	case *ast.ValueSpec:
-		commaOk = len(p.Names) == 2 && len(p.Values) == 1 && p.Values[0] == n
-	}
+	commaOk := isCommaOk(n, parent)
 	// e.(I) becomes func(...){...}(e): the text from the dot to the
 	// closing parenthesis goes.
-	g.ed.insert(g.off(n.X.Pos()), g.assertFunc(t, impls, commaOk)+"(")
+	operand := "_gtv"
+	if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && g.localVar(id) {
+		operand = id.Name
+	}
+	g.ed.insert(g.off(n.X.Pos()), g.assertFunc(t, impls, commaOk, operand)+"(")
 	g.ed.replace(g.off(n.X.End()), g.off(n.Rparen)+1, ")")
 }
 
@@ -87,10 +85,11 @@ func (g *gen) switchIface(sw *ast.TypeSwitchStmt) {
 		return
 	}
 	type typeCase struct {
-		cells []cellType // the cell's types with methods that select the case
-		tests []string   // the other types that select it
-		null  bool       // whether nil selects it
-		bind  string     // the variable's value in the case
+		cells  []cellType // the cell's types with methods that select the case
+		tests  []string   // the other types that select it
+		null   bool       // whether nil selects it
+		checks []string   // the compiledCheck of its interfaces declared in cells
+		bind   string     // the variable's value in the case
 	}
 	rewrite := false
 	cases := make([]typeCase, len(sw.Body.List))
@@ -110,23 +109,34 @@ func (g *gen) switchIface(sw *ast.TypeSwitchStmt) {
 			}
 			iface, isIface := tv.Type.Underlying().(*types.Interface)
 			if !isIface || iface.NumMethods() == 0 {
-				if isCellType(tv.Type) && !isIface && types.NewMethodSet(tv.Type).Len() > 0 {
-					tc.cells = append(tc.cells, cellType{ts, structLike(tv.Type)})
+				// A type the interpreter takes other types for (see
+				// concreteCond): a cell's type is tested by its name,
+				// another only when the value is bare (the tests come
+				// after "_gtt != """).
+				_, confused := g.concreteCond(tv.Type)
+				confused = confused && g.mayConfuse(g.c.info.Types[guard.X].Type)
+				rewrite = rewrite || confused
+				switch {
+				case isCellType(tv.Type) && !isIface && confused:
+					tc.cells = append(tc.cells, cellType{ts, structLike(tv.Type) || types.NewMethodSet(tv.Type).Len() == 0})
+				default:
+					tc.tests = append(tc.tests, ts)
 				}
-				tc.tests = append(tc.tests, ts)
 				if len(cc.List) == 1 {
 					tc.bind = "_gtsx.(" + ts + ")"
 				}
 				continue
 			}
 			impls := g.cellImplementers(iface, nil)
-			rewrite = rewrite || len(impls) > 0
+			check := g.compiledCheck(tv.Type)
+			rewrite = rewrite || len(impls) > 0 || check != ""
+			tc.checks = append(tc.checks, check)
 			tc.cells = append(tc.cells, impls...)
 			if len(impls) == 0 || !isCellType(tv.Type) {
 				tc.tests = append(tc.tests, ts)
 			}
 			if len(cc.List) == 1 {
-				tc.bind = g.assertFunc(tv.Type, impls, false) + "(_gtsx)"
+				tc.bind = g.assertFunc(tv.Type, impls, false, "_gtsx") + "(_gtsx)"
 			}
 		}
 	}
@@ -146,9 +156,12 @@ func (g *gen) switchIface(sw *ast.TypeSwitchStmt) {
 			for _, c := range cases[i].cells {
 				b.WriteString(" if " + c.cond() + " { if _, _gtok := _gtv.(" + c.src + "); _gtok { return true } };")
 			}
-			b.WriteString(" if _gtt != \"\" { return false };")
+			for _, c := range cases[i].checks {
+				b.WriteString(c)
+			}
+			b.WriteString(" if " + rtName + ".InPackage(_gtt, \"" + cellPath + "\") { return false };")
 			for _, t := range cases[i].tests {
-				b.WriteString(" if _, _gtok := _gtv.(" + t + "); _gtok { return true };")
+				b.WriteString(" if _, _gtok := _gtsx.(" + t + "); _gtok { return true };")
 			}
 			b.WriteString(" return false }(_gtsx)")
 			g.ed.replace(g.off(cc.Case), g.off(cc.Colon), b.String())
@@ -164,14 +177,18 @@ func (g *gen) switchIface(sw *ast.TypeSwitchStmt) {
 // concrete assertion tested as cellType.cond says (yaegi gets "if x, ok
 // := v.(T); ok" right where a type switch's case of a pointer type gives
 // a zero value, and its own test of an interface declared in a cell is
-// wrong), any other value by the assertion to iface itself.
-func (g *gen) assertFunc(iface types.Type, impls []cellType, commaOk bool) string {
+// wrong), any other value by the assertion of operand to iface itself:
+// the argument, _gtv, or the local variable the argument is (yaegi's assertion of a compiled value held in an interface
+// written in a cell fails on the any it is passed as).
+func (g *gen) assertFunc(iface types.Type, impls []cellType, commaOk bool, operand string) string {
 	is, _ := g.typeSrc(iface)
 	var b strings.Builder
+	// A nil is tested before the value goes to compiled code: a nil
+	// interface declared in a cell is no value there.
 	if commaOk {
-		b.WriteString("func(_gtv any) (" + is + ", bool) {")
+		b.WriteString("func(_gtv any) (" + is + ", bool) { if _gtv == nil { return nil, false };")
 	} else {
-		b.WriteString("func(_gtv any) " + is + " {")
+		b.WriteString("func(_gtv any) " + is + " { if _gtv == nil { panic(" + rtName + ".NotType(nil, \"\", \"interface\", " + strconv.Quote(g.goTypeName(iface)) + ")) };")
 	}
 	b.WriteString(" _gtt := " + rtName + ".CellType(_gtv);")
 	for _, c := range impls {
@@ -181,12 +198,13 @@ func (g *gen) assertFunc(iface types.Type, impls []cellType, commaOk bool) strin
 		}
 		b.WriteString(" } };")
 	}
+	b.WriteString(g.compiledCheck(iface))
 	if commaOk {
-		b.WriteString(" if _gtt != \"\" { return nil, false };")
-		b.WriteString(" _gtr, _gtok := _gtv.(" + is + "); return _gtr, _gtok }")
+		b.WriteString(" if " + rtName + ".InPackage(_gtt, \"" + cellPath + "\") { return nil, false };")
+		b.WriteString(" _gtr, _gtok := " + operand + ".(" + is + "); return _gtr, _gtok }")
 	} else {
-		b.WriteString(" if _gtt != \"\" { panic(" + rtName + ".NotInterface(_gtt, " + strconv.Quote(g.goTypeName(iface)) + ")) };")
-		b.WriteString(" return _gtv.(" + is + ") }")
+		b.WriteString(" if " + rtName + ".InPackage(_gtt, \"" + cellPath + "\") { panic(" + rtName + ".NotInterface(_gtt, " + strconv.Quote(g.goTypeName(iface)) + ")) };")
+		b.WriteString(" return " + operand + ".(" + is + ") }")
 	}
 	return b.String()
 }
@@ -289,12 +307,19 @@ func (g *gen) ifaceNode(n ast.Node, parent ast.Node, fc *fnCtx) {
 	case *ast.TypeAssertExpr:
 		if n.Type != nil {
 			g.assertIface(n, parent)
+			g.assertConcrete(n, parent)
+			g.warnSameFields(n.Type.Pos(), g.c.info.Types[n.Type].Type)
 			if !fc.cellBody {
 				g.recordAssert(g.c.info.Types[n.Type].Type)
 			}
 		}
 	case *ast.TypeSwitchStmt:
 		g.switchIface(n)
+		for _, st := range n.Body.List {
+			for _, e := range st.(*ast.CaseClause).List {
+				g.warnSameFields(e.Pos(), g.c.info.Types[e].Type)
+			}
+		}
 		if fc.cellBody {
 			return
 		}
@@ -542,4 +567,186 @@ func (g *gen) displayMethodsOf(t types.Type, pending []pendingMethod) map[string
 		}
 	}
 	return out
+}
+
+// concreteCond returns the condition on _gtt, the cellrt.CellType of a
+// value _gtv, under which the interpreter's assertion of _gtv to t, a
+// type that is not an interface, answers as Go's, and whether one is
+// needed. yaegi's assertion to a concrete type compares reflect types,
+// which types of cells share with others: a cell's Temp float64 with
+// float64, its struct types with struct types of the same fields. A
+// cell's type is tested by name as cellType.cond says (a type without
+// methods is never in a wrapper, so a bare value may be one); a type
+// that is not a cell's but has the reflect type of a cell's type with
+// methods (float64, struct{ S float64 }) is never in a wrapper, so only
+// a bare value is one.
+func (g *gen) concreteCond(t types.Type) (string, bool) {
+	if isInstance(t) || types.IsInterface(t) {
+		return "", false
+	}
+	if isCellType(t) {
+		ts, ok := g.typeSrc(t)
+		if !ok {
+			return "", false
+		}
+		return cellType{ts, structLike(t) || types.NewMethodSet(t).Len() == 0}.cond(), true
+	}
+	for _, tn := range g.cellTypeNames() {
+		for _, ct := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if types.NewMethodSet(ct).Len() == 0 {
+				continue
+			}
+			if types.Identical(t, ct.Underlying()) || types.Identical(t, types.NewPointer(tn.Type().Underlying())) && ct != tn.Type() {
+				return "!" + rtName + ".InPackage(_gtt, \"" + cellPath + "\")", true
+			}
+		}
+	}
+	return "", false
+}
+
+// assertConcrete rewrites e.(T), T a type that is not an interface and
+// whose values concreteCond says the interpreter may take others for,
+// into a function literal that tests the value's type name first.
+// parent is the node above the assertion (see assertIface).
+func (g *gen) assertConcrete(n *ast.TypeAssertExpr, parent ast.Node) {
+	t := g.c.info.Types[n.Type].Type
+	if t == nil || !g.mayConfuse(g.c.info.Types[n.X].Type) {
+		return
+	}
+	cond, ok := g.concreteCond(t)
+	if !ok {
+		return
+	}
+	ts, ok := g.typeSrc(t)
+	if !ok {
+		return
+	}
+	commaOk := isCommaOk(n, parent)
+	var b strings.Builder
+	if commaOk {
+		b.WriteString("func(_gtv any) (" + ts + ", bool) { var _gtz " + ts + "; if _gtv == nil { return _gtz, false };")
+		b.WriteString(" if _gtt := " + rtName + ".CellType(_gtv); " + cond + " { _gtx, _gtok := _gtv.(" + ts + "); return _gtx, _gtok }; return _gtz, false }(")
+	} else {
+		static := "interface {}"
+		if x := g.c.info.Types[n.X].Type; x != nil && x.Underlying().(*types.Interface).NumMethods() > 0 {
+			static = goTypeName(x)
+		}
+		b.WriteString("func(_gtv any) " + ts + " { if _gtv == nil { panic(" + rtName + ".NotType(nil, \"\", " + strconv.Quote(static) + ", " + strconv.Quote(g.goTypeName(t)) + ")) };")
+		b.WriteString(" if _gtt := " + rtName + ".CellType(_gtv); !(" + cond + ") { panic(" + rtName + ".NotType(_gtv, _gtt, " + strconv.Quote(static) + ", " + strconv.Quote(g.goTypeName(t)) + ")) };")
+		b.WriteString(" return _gtv.(" + ts + ") }(")
+	}
+	g.ed.insert(g.off(n.X.Pos()), b.String())
+	g.ed.replace(g.off(n.X.End()), g.off(n.Rparen)+1, ")")
+}
+
+// warnSameFields warns at a type assertion or type switch case (pos) to
+// t, a struct type without methods or a pointer to one, when a type
+// declared in a cell other than t has the same fields: the interpreter
+// gives both one representation and neither a name (only values of types
+// with methods carry one, see cellrt.CellType), so the assertion takes a
+// value of the other type for a t. (A value without methods that has the
+// fields of a type with methods warns where it is made into an
+// interface, see warnAmbiguous.)
+func (g *gen) warnSameFields(pos token.Pos, t types.Type) {
+	if t == nil || types.IsInterface(t) || !structLike(t) || isInstance(t) ||
+		types.NewMethodSet(t).Len() > 0 || types.NewMethodSet(types.NewPointer(t)).Len() > 0 {
+		return
+	}
+	base := t
+	ptr := false
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		base, ptr = p.Elem(), true
+	}
+	for _, tn := range g.cellTypeNames() {
+		u := tn.Type()
+		if types.Identical(u, base) || !types.Identical(u.Underlying(), base.Underlying()) {
+			continue
+		}
+		if types.NewMethodSet(u).Len() > 0 || types.NewMethodSet(types.NewPointer(u)).Len() > 0 {
+			continue // its values are made into interfaces with its name
+		}
+		name, other := types.TypeString(t, cellQualifier), tn.Name()
+		if ptr {
+			other = "*" + other
+		}
+		g.warnf(pos, "a type assertion to %s cannot tell a %s from a %s in an interface, types with the same fields (the interpreter gives both one representation): it would take a %s for a %s; give one of the types another field or a method",
+			name, name, other, other, name)
+		return
+	}
+}
+
+// compiledCheck returns a statement of generated code that panics (see
+// cellrt.NotCellInterface) when _gtv, a value whose cellrt.CellType _gtt
+// is "", is of a compiled type with the methods of t, an interface
+// declared or written in a cell: yaegi's own assertion to such an interface says
+// false for every compiled value, and it cannot hold one. It returns ""
+// when t is not a cell's interface or no compiled type can have its
+// methods (one is unexported, or its signature names a cell's type).
+func (g *gen) compiledCheck(t types.Type) string {
+	switch n := types.Unalias(t).(type) {
+	case *types.Named:
+		if n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != cellPath || n.TypeArgs().Len() > 0 {
+			return ""
+		}
+	case *types.Interface: // written in the cell: yaegi's own too
+	default:
+		return ""
+	}
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 {
+		return ""
+	}
+	var args []string
+	for i := range iface.NumMethods() {
+		m := iface.Method(i)
+		sig := m.Type().(*types.Signature)
+		fn := types.NewSignatureType(nil, nil, nil, sig.Params(), sig.Results(), sig.Variadic())
+		cell := false
+		types.TypeString(fn, func(p *types.Package) string {
+			cell = cell || p.Path() == cellPath
+			return p.Name()
+		})
+		fs, ok := g.typeSrc(fn)
+		if !m.Exported() || cell || !ok {
+			return ""
+		}
+		args = append(args, strconv.Quote(m.Name()), "("+fs+")(nil)")
+	}
+	return " if _gtt == \"\" && " + rtName + ".CompiledImplements(_gtv, " + strings.Join(args, ", ") + ") { panic(" + rtName + ".NotCellInterface(_gtv, " + strconv.Quote(g.goTypeName(t)) + ")) };"
+}
+
+// mayConfuse reports whether the interpreter's concrete assertions of a
+// value of t, an interface type, may take one type for another (see
+// concreteCond): t is an empty interface or one written in a cell. A
+// compiled interface (error, io.Writer) holds a compiled value or the
+// interpreter's wrapper of a cell's value, which its assertions open.
+func (g *gen) mayConfuse(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	iface, ok := t.Underlying().(*types.Interface)
+	return ok && (iface.NumMethods() == 0 || srcIface(t))
+}
+
+// localVar reports whether id names a variable local to a function
+// that the plan leaves as it is, which generated code may name again.
+func (g *gen) localVar(id *ast.Ident) bool {
+	v, ok := g.c.info.Uses[id].(*types.Var)
+	if !ok || v.Pkg() == nil || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
+		return false
+	}
+	_, renamed := g.oldSlots[v]
+	return !renamed
+}
+
+// isCommaOk reports whether the assertion n is the comma-ok form: parent,
+// the node above it, assigns or declares two names from it.
+func isCommaOk(n *ast.TypeAssertExpr, parent ast.Node) bool {
+	switch p := parent.(type) {
+	case *ast.AssignStmt:
+		return len(p.Lhs) == 2 && len(p.Rhs) == 1 && p.Rhs[0] == n
+	case *ast.ValueSpec:
+		return len(p.Names) == 2 && len(p.Values) == 1 && p.Values[0] == n
+	}
+	return false
 }

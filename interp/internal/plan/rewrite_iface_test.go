@@ -18,29 +18,55 @@ func TestIfaceRewrites(t *testing.T) {
 		has       []string
 	}{
 		{"comma-ok assertion to a cell's interface tests the cell's types first", "var a any = Sq{3}\nsh, ok := a.(Shape)\n_, _ = sh, ok",
-			[]string{`sh, ok = func(_gtv any) (Shape, bool) { _gtt := _gt.CellType(_gtv); if (_gtt == "*main.C" || _gtt == "") { if _gtx, _gtok := _gtv.(*C); _gtok { return _gtx, true } }; if (_gtt == "main.Sq" || _gtt == "") { if _gtx, _gtok := _gtv.(Sq); _gtok { return _gtx, true } }; if (_gtt == "*main.Sq" || _gtt == "") { if _gtx, _gtok := _gtv.(*Sq); _gtok { return _gtx, true } }; if _gtt != "" { return nil, false }; _gtr, _gtok := _gtv.(Shape); return _gtr, _gtok }(a)`}},
+			[]string{`sh, ok = func(_gtv any) (Shape, bool) { if _gtv == nil { return nil, false }; _gtt := _gt.CellType(_gtv); if (_gtt == "*main.C" || _gtt == "") { if _gtx, _gtok := _gtv.(*C); _gtok { return _gtx, true } }; if (_gtt == "main.Sq" || _gtt == "") { if _gtx, _gtok := _gtv.(Sq); _gtok { return _gtx, true } }; if (_gtt == "*main.Sq" || _gtt == "") { if _gtx, _gtok := _gtv.(*Sq); _gtok { return _gtx, true } }; if _gtt == "" && _gt.CompiledImplements(_gtv, "Area", (func() float64)(nil)) { panic(_gt.NotCellInterface(_gtv, "main.Shape")) }; if _gt.InPackage(_gtt, "main") { return nil, false }; _gtr, _gtok := a.(Shape); return _gtr, _gtok }(a)`}},
 		{"single-value assertion to a compiled interface; a type that is not a struct is known by its name only", "var a any = Temp(1)\n_ = a.(fmt.Stringer)",
-			[]string{`_ = func(_gtv any) fmt.Stringer { _gtt := _gt.CellType(_gtv); if _gtt == "main.Temp" { if _gtx, _gtok := _gtv.(Temp); _gtok { return _gtx } }; if _gtt == "*main.Temp" { if _gtx, _gtok := _gtv.(*Temp); _gtok { return _gtx } }; if _gtt != "" { panic(_gt.NotInterface(_gtt, "fmt.Stringer")) }; return _gtv.(fmt.Stringer) }(a)`}},
+			[]string{`_ = func(_gtv any) fmt.Stringer { if _gtv == nil { panic(_gt.NotType(nil, "", "interface", "fmt.Stringer")) }; _gtt := _gt.CellType(_gtv); if _gtt == "main.Temp" { if _gtx, _gtok := _gtv.(Temp); _gtok { return _gtx } }; if _gtt == "*main.Temp" { if _gtx, _gtok := _gtv.(*Temp); _gtok { return _gtx } }; if _gt.InPackage(_gtt, "main") { panic(_gt.NotInterface(_gtt, "fmt.Stringer")) }; return a.(fmt.Stringer) }(a)`}},
+		{"an assertion to a cell's interface that no cell type implements still tests compiled values for its methods", "type Named interface{ Name() string }\nvar a any = 1\n_, _ = a.(Named)\n_ = a.(interface{ Name() string })",
+			[]string{`_, _ = func(_gtv any) (Named, bool) { if _gtv == nil { return nil, false }; _gtt := _gt.CellType(_gtv); if _gtt == "" && _gt.CompiledImplements(_gtv, "Name", (func() string)(nil)) { panic(_gt.NotCellInterface(_gtv, "main.Named")) }; if _gt.InPackage(_gtt, "main") { return nil, false }; _gtr, _gtok := a.(Named); return _gtr, _gtok }(a)`,
+				`_ = func(_gtv any) interface{Name() string} { if _gtv == nil { panic(_gt.NotType(nil, "", "interface", "interface{Name() string}")) }; _gtt := _gt.CellType(_gtv); if _gtt == "" && _gt.CompiledImplements(_gtv, "Name", (func() string)(nil)) { panic(_gt.NotCellInterface(_gtv, "interface{Name() string}")) }; if _gt.InPackage(_gtt, "main") { panic(_gt.NotInterface(_gtt, "interface{Name() string}")) }; return a.(interface{Name() string}) }(a)`}},
+		{"the assertion that ends the test names a local variable again, not a call", "func pick() any { return 1 }\n_, _ = pick().(Shape)",
+			[]string{`_gtr, _gtok := _gtv.(Shape); return _gtr, _gtok }((*func() *any { _gtr := pick(); return &_gtr }()))`}},
 		{"a type switch with a case of a cell's interface is an expression switch", "func kind(v any) string { switch x := v.(type) { case Shape: return fmt.Sprint(x.Area()); case nil: return \"nil\"; default: return \"other\" } }",
 			[]string{"switch _gtsx := v; {",
-				`case func(_gtv any) bool { if _gtv == nil { return false }; _gtt := _gt.CellType(_gtv); if (_gtt == "*main.C" || _gtt == "") { if _, _gtok := _gtv.(*C); _gtok { return true } }; if (_gtt == "main.Sq" || _gtt == "") { if _, _gtok := _gtv.(Sq); _gtok { return true } }; if (_gtt == "*main.Sq" || _gtt == "") { if _, _gtok := _gtv.(*Sq); _gtok { return true } }; if _gtt != "" { return false }; return false }(_gtsx): x := func(_gtv any) Shape {`,
-				`case func(_gtv any) bool { if _gtv == nil { return true }; _gtt := _gt.CellType(_gtv); if _gtt != "" { return false }; return false }(_gtsx): x := _gtsx; _ = x;`, "default: x := _gtsx; _ = x;"}},
+				`case func(_gtv any) bool { if _gtv == nil { return false }; _gtt := _gt.CellType(_gtv); if (_gtt == "*main.C" || _gtt == "") { if _, _gtok := _gtv.(*C); _gtok { return true } }; if (_gtt == "main.Sq" || _gtt == "") { if _, _gtok := _gtv.(Sq); _gtok { return true } }; if (_gtt == "*main.Sq" || _gtt == "") { if _, _gtok := _gtv.(*Sq); _gtok { return true } }; if _gtt == "" && _gt.CompiledImplements(_gtv, "Area", (func() float64)(nil)) { panic(_gt.NotCellInterface(_gtv, "main.Shape")) }; if _gt.InPackage(_gtt, "main") { return false }; return false }(_gtsx): x := func(_gtv any) Shape { if _gtv == nil {`,
+				`case func(_gtv any) bool { if _gtv == nil { return true }; _gtt := _gt.CellType(_gtv); if _gt.InPackage(_gtt, "main") { return false }; return false }(_gtsx): x := _gtsx; _ = x;`, "default: x := _gtsx; _ = x;"}},
 		{"a cell's struct value made into an error goes through _gt.Fmt", "var e error = PE{1, nil}\nerrs := []error{PE{2, nil}}\n_ = errs",
-			[]string{"e = func(_gtx PE) error { return _gt.Fmt(_gtx, nil, _gtx.Error, nil, nil).(error) }(PE{1, nil})", "[]error{func(_gtx PE) error { return _gt.Fmt(_gtx, nil, _gtx.Error, nil, nil).(error) }(PE{2, nil})}"}},
+			[]string{"e = func(_gtx PE) error { return _gt.Named(_gt.Fmt(_gtx, nil, _gtx.Error, nil, nil), \"main.PE\").(error) }(PE{1, nil})", "[]error{func(_gtx PE) error { return _gt.Named(_gt.Fmt(_gtx, nil, _gtx.Error, nil, nil), \"main.PE\").(error) }(PE{2, nil})}"}},
+		{"a cell's struct value made into a compiled interface other than error: the wrapper holds the struct; a return converts as an assignment does", "type N struct{ V int }\nfunc (n N) String() string { return \"n\" }\nvar s fmt.Stringer = N{1}\nvar l interface{ String() string } = N{2}\nfunc get() error { return PE{2, nil} }",
+			[]string{"s = func(_gtx N) fmt.Stringer { return _gt.Rewrap(func() fmt.Stringer { return _gtx }(), _gtx).(fmt.Stringer) }(N{1})",
+				"l = func(_gtx N) interface{String() string} { return _gtx }(N{2})",
+				"return func(_gtx PE) error { return _gt.Named(_gt.Fmt(_gtx, nil, _gtx.Error, nil, nil), \"main.PE\").(error) }(PE{2, nil})"}},
+		{"a cell's value with methods assigned to an any goes through a variable", "var a any = Temp(1)\nvar b any\nb = Temp(2)\n_ = b",
+			[]string{"a = func(_gtx Temp) any { var _gtr any = _gtx; return _gtr }(Temp(1))", "b = func(_gtx Temp) any { var _gtr any = _gtx; return _gtr }(Temp(2))"}},
+		{"an interpreted call's interface result handed to fmt or asserted is a variable's, not handed to other compiled code", "func id(v any) any { return v }\nfmt.Println(id(Temp(2)), fmt.Sprint(3))\n_, _ = id(1).(int)\n_ = id(id(4))\nfmt.Sscan(\"1\", id(5))",
+			[]string{"fmt.Println(_gt.FmtAny((*func() *any { _gtr := id(Temp(2)); return &_gtr }()), _gtFmt), fmt.Sprint(3))", "_, _ = (*func() *any { _gtr := id(1); return &_gtr }()).(int)", "_ = id(id(4))", `fmt.Sscan("1", id(5))`}},
+		{"an assertion to a type the interpreter takes a cell's type for, or to a cell's type, tests the value's type name", "var f any = 2.5\n_, ok := f.(float64)\n_ = f.(Temp)\n_ = f.(int)\nvar sh Shape\n_ = sh.(Sq)\nvar err error\n_ = err.(PE)\n_ = ok",
+			[]string{`_, ok = func(_gtv any) (float64, bool) { var _gtz float64; if _gtv == nil { return _gtz, false }; if _gtt := _gt.CellType(_gtv); !_gt.InPackage(_gtt, "main") { _gtx, _gtok := _gtv.(float64); return _gtx, _gtok }; return _gtz, false }(f)`,
+				`_ = func(_gtv any) Temp { if _gtv == nil { panic(_gt.NotType(nil, "", "interface {}", "main.Temp")) }; if _gtt := _gt.CellType(_gtv); !(_gtt == "main.Temp") { panic(_gt.NotType(_gtv, _gtt, "interface {}", "main.Temp")) }; return _gtv.(Temp) }(f)`,
+				"_ = f.(int)", "_ = _gt.Identity(err).(PE)",
+				`_ = func(_gtv any) Sq { if _gtv == nil { panic(_gt.NotType(nil, "", "main.Shape", "main.Sq")) }; if _gtt := _gt.CellType(_gtv); !((_gtt == "main.Sq" || _gtt == "")) { panic(_gt.NotType(_gtv, _gtt, "main.Shape", "main.Sq")) }; return _gtv.(Sq) }(sh)`}},
+		{"a type switch with a case the interpreter confuses tests the value's type name", "func kind(v any) string { switch v.(type) { case float64: return \"f\"; case Temp: return \"t\"; case int: return \"i\" }; return \"\" }",
+			[]string{`case func(_gtv any) bool { if _gtv == nil { return false }; _gtt := _gt.CellType(_gtv); if _gt.InPackage(_gtt, "main") { return false }; if _, _gtok := _gtsx.(float64); _gtok { return true }; return false }(_gtsx):`,
+				`case func(_gtv any) bool { if _gtv == nil { return false }; _gtt := _gt.CellType(_gtv); if _gtt == "main.Temp" { if _, _gtok := _gtv.(Temp); _gtok { return true } }; if _gt.InPackage(_gtt, "main") { return false }; return false }(_gtsx):`}},
 		{"a cell's value with methods returned as any goes through a variable", "func pick() any { return Temp(2) }",
 			[]string{"return func(_gtx Temp) any { var _gtr any = _gtx; return _gtr }(Temp(2))"}},
 		{"fmt of an interface value goes through the session's dispatch", "func show(v any) string { return fmt.Sprint(v) }",
 			[]string{"fmt.Sprint(_gt.FmtAny(v, _gtFmt))"}},
 		{"fmt of a struct with an any field, a map of any; %+v keeps the field names", "type Box struct{ V any }\nb := Box{Temp(1)}\nm := map[string]any{}\nfmt.Println(b, m, 3)\nfmt.Printf(\"%+v\", b)",
 			[]string{"fmt.Println(_gt.FmtAny(b, _gtFmt), _gt.FmtAny(m, _gtFmt), 3)", `_gt.Describe(_gt.FmtAny(_gtx, _gtFmt), "main.Box", "V")`}},
+		{"%T of an interface value is its Go type name, found by the session's _gtType", "func name(v any) string { return fmt.Sprintf(\"%T|%v\", v, v) }",
+			[]string{`fmt.Sprintf("%s|%v", _gt.TypeName(v, _gtType), _gt.FmtAny(v, _gtFmt))`}},
+		{"a cell that declares types assigns _gtType: struct types by cellType.cond, others with methods by name", "type Other struct{ N int }",
+			[]string{`_gtType = func() func(any) string { return func(_gtv any) string { _gtt := _gt.CellType(_gtv); if (_gtt == "main.C" || _gtt == "") { if _, _gtok := _gtv.(C); _gtok { return "main.C" } };`,
+				`if _gtt == "main.Temp" { if _, _gtok := _gtv.(Temp); _gtok { return "main.Temp" } };`}},
 		{"fmt of args... too", "func logf(f string, args ...any) string { return fmt.Sprintf(f, args...) }",
 			[]string{"fmt.Sprintf(f, _gt.FmtAny(args, _gtFmt).([]any)...)"}},
 		{"errors.Is and errors.Unwrap get the cell's Unwrap and Is methods", "var err error\n_ = errors.Is(err, nil)\n_ = errors.Unwrap(err)",
 			[]string{"_gt.ErrorsIsWith(err, nil, _gtErr)", "_gt.ErrorsUnwrapWith(err, _gtErr)"}},
 		{"a cell that declares types assigns the dispatch of fmt and errors, with the session's types", "type Other struct{ N int }\nfunc (o *Other) String() string { return \"o\" }",
-			[]string{`_gtFmt = func(_gtv any) any { _gtt := _gt.CellType(_gtv); if (_gtt == "*main.Other" || _gtt == "") { if _gtx, _gtok := _gtv.(*Other); _gtok { return _gt.Fmt(_gtx, _gtx.String, nil, nil, nil) } }; if (_gtt == "main.PE" || _gtt == "") { if _gtx, _gtok := _gtv.(PE); _gtok { return _gt.Fmt(_gtx, nil, _gtx.Error, nil, nil) } };`,
+			[]string{`_gtFmt = func() func(any) any { return func(_gtv any) any { _gtt := _gt.CellType(_gtv); if (_gtt == "*main.Other" || _gtt == "") { if _gtx, _gtok := _gtv.(*Other); _gtok { return _gt.Fmt(_gtx, _gtx.String, nil, nil, nil) } }; if (_gtt == "main.PE" || _gtt == "") { if _gtx, _gtok := _gtv.(PE); _gtok { return _gt.Fmt(_gtx, nil, _gtx.Error, nil, nil) } };`,
 				`if _gtt == "main.Temp" { if _gtx, _gtok := _gtv.(Temp); _gtok { return _gt.Fmt(_gtx, _gtx.String, nil, nil, nil) } };`,
-				"_gtErr = func(_gtv any) (func() error, func() []error, func(error) bool) { if _gtv == nil { return nil, nil, nil }; if _gtx, _gtok := _gtv.(PE); _gtok { return _gtx.Unwrap, nil, nil }; if _gtx, _gtok := _gtv.(*PE); _gtok { return _gtx.Unwrap, nil, nil }; return nil, nil, nil }"}},
+				"_gtErr = func() func(any) (func() error, func() []error, func(error) bool) { return func(_gtv any) (func() error, func() []error, func(error) bool) { if _gtv == nil { return nil, nil, nil }; if _gtx, _gtok := _gtv.(PE); _gtok { return _gtx.Unwrap, nil, nil }; if _gtx, _gtok := _gtv.(*PE); _gtok { return _gtx.Unwrap, nil, nil }; return nil, nil, nil } }()"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { wantCode(t, setup, c.src, c.has, nil) })
@@ -84,5 +110,35 @@ func TestLateTypeWarning(t *testing.T) {
 	want := "cell line 2:6: type T implements fmt.Stringer, which a type assertion or type switch in a function of cell 1 tests values for"
 	if len(p.Warnings) != 1 || !strings.HasPrefix(p.Warnings[0], want) {
 		t.Errorf("got warnings %q, want one beginning %q", p.Warnings, want)
+	}
+}
+
+// TestAmbiguousValueWarning checks that a struct value without methods
+// made into an interface warns when a cell's struct type with methods has
+// its fields, once per conversion, and not for the cell's type itself or
+// for other fields; and that an assertion or type switch case to a struct
+// type without methods warns when another cell type without methods has
+// its fields (not to a type with methods: its values carry its name).
+func TestAmbiguousValueWarning(t *testing.T) {
+	s := newSession(t)
+	run(t, s, 1, "type Sq struct{ S float64 }\nfunc (s Sq) Area() float64 { return s.S * s.S }\ntype Plain struct{ S float64 }")
+	p := run(t, s, 2, "var a any = Sq{1}\nvar b any = Plain{2}\nfmt.Println(struct{ S float64 }{3}, &Plain{4}, struct{ T float64 }{5})")
+	want := []string{
+		"cell line 2:13: a Plain in an interface cannot be told from a Sq, a type declared in a cell with the same fields and methods",
+		"cell line 3:13: a struct{S float64} in an interface cannot be told from a Sq",
+		"cell line 3:37: a *Plain in an interface cannot be told from a *Sq",
+		"cell line 2:13: a Other in an interface cannot be told from a Sq",
+		"cell line 3:11: a type assertion to Plain cannot tell a Plain from a Other in an interface, types with the same fields",
+		"cell line 4:24: a type assertion to *Plain cannot tell a *Plain from a *Other",
+	}
+	p2 := run(t, s, 3, "type Other struct{ S float64 }\nvar o any = Other{1}\n_, _ = o.(Plain)\nswitch o.(type) { case *Plain: }\n_, _ = o.(Sq)")
+	got := append(p.Warnings, p2.Warnings...)
+	if len(p.Warnings) != 3 || len(p2.Warnings) != 3 {
+		t.Fatalf("got warnings %q and %q, want 3 and 3", p.Warnings, p2.Warnings)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(got[i], w) {
+			t.Errorf("warning %d: got %q, want one beginning %q", i, got[i], w)
+		}
 	}
 }

@@ -65,8 +65,9 @@ func (g *gen) topLevel(body *ast.BlockStmt) {
 }
 
 // varDecl turns a top-level "var" declaration into assignments: "var x T
-// = e" into "x = e", "var x T" into "x = *new(T)"; one of several anys as
-// parallelAssign says.
+// = e" into "x = e", "var x T" into "x = *new(T)" ("x = nil" for an
+// interface with methods written in a cell, of which yaegi's *new is not
+// nil); one of several anys as parallelAssign says.
 func (g *gen) varDecl(d *ast.GenDecl) {
 	if d.Tok != token.VAR {
 		return
@@ -85,12 +86,17 @@ func (g *gen) varDecl(d *ast.GenDecl) {
 			g.ed.replace(g.off(last.End()), g.off(vs.Type.End()), "")
 		case len(vs.Values) == 0:
 			t := g.text(vs.Type)
+			zero := "*new(" + t + ")"
+			typ := g.c.info.Types[vs.Type].Type
+			if srcIface(typ) {
+				zero = "nil" // yaegi's *new of an interface written in a cell is not nil
+			}
 			zeros := make([]string, len(vs.Names))
 			for i := range zeros {
-				zeros[i] = "*new(" + t + ")"
+				zeros[i] = zero
 			}
 			values := strings.Join(zeros, ", ")
-			if len(zeros) > 1 && isEmptyInterface(g.c.info.Types[vs.Type].Type) {
+			if len(zeros) > 1 && (isEmptyInterface(typ) || srcIface(typ)) {
 				// A parallel assignment of anys (see parallelAssign).
 				values = "func() (" + strings.Repeat(t+", ", len(zeros)-1) + t + ") { return " + values + " }()"
 			}

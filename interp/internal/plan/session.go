@@ -182,6 +182,7 @@ const (
 	lineName  = "_gtLine"  // int, the cell line of the top-level statement running
 	fmtName   = "_gtFmt"   // func(any) any: fmt's view of the cell's types (see fmtDispatch)
 	errName   = "_gtErr"   // cellrt.CellErrorMethods: the cell's errors' methods (see errorMethods)
+	typeName  = "_gtType"  // func(any) string: Go's name of a cell type's value (see typeDispatch)
 	minName   = "_gtMin"
 	maxName   = "_gtMax"
 )
@@ -197,6 +198,7 @@ var ` + depthName + `, ` + limitName + ` int
 var ` + lineName + ` int
 var ` + fmtName + ` func(any) any
 var ` + errName + ` func(any) (func() error, func() []error, func(error) bool)
+var ` + typeName + ` func(any) string
 
 type _gtOrdered interface {
 	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string
@@ -238,8 +240,9 @@ func ` + maxName + `[_gtT _gtOrdered](x _gtT, ys ..._gtT) _gtT {
 //     set before each (the interpreter's tracebacks give the line where
 //     each function starts, not the line that panicked).
 //   - _gtFmt and _gtErr: the methods of the session's types that
-//     compiled fmt and errors cannot see, assigned by each cell that
-//     declares types or methods and used by the code of every cell.
+//     compiled fmt and errors cannot see, and _gtType, the names of the
+//     session's types for %T, assigned by each cell that declares types
+//     or methods and used by the code of every cell.
 //   - _gtMin and _gtMax, the min and max builtins yaegi lacks: cells
 //     call their instances (_gtMinꞏint, see mono), never these.
 func (s *Session) Prelude() *Plan { return s.prelude }
