@@ -547,16 +547,19 @@ func TestDebugDisconnectWhileStopped(t *testing.T) {
 // TestDebugVariablesNamedLikePackages checks that the debugger shows
 // variables named like the session's packages (data, nn), which the
 // interpreter has under other names, by their own names: an earlier
-// cell's, and one the stopped cell declares.
+// cell's, and one the stopped cell declares; and that it binds a function
+// of that kind again.
 func TestDebugVariablesNamedLikePackages(t *testing.T) {
 	s := newSession(t)
 	var r recorder
-	if _, err := s.Execute(context.Background(), "data := []int{1, 2, 3}", &r); err != nil {
+	if _, err := s.Execute(context.Background(), "data := []int{1, 2, 3}\nfunc display() int { return len(data) }", &r); err != nil {
 		t.Fatal(err)
 	}
 	c := newDAPClient(t, s)
 	c.start()
-	cell := "nn := len(data) + 4\nfmt.Println(nn)"
+	// display, bound before the debugger attached, is bound again
+	// under it.
+	cell := "nn := display() + 4\nfmt.Println(nn)"
 	c.breakAt(cell, 2)
 	done := runAsync(s, cell, &r)
 	c.stopped()

@@ -822,7 +822,13 @@ func (c *cell) hiddenPackage(msg string) string {
 		return ""
 	}
 	path, ok := c.s.imported[name]
-	if !ok || c.s.imports[name] == path {
+	for _, sp := range c.imports {
+		if importName(sp, c.s.u) == name {
+			path, _ = strconv.Unquote(sp.Path.Value)
+			ok = true
+		}
+	}
+	if !ok {
 		return ""
 	}
 	pkg, err := c.s.u.Import(path)

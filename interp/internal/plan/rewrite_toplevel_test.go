@@ -93,3 +93,19 @@ func TestTopVarsNamedLikeImports(t *testing.T) {
 		t.Errorf("cell 11 does not use the package:\n%s", code(p))
 	}
 }
+
+// TestHiddenPackageError checks the advice that a compile error about a
+// member of a variable named like a package gets, in the cell that
+// declares the variable too.
+func TestHiddenPackageError(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"tensor := 2\ntensor.Ones(2)", `tensor.Ones undefined (type int has no field or method Ones): variable tensor hides package tensor; import the package under another name (import tensor2 "github.com/gotensor/gotensor/tensorlib/tensor") and write tensor2.Ones`},
+		{"import \"strings\"\nstrings := []string{}\nstrings.Fields(\"a\")", `strings.Fields undefined (type []string has no field or method Fields): variable strings hides package strings; import the package under another name (import strings2 "strings")`},
+		{"data := []int{}\ndata.NoSuch()", "data.NoSuch undefined (type []int has no field or method NoSuch)\n"},
+	} {
+		_, err := newSession(t).Plan(1, c.src)
+		if err == nil || !strings.Contains(err.Error()+"\n", c.want) {
+			t.Errorf("cell %q: got error %v, want %q", c.src, err, c.want)
+		}
+	}
+}
