@@ -172,7 +172,7 @@ func (s *Session) describeName(name string) string {
 	if obj := s.plan.Lookup(name); obj != nil {
 		switch obj := obj.(type) {
 		case *types.Var:
-			v := s.globals()[name]
+			v := s.globals()[s.plan.InterpName(name)]
 			if t, ok := tensorOf(v); ok {
 				return fmt.Sprintf("%s: %s %s\n\n%s", name, typeString(obj.Type()), tensorSummary(t), summary(v))
 			}

@@ -236,11 +236,17 @@ func (d *debugger) rebindFuncs(ctx context.Context) error {
 	d.rebind = false
 	var b strings.Builder
 	b.WriteString("package main\nfunc init() {\n")
-	for _, name := range slices.Sorted(maps.Keys(d.binds)) {
+	users := d.userNames()
+	for _, yn := range slices.Sorted(maps.Keys(d.binds)) {
 		// Only a name that is still the cell's function: anything else
-		// has been declared again since.
-		if _, ok := d.s.plan.Lookup(name).(*types.Func); ok {
-			fmt.Fprintf(&b, "%s = %s\n", name, d.binds[name])
+		// has been declared again since. The binding names it as the
+		// interpreter does (see plan.Session.InterpName).
+		name, ok := users[yn]
+		if !ok {
+			name = yn
+		}
+		if _, ok := d.s.plan.Lookup(name).(*types.Func); ok && d.s.plan.InterpName(name) == yn {
+			fmt.Fprintf(&b, "%s = %s\n", yn, d.binds[yn])
 		}
 	}
 	b.WriteString("}\n")
@@ -1045,13 +1051,42 @@ func merged(a, b []dapVariable) []dapVariable {
 	return out
 }
 
+// userNames returns the names of the session and of the running cell that
+// the interpreter has under other names (see plan.Decl.Interp), by those.
+func (d *debugger) userNames() map[string]string {
+	users := map[string]string{}
+	for _, name := range d.s.plan.Names() {
+		if yn := d.s.plan.InterpName(name); yn != name {
+			users[yn] = name
+		}
+	}
+	if c := d.s.cur.Load(); c != nil && c.p != nil {
+		for _, decl := range c.p.Decls {
+			if (decl.Kind == plan.DeclVar || decl.Kind == plan.DeclFunc) && decl.Interp != "" {
+				users[decl.Interp] = decl.Name
+			}
+		}
+	}
+	return users
+}
+
+// interpOnly matches the names the planner gives the cells' names that
+// the interpreter has as imports (data_gt3).
+var interpOnly = regexp.MustCompile(`^[\pL_][\pL\pN_]*_gt[0-9]+$`)
+
 // globals returns the session's variables: those cells declared, and those
 // the running cell is declaring.
 func (d *debugger) globals() []dapVariable {
+	users := d.userNames()
 	var out []dapVariable
 	for name, v := range d.s.yi.Globals() {
 		if strings.HasPrefix(name, "_") || !v.IsValid() {
 			continue // the planner's
+		}
+		if user, ok := users[name]; ok {
+			name = user
+		} else if interpOnly.MatchString(name) {
+			continue // a name the planner gave, no longer the session's
 		}
 		switch d.s.plan.Lookup(name).(type) {
 		case *types.Var:

@@ -543,3 +543,48 @@ func TestDebugDisconnectWhileStopped(t *testing.T) {
 		t.Errorf("stdout %q", out)
 	}
 }
+
+// TestDebugVariablesNamedLikePackages checks that the debugger shows
+// variables named like the session's packages (data, nn), which the
+// interpreter has under other names, by their own names: an earlier
+// cell's, and one the stopped cell declares; and that it binds a function
+// of that kind again.
+func TestDebugVariablesNamedLikePackages(t *testing.T) {
+	s := newSession(t)
+	var r recorder
+	if _, err := s.Execute(context.Background(), "data := []int{1, 2, 3}\nfunc display() int { return len(data) }", &r); err != nil {
+		t.Fatal(err)
+	}
+	c := newDAPClient(t, s)
+	c.start()
+	// display, bound before the debugger attached, is bound again
+	// under it.
+	cell := "nn := display() + 4\nfmt.Println(nn)"
+	c.breakAt(cell, 2)
+	done := runAsync(s, cell, &r)
+	c.stopped()
+	_, frames := c.stack()
+	for _, scope := range []string{"Locals", "Globals"} {
+		l := c.vars(frames[0]["id"].(float64), scope)
+		if l["data"]["value"] != "[1 2 3]" || l["nn"]["value"] != "7" {
+			t.Errorf("%s show data = %v, nn = %v, want [1 2 3] and 7 (all: %v)", scope, l["data"]["value"], l["nn"]["value"], l)
+		}
+		for name := range l {
+			if strings.Contains(name, "_gt") {
+				t.Errorf("%s show the interpreter's name %s", scope, name)
+			}
+		}
+	}
+	c.ok("continue", map[string]any{"threadId": 1})
+	if err := wait(t, done); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, v := range c.ok("inspectVariables", nil)["variables"].([]any) {
+		names = append(names, v.(map[string]any)["name"].(string))
+	}
+	if strings.Join(names, " ") != "data nn" {
+		t.Errorf("inspectVariables names %v, want data and nn", names)
+	}
+	c.ok("disconnect", nil)
+}

@@ -267,7 +267,7 @@ func (s *Session) who() {
 	g := s.globals()
 	var names []string
 	for _, name := range s.plan.Names() {
-		if _, isVar := s.plan.Lookup(name).(*types.Var); isVar && g[name].IsValid() {
+		if _, isVar := s.plan.Lookup(name).(*types.Var); isVar && g[s.plan.InterpName(name)].IsValid() {
 			names = append(names, name)
 		}
 	}
@@ -276,7 +276,7 @@ func (s *Session) who() {
 		return
 	}
 	for _, name := range names {
-		v := g[name]
+		v := g[s.plan.InterpName(name)]
 		sum := ""
 		if t, ok := tensorOf(v); ok {
 			sum = tensorSummary(t)

@@ -786,6 +786,7 @@ func (c *cell) filter(list []types.Error) ErrorList {
 			continue
 		}
 		msg = strings.ReplaceAll(msg, placeholderPrefix, "")
+		msg += c.hiddenPackage(msg)
 		if note := c.s.u.SourceNote; note != "" && c.lacksSource(msg) {
 			msg += " (" + note + ")"
 		}
@@ -805,6 +806,36 @@ func (c *cell) filter(list []types.Error) ErrorList {
 		out = out[:10]
 	}
 	return out
+}
+
+// hiddenPackage returns what to add to a compile error about a member of
+// a variable, "data.MNIST undefined (type []int has no field or method
+// MNIST)", where the variable took the name of a package the session
+// imported that has the member: how to reach the package again; or "".
+func (c *cell) hiddenPackage(msg string) string {
+	sel, _, ok := strings.Cut(msg, " undefined (type ")
+	if !ok {
+		return ""
+	}
+	name, member, ok := strings.Cut(sel, ".")
+	if !ok || !token.IsIdentifier(name) {
+		return ""
+	}
+	path, ok := c.s.imported[name]
+	for _, sp := range c.imports {
+		if importName(sp, c.s.u) == name {
+			path, _ = strconv.Unquote(sp.Path.Value)
+			ok = true
+		}
+	}
+	if !ok {
+		return ""
+	}
+	pkg, err := c.s.u.Import(path)
+	if err != nil || pkg.Scope().Lookup(member) == nil {
+		return ""
+	}
+	return fmt.Sprintf(": variable %s hides package %s; import the package under another name (import %s2 %q) and write %s2.%s", name, name, name, path, name, member)
 }
 
 // lacksSource reports whether a compile error is about a package the
@@ -919,10 +950,27 @@ func (c *cell) appendTopUse(ids []*ast.Ident, id *ast.Ident) []*ast.Ident {
 	}
 	obj := c.info.Uses[id]
 	placeholder := obj != nil && obj.Parent() == c.pkg.Scope() && !c.declared[name]
-	if obj == nil || placeholder || c.s.isEntry(obj) {
+	if obj == nil || placeholder || c.s.isEntry(obj) || c.sessionImport(obj) {
 		return append(ids, id)
 	}
 	return ids
+}
+
+// sessionImport reports whether obj is a package the session imports
+// under its name and the cell does not: a top-level variable of the
+// statements of that name takes the name from it, in the cell's functions
+// too.
+func (c *cell) sessionImport(obj types.Object) bool {
+	pn, ok := obj.(*types.PkgName)
+	if !ok || c.s.imports[pn.Name()] != pn.Imported().Path() {
+		return false
+	}
+	for _, sp := range c.imports {
+		if importName(sp, c.s.u) == pn.Name() {
+			return false
+		}
+	}
+	return true
 }
 
 // needsNewMethods reports whether errs include a use of a method the cell

@@ -85,8 +85,13 @@
 //     a variable (f) that the cell assigns: calls go through the
 //     variable, which later redefinitions reach; main is _gtmain. A
 //     function used as a value is its declared function.
-//   - A name of the cell that a session import has (data, declared by a
-//     pasted program) is declared apart: yaegi cannot forget an import.
+//   - A name of the cell that the interpreter has as an import (data,
+//     pre-imported, declared by a pasted program or by data := ...) is
+//     declared under a name of its own (data_gt3), which every use
+//     spells, in the cell's statements and functions and in later cells:
+//     yaegi cannot forget an import, nor declare a name beside it. The
+//     session keeps the cells' name (Session.InterpName gives the
+//     interpreter's); importing the package again takes the name back.
 //   - for i := range n, over strings (byte offsets), over functions
 //     (break, continue, return and labels included), min, max, clear,
 //     print, println, new(expr): rewritten into what yaegi runs.

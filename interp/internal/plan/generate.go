@@ -258,9 +258,12 @@ func (g *gen) plan() (*Plan, error) {
 	for _, sp := range c.imports {
 		path, _ := strconv.Unquote(sp.Path.Value)
 		name := importName(sp, g.s.u)
-		if sp.Name == nil && g.s.imports[name] == path {
+		if g.s.imports[name] == path {
 			continue // imported before
 		}
+		// The interpreter keeps an import that a cell's name took (see
+		// nameTypes): the cell takes the name back.
+		again := g.s.imported[name] == path
 		imp := &Import{Name: name, Path: path}
 		src := "import " + strconv.Quote(path)
 		if sp.Name != nil {
@@ -269,7 +272,7 @@ func (g *gen) plan() (*Plan, error) {
 		line, _ := c.lineCol(c.cellOffset(g.off(sp.Pos())))
 		g.p.Decls = append(g.p.Decls, Decl{Kind: DeclImport, Name: name, Line: line})
 		i := -1 // a package the interpreter has only as source: every use is instantiated
-		if path == "unsafe" || g.s.u.InTables(path) {
+		if (path == "unsafe" || g.s.u.InTables(path)) && !again {
 			i = addStep(Step{Kind: StepImport, Src: src, Import: imp, Declares: []string{name}})
 		}
 		g.commitAfter(i, func() {
@@ -278,6 +281,9 @@ func (g *gen) plan() (*Plan, error) {
 			}
 			delete(g.s.entries, name)
 			g.s.imports[name] = path
+			if name != "." {
+				g.s.imported[name] = path
+			}
 		})
 	}
 
@@ -354,7 +360,9 @@ func (g *gen) commitAfter(step int, f func()) {
 	g.commits = append(g.commits, commitAt{step, f})
 }
 
-// nameTypes gives the cell's redefined types their versioned names.
+// nameTypes gives the cell's redefined types their versioned names, and
+// the cell's package-level names and top-level variables that the
+// interpreter has as an import names of their own (see collide).
 func (g *gen) nameTypes() {
 	for _, ts := range g.c.types {
 		name := ts.Name.Name
@@ -369,19 +377,22 @@ func (g *gen) nameTypes() {
 		if _, isType := e.obj.(*types.TypeName); !isType {
 			continue
 		}
-		v := g.s.versions[name] + 1
-		g.ynames[obj] = name + "_gt" + strconv.Itoa(v)
+		if g.importName(name) {
+			g.ynames[obj] = g.s.fresh(name + "_gt")
+			g.collided[obj] = true
+		} else {
+			v := g.s.versions[name] + 1
+			g.ynames[obj] = name + "_gt" + strconv.Itoa(v)
+		}
 		g.p.Warnings = append(g.p.Warnings, fmt.Sprintf("type %s is redefined; values made before this cell keep the old definition and its methods", name))
 	}
-	// A package-level name of the cell that a session import has is
-	// declared under a name of its own: the interpreter cannot forget an
-	// import.
+	// A package-level name of the cell that the interpreter has as an
+	// import is declared under a name of its own: the interpreter cannot
+	// forget an import, nor declare a name of the same scope beside it.
 	collide := func(id *ast.Ident) {
-		if obj := g.c.info.Defs[id]; obj != nil && g.ynames[obj] == "" {
-			if _, ok := g.s.imports[id.Name]; ok {
-				g.ynames[obj] = g.s.fresh(id.Name + "_gt")
-				g.collided[obj] = true
-			}
+		if obj := g.c.info.Defs[id]; obj != nil && g.ynames[obj] == "" && g.importName(id.Name) {
+			g.ynames[obj] = g.s.fresh(id.Name + "_gt")
+			g.collided[obj] = true
 		}
 	}
 	for _, ts := range g.c.types {
@@ -395,6 +406,23 @@ func (g *gen) nameTypes() {
 	for _, fd := range g.c.funcs {
 		collide(fd.Name)
 	}
+	// So is a top-level variable of the statements; one that takes the
+	// place of a session variable of that name keeps its name in the
+	// interpreter.
+	for name, v := range g.c.topVars {
+		if !g.importName(name) {
+			continue
+		}
+		if e, ok := g.s.entries[name]; ok {
+			if yn, ok := g.s.yname[e.obj]; ok {
+				if _, isVar := e.obj.(*types.Var); isVar {
+					g.ynames[v] = yn
+					continue
+				}
+			}
+		}
+		g.ynames[v] = g.s.fresh(name + "_gt")
+	}
 	for _, fd := range g.c.funcs {
 		if fd.Name.Name == "main" && fd.Type.TypeParams == nil {
 			if obj := g.c.info.Defs[fd.Name]; obj != nil {
@@ -403,6 +431,20 @@ func (g *gen) nameTypes() {
 			}
 		}
 	}
+}
+
+// importName reports whether the interpreter has, or the cell gives it,
+// an import of that name.
+func (g *gen) importName(name string) bool {
+	if _, ok := g.s.imported[name]; ok {
+		return true
+	}
+	for _, sp := range g.c.imports {
+		if importName(sp, g.s.u) == name {
+			return true
+		}
+	}
+	return false
 }
 
 // findOldSlots finds the session variables that the statements use before
@@ -582,7 +624,7 @@ func (g *gen) declFile(inst instFile) (string, []string) {
 			continue
 		}
 		if t, ok := g.typeSrc(v.Type()); ok {
-			fmt.Fprintf(&vars, "var %s %s\n", name, t)
+			fmt.Fprintf(&vars, "var %s %s\n", g.yname(v), t)
 			names = append(names, name)
 		}
 	}
@@ -931,7 +973,7 @@ func (g *gen) example(b *strings.Builder, st ast.Stmt) {
 	case *ast.AssignStmt:
 		var lhs, rhs []string
 		for _, l := range st.Lhs {
-			lhs = append(lhs, l.(*ast.Ident).Name)
+			lhs = append(lhs, g.definedName(l.(*ast.Ident)))
 		}
 		for _, r := range st.Rhs {
 			rhs = append(rhs, g.text(r))
@@ -943,7 +985,7 @@ func (g *gen) example(b *strings.Builder, st ast.Stmt) {
 			vs := sp.(*ast.ValueSpec)
 			var names, vals []string
 			for _, id := range vs.Names {
-				names = append(names, id.Name)
+				names = append(names, g.definedName(id))
 			}
 			for _, v := range vs.Values {
 				vals = append(vals, g.text(v))
@@ -954,6 +996,18 @@ func (g *gen) example(b *strings.Builder, st ast.Stmt) {
 			}
 		}
 	}
+}
+
+// definedName returns the interpreter's name of the variable a
+// top-level statement defines (or assigns) by id.
+func (g *gen) definedName(id *ast.Ident) string {
+	if obj := g.c.info.Defs[id]; obj != nil {
+		return g.yname(obj)
+	}
+	if obj := g.c.info.Uses[id]; obj != nil {
+		return g.yname(obj)
+	}
+	return id.Name
 }
 
 // lineOf returns the //line comment for the cell position of pos.
@@ -1037,8 +1091,8 @@ func (g *gen) commitDecls(fileStep, declareStep int) {
 		}
 		name := ts.Name.Name
 		_, redef := s.entries[name]
-		g.p.Decls = append(g.p.Decls, Decl{Kind: DeclType, Name: name, Type: obj.Type(), Redefines: redef, Line: at(ts.Pos())})
 		yn, versioned := g.ynames[obj]
+		g.p.Decls = append(g.p.Decls, Decl{Kind: DeclType, Name: name, Type: obj.Type(), Redefines: redef, Line: at(ts.Pos()), Interp: yn})
 		doc := ts.Doc
 		if doc == nil && len(c.types) > 0 {
 			doc = typeDoc(c.file, ts)
@@ -1069,7 +1123,7 @@ func (g *gen) commitDecls(fileStep, declareStep int) {
 					continue
 				}
 				_, redef := s.entries[id.Name]
-				g.p.Decls = append(g.p.Decls, Decl{Kind: kind, Name: id.Name, Type: obj.Type(), Redefines: redef, Line: at(id.Pos())})
+				g.p.Decls = append(g.p.Decls, Decl{Kind: kind, Name: id.Name, Type: obj.Type(), Redefines: redef, Line: at(id.Pos()), Interp: g.ynames[obj]})
 				g.commitObject(step, id.Name, obj)
 			}
 		}
@@ -1083,7 +1137,7 @@ func (g *gen) commitDecls(fileStep, declareStep int) {
 		old, redef := s.entries[name]
 		reuse := g.reusesFunc(obj)
 		g.p.Decls = append(g.p.Decls, Decl{Kind: DeclFunc, Name: name, Type: obj.Type(), Reuse: reuse,
-			Redefines: redef && !(reuse || old == nil), Line: at(fd.Pos())})
+			Redefines: redef && !(reuse || old == nil), Line: at(fd.Pos()), Interp: g.ynames[obj]})
 		header := strings.TrimSpace(g.c.text[g.off(fd.Pos()):g.off(fd.Type.End())])
 		yn, renamed := g.ynames[obj]
 		body := g.bodies[fd]
@@ -1156,8 +1210,9 @@ func (g *gen) commitDecls(fileStep, declareStep int) {
 		if !printable && !reuse {
 			vstep = declareStep
 		}
+		yn, renamed := g.ynames[v]
 		g.p.Decls = append(g.p.Decls, Decl{Kind: DeclVar, Name: name, Type: v.Type(), Reuse: reuse,
-			Redefines: redef && !reuse && old != nil, ByExample: !printable && !reuse, Line: at(v.Pos())})
+			Redefines: redef && !reuse && old != nil, ByExample: !printable && !reuse, Line: at(v.Pos()), Interp: yn})
 		if reuse {
 			continue
 		}
@@ -1165,6 +1220,9 @@ func (g *gen) commitDecls(fileStep, declareStep int) {
 		g.commitAfter(vstep, func() {
 			s.entries[name] = &entry{obj: nv, cell: c.n}
 			delete(s.imports, name)
+			if renamed {
+				s.yname[nv] = yn
+			}
 		})
 	}
 	g.commitGenerics(step)

@@ -143,6 +143,11 @@ type Decl struct {
 	ByExample bool
 	// Line is the cell line of the declaration.
 	Line int
+	// Interp is the interpreter's name of the variable, constant, type or
+	// function where it is not Name: a name of its own for a name that the
+	// interpreter has as an import (data_gt3 for data), a redefined
+	// type's version; "" otherwise.
+	Interp string
 }
 
 // Result describes a cell's last value.

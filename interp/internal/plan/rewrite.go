@@ -214,7 +214,16 @@ func (g *gen) ident(id *ast.Ident) {
 			return
 		}
 	}
-	if _, isPkg := obj.(*types.PkgName); isPkg || strings.HasPrefix(obj.Name(), placeholderPrefix) {
+	if _, isPkg := obj.(*types.PkgName); isPkg {
+		return
+	}
+	if name, ok := strings.CutPrefix(obj.Name(), placeholderPrefix); ok {
+		// A function's use of a top-level variable of the statements.
+		if v, ok := g.c.topVars[name]; ok {
+			if yn := g.yname(v); yn != name {
+				g.ed.replace(g.off(id.Pos()), g.off(id.End()), yn)
+			}
+		}
 		return
 	}
 	if v, ok := obj.(*types.Var); ok && v.IsField() && v.Embedded() {

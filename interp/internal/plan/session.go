@@ -52,8 +52,13 @@ type Session struct {
 
 	mu      sync.RWMutex
 	imports map[string]string // name in cells → import path
-	hidden  map[string]string // import path → name of the planner's own import
-	entries map[string]*entry // the session's names
+	// imported holds the names the interpreter has imported a package
+	// under, with the last package's path: it never forgets one, so a
+	// cell's package-level name that has one is declared under a name of
+	// its own (see gen.nameTypes).
+	imported map[string]string
+	hidden   map[string]string // import path → name of the planner's own import
+	entries  map[string]*entry // the session's names
 	// yname holds the interpreter's name of objects whose name there is
 	// not their own: versioned types, main.
 	yname map[types.Object]string
@@ -137,6 +142,7 @@ func New(cfg Config) (*Session, error) {
 func (s *Session) Reset() error {
 	s.mu.Lock()
 	s.imports = map[string]string{}
+	s.imported = map[string]string{}
 	s.hidden = map[string]string{}
 	s.entries = map[string]*entry{}
 	s.yname = map[types.Object]string{}
@@ -169,6 +175,7 @@ func (s *Session) Reset() error {
 			return fmt.Errorf("plan: pre-importing %s: %v", path, err)
 		}
 		s.imports[s.u.Name(path)] = path
+		s.imported[s.u.Name(path)] = path
 	}
 	return nil
 }
@@ -281,6 +288,22 @@ func (s *Session) Names() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// InterpName returns the name under which the interpreter has a name the
+// cells declared: its own, or the one the planner gave it apart from a
+// package the interpreter imported under the name (data_gt3 for a
+// variable data that a cell declared in a session that pre-imports
+// package data).
+func (s *Session) InterpName(name string) string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if e, ok := s.entries[name]; ok {
+		if yn, ok := s.yname[e.obj]; ok {
+			return yn
+		}
+	}
+	return name
 }
 
 // Source returns the declaration of a function, method ("T.M") or type a

@@ -11,6 +11,17 @@ import (
 	"strings"
 )
 
+// interpEntry returns the session's name that the interpreter has under
+// name, or nil.
+func interpEntry(s *Session, name string) *entry {
+	for n, e := range s.entries {
+		if yn, ok := s.yname[e.obj]; ok && yn == name || !ok && n == name {
+			return e
+		}
+	}
+	return nil
+}
+
 // verify type-checks the generated steps of p against the session as the
 // interpreter sees it, before p is committed: the names generated code
 // uses (versioned types, functions as variables, main as _gtmain), the
@@ -21,7 +32,7 @@ func verify(s *Session, p *Plan) error {
 	var header strings.Builder
 	header.WriteString("package main\nimport (\n")
 	imports := map[string]string{}
-	for name, path := range s.imports {
+	for name, path := range s.imported { // the interpreter forgets none
 		imports[name] = path
 	}
 	for path, name := range s.hidden {
@@ -76,8 +87,8 @@ func verify(s *Session, p *Plan) error {
 					// A pointer to a session variable, taken before the
 					// variable's name is declared again.
 					if u, ok := a.Rhs[0].(*ast.UnaryExpr); ok && u.Op == token.AND {
-						if id, ok := u.X.(*ast.Ident); ok && s.entries[id.Name] != nil {
-							pointers[a.Lhs[0].(*ast.Ident).Name] = types.NewPointer(s.entries[id.Name].obj.Type())
+						if id, ok := u.X.(*ast.Ident); ok && interpEntry(s, id.Name) != nil {
+							pointers[a.Lhs[0].(*ast.Ident).Name] = types.NewPointer(interpEntry(s, id.Name).obj.Type())
 							continue
 						}
 					}
@@ -150,6 +161,14 @@ func verify(s *Session, p *Plan) error {
 			if name != o.Name() {
 				obj = types.NewTypeName(nopos, pkg, name, o.Type())
 			}
+		case *types.Var:
+			if name != o.Name() {
+				obj = types.NewVar(nopos, pkg, name, o.Type())
+			}
+		case *types.Const:
+			if name != o.Name() {
+				obj = types.NewConst(nopos, pkg, name, o.Type(), o.Val())
+			}
 		}
 		scope.Insert(obj)
 	}
@@ -166,7 +185,9 @@ func verify(s *Session, p *Plan) error {
 	}
 	for name, e := range s.entries {
 		if n, ok := s.yname[e.obj]; ok && n != name {
-			if _, isType := e.obj.(*types.TypeName); !isType {
+			// A versioned type has its name as an alias; a name that the
+			// interpreter has as an import has none.
+			if _, isType := e.obj.(*types.TypeName); !isType || s.imported[name] != "" {
 				continue
 			}
 		}
