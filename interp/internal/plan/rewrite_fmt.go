@@ -166,7 +166,7 @@ func (g *gen) fmtArgs(call *ast.CallExpr, fn *types.Func) {
 		if verbs != nil {
 			used = verbs[i-first]
 		}
-		if printing(fn) && g.fmtIfaceArg(a, used, false) {
+		if printing(fn) && (g.fmtNestArg(a, used) || g.fmtIfaceArg(a, used, false)) {
 			continue
 		}
 		if t == nil || !isCellType(t) && !isInstance(t) {

@@ -32,6 +32,9 @@ func (g *gen) fmtDispatch() string {
 		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
 			call := fmtCall("_gtx", "_gtx", g.displayMethodsOf(t, pending))
 			if call == "" {
+				call = g.nestCall(t, pending) // see fmtNestArg
+			}
+			if call == "" {
 				continue
 			}
 			ts, ok := g.typeSrc(t)
