@@ -7,6 +7,7 @@ import (
 	"math"
 	"reflect"
 	"sort"
+	"strings"
 	"unsafe"
 )
 
@@ -134,7 +135,7 @@ func (p *nestPrinter) value(v reflect.Value, s *Shape, depth int) {
 	case s.iface != nil:
 		if v.Kind() == reflect.Interface {
 			if v.IsNil() {
-				p.nilAngle()
+				p.nilInterface(v, s.name)
 				return
 			}
 			v = v.Elem()
@@ -234,9 +235,16 @@ func (p *nestPrinter) value(v reflect.Value, s *Shape, depth int) {
 		} else {
 			p.write("map[")
 		}
-		keys := v.MapKeys()
-		sort.SliceStable(keys, func(i, j int) bool { return compareKeys(keys[i], keys[j]) < 0 })
-		for i, k := range keys {
+		var keys, vals []reflect.Value
+		for it := v.MapRange(); it.Next(); {
+			keys, vals = append(keys, it.Key()), append(vals, it.Value())
+		}
+		order := make([]int, len(keys))
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(i, j int) bool { return compareKeys(keys[order[i]], keys[order[j]]) < 0 })
+		for i, k := range order {
 			if i > 0 {
 				if p.sharpV {
 					p.write(", ")
@@ -244,9 +252,9 @@ func (p *nestPrinter) value(v reflect.Value, s *Shape, depth int) {
 					p.write(" ")
 				}
 			}
-			p.value(k, s.parts[0], depth+1)
+			p.value(keys[k], s.parts[0], depth+1)
 			p.write(":")
-			p.value(v.MapIndex(k), s.parts[1], depth+1)
+			p.value(vals[k], s.parts[1], depth+1)
 		}
 		if p.sharpV {
 			p.write("}")
@@ -304,10 +312,8 @@ func stripShape(v reflect.Value, s *Shape) *Shape {
 		return &Shape{name: name, parts: make([]*Shape, 1)}
 	case reflect.Map:
 		return &Shape{name: name, parts: make([]*Shape, 2)}
-	case reflect.Interface:
-		return nil
 	}
-	return &Shape{name: name, base: true}
+	return nil
 }
 
 // plain prints v as fmt prints a value of its type at the given depth.
@@ -315,39 +321,82 @@ func (p *nestPrinter) plain(v reflect.Value, depth int) {
 	switch {
 	case !v.IsValid():
 		p.nilAngle()
+	case v.Kind() == reflect.Interface && v.IsNil():
+		p.nilInterface(v, v.Type().String())
 	case p.strip && v.Kind() == reflect.Interface:
 		p.value(elem(v), nil, depth)
-	case depth > 0 && v.Kind() == reflect.Pointer && !v.IsNil() && (!v.CanInterface() || !hasFmtMethods(v.Type())):
+	case depth > 0 && v.Kind() == reflect.Pointer && (p.strip || !v.CanInterface() || !p.usesMethods(v.Type())):
 		p.pointer(v, v.Type().String())
-	case v.CanInterface():
+	case p.strip:
+		fmt.Fprintf(p.st, p.format, readOnly(v))
+	case v.CanInterface() && depth == 0:
 		fmt.Fprintf(p.st, p.format, v.Interface())
 	default:
+		// fmt formats a reflect.Value as a value inside another
+		// (%#v of a []byte prints []uint8{...}).
 		fmt.Fprintf(p.st, p.format, v)
 	}
 }
 
-// hasFmtMethods reports whether fmt calls a method of a value of type t.
-func hasFmtMethods(t reflect.Type) bool {
-	for _, m := range []string{"Format", "GoString", "Error", "String"} {
-		if _, ok := t.MethodByName(m); ok {
-			return true
-		}
+// usesMethods reports whether fmt calls a method of a value of type t for
+// the printer's verb (fmt's handleMethods).
+func (p *nestPrinter) usesMethods(t reflect.Type) bool {
+	has := func(m string) bool { _, ok := t.MethodByName(m); return ok }
+	switch {
+	case has("Format"):
+		return true
+	case p.sharpV:
+		return has("GoString")
+	}
+	switch p.verb {
+	case 'v', 's', 'x', 'X', 'q':
+		return has("Error") || has("String")
 	}
 	return false
 }
 
-// pointer prints a pointer nested in a composite, as its address: fmt
-// prints the pointers it does not follow so.
+// pointer prints a pointer nested in a composite as fmt prints the
+// pointers it does not follow: its address.
 func (p *nestPrinter) pointer(v reflect.Value, name string) {
+	switch {
+	case p.sharpV && v.IsNil():
+		p.write("(" + name + ")(nil)")
+	case p.sharpV:
+		fmt.Fprintf(p.st, "(%s)(0x%x)", name, v.Pointer())
+	case p.verb == 'v' && v.IsNil():
+		p.nilAngle()
+	case strings.ContainsRune("vbodxX", p.verb):
+		fmt.Fprintf(p.st, p.format, unsafe.Pointer(v.Pointer()))
+	default:
+		// A verb pointers have not: fmt prints it with the pointer's
+		// value, %v with the verb's flags.
+		fmt.Fprintf(p.st, "%%!%c(%s=", p.verb, name)
+		fmt.Fprintf(p.st, strings.TrimSuffix(p.format, string(p.verb))+"v", readOnly(v))
+		p.write(")")
+	}
+}
+
+// roBox holds a value in an unexported field, whose methods fmt does not
+// call.
+type roBox struct{ v any }
+
+// readOnly returns v as a value fmt prints without its methods, as it
+// prints an unexported field.
+func readOnly(v reflect.Value) reflect.Value {
+	if !v.CanInterface() {
+		return v
+	}
+	return reflect.ValueOf(roBox{v.Interface()}).Field(0).Elem()
+}
+
+// nilInterface prints v, a nil interface in a composite, of the named
+// type, as fmt does: unpadded.
+func (p *nestPrinter) nilInterface(v reflect.Value, name string) {
 	if p.sharpV {
-		if v.IsNil() {
-			p.write("(" + name + ")(nil)")
-		} else {
-			fmt.Fprintf(p.st, "(%s)(0x%x)", name, v.Pointer())
-		}
+		p.write(name + "(nil)")
 		return
 	}
-	fmt.Fprintf(p.st, p.format, unsafe.Pointer(v.Pointer()))
+	p.write("<nil>")
 }
 
 // nilAngle prints "<nil>", padded to the width.

@@ -37,6 +37,7 @@ func (g *gen) fmtNestArg(a ast.Expr, used []verb) bool {
 			return false
 		}
 	}
+	g.noteCompiledBases() // the types this cell declares on compiled ones
 	pending := g.pendingMethods()
 	if fmtCall("", "", g.displayMethodsOf(tv.Type, pending)) != "" {
 		return false // fmtArgs

@@ -1,0 +1,30 @@
+// A cell's type declared on a compiled named type with methods (type Ticks
+// time.Duration) has none of them: fmt prints its underlying value, alone
+// and nested.
+package main
+
+import (
+	"fmt"
+	"time"
+)
+
+type Ticks time.Duration
+
+type Wait struct {
+	Name string
+	T    Ticks
+	D    time.Duration
+}
+
+type Moment time.Month
+
+func main() {
+	fmt.Println(Ticks(1.5e9))
+	fmt.Printf("%v %d %x %8v|\n", Ticks(2e9), Ticks(3), Ticks(255), Ticks(7))
+	w := Wait{"w", Ticks(1e9), time.Second}
+	fmt.Println(w, []Ticks{1, 2}, map[Ticks]Moment{2: 3, 1: 12})
+	fmt.Printf("%+v %v\n", w, &w)
+	fmt.Println(Moment(4), []any{time.Duration(5)})
+	s := fmt.Sprint(Ticks(6), " ", time.Duration(6))
+	fmt.Println(s)
+}
