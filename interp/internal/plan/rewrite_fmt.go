@@ -169,7 +169,7 @@ func (g *gen) fmtArgs(call *ast.CallExpr, fn *types.Func) {
 		if printing(fn) && (g.fmtNestArg(a, used) || g.fmtIfaceArg(a, used, false)) {
 			continue
 		}
-		if t == nil || !isCellType(t) && !isInstance(t) {
+		if t == nil || !isCellType(t) && !isInstance(t) && !(fmtHoldsCell(t, 0) && len(used) == 1 && used[0].verb == "T") {
 			continue
 		}
 		if len(used) == 1 && used[0].verb == "T" && format != nil {

@@ -30,9 +30,9 @@ func (g *gen) fmtDispatch() string {
 	pending := g.pendingMethods()
 	for _, tn := range g.cellTypeNames() {
 		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
-			call := fmtCall("_gtx", "_gtx", g.displayMethodsOf(t, pending))
+			call, nest := fmtCall("_gtx", "_gtx", g.displayMethodsOf(t, pending)), false
 			if call == "" {
-				call = g.nestCall(t, pending) // see fmtNestArg
+				call, nest = g.nestCall(t, pending), true // see fmtNestArg
 			}
 			if call == "" {
 				continue
@@ -41,7 +41,7 @@ func (g *gen) fmtDispatch() string {
 			if !ok {
 				continue
 			}
-			c := cellType{ts, structLike(t)}
+			c := cellType{ts, structLike(t) || nest && fmtHoldsCellStruct(t, 0)}
 			b.WriteString(" if " + c.cond() + " { if _gtx, _gtok := _gtv.(" + ts + "); _gtok { return " + call + " } };")
 		}
 	}

@@ -77,7 +77,8 @@ func (g *gen) shape(t types.Type, depth int, pending []pendingMethod) (string, b
 	switch u := t.Underlying().(type) {
 	case *types.Pointer:
 		if depth > 0 {
-			return "nil", false // fmt prints its address
+			// fmt prints its address, with its type for %#v.
+			return rtName + ".ShapeElem(" + name + ", nil)", false
 		}
 		elem, special := g.shape(u.Elem(), depth+1, pending)
 		return rtName + ".ShapeElem(" + name + ", " + elem + ")", special
@@ -155,4 +156,29 @@ func (g *gen) nestCall(t types.Type, pending []pendingMethod) string {
 		return ""
 	}
 	return rtName + ".Nest(_gtx, " + src + ")"
+}
+
+// fmtHoldsCellStruct reports whether t's elements, keys or what it points to
+// are a cell's struct types, or hold them: yaegi hands compiled code no
+// name for a value of a cell's type without methods, but its reflect type
+// is one no compiled type has (see cellType.cond), while a type like
+// type Levels []Level has []int's.
+func fmtHoldsCellStruct(t types.Type, depth int) bool {
+	if depth > maxShapeDepth {
+		return false
+	}
+	if depth > 0 && isCellType(t) && structLike(t) {
+		return true
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return fmtHoldsCellStruct(u.Elem(), depth+1)
+	case *types.Slice:
+		return fmtHoldsCellStruct(u.Elem(), depth+1)
+	case *types.Array:
+		return fmtHoldsCellStruct(u.Elem(), depth+1)
+	case *types.Map:
+		return fmtHoldsCellStruct(u.Key(), depth+1) || fmtHoldsCellStruct(u.Elem(), depth+1)
+	}
+	return false
 }
