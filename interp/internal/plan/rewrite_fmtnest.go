@@ -63,7 +63,15 @@ func (g *gen) shape(t types.Type, depth int, pending []pendingMethod) (string, b
 	}
 	name := strconv.Quote(g.goTypeName(t))
 	if isCellType(t) || isInstance(t) {
-		if text := fmtCall("_gtx", "_gtx", g.displayMethodsOf(t, pending)); text != "" {
+		value := "_gtx"
+		if _, isPtr := t.(*types.Pointer); !isPtr {
+			// %#v without GoString prints Go's names (a pointer
+			// prints its address, and Fmt says <nil> for a nil one).
+			if d := g.describeCall(t); d != "" {
+				value = d
+			}
+		}
+		if text := fmtCall(value, "_gtx", g.displayMethodsOf(t, pending)); text != "" {
 			ts, ok := g.typeSrc(t)
 			if !ok {
 				return "nil", false

@@ -38,3 +38,11 @@ func main() {
 	err := fmt.Errorf("bad %v", Entries{{"f", 0, nil}})
 	fmt.Println(err)
 }
+
+type Pt struct{ X, y int }
+
+func (p Pt) String() string { return fmt.Sprintf("(%d,%d)", p.X, p.y) }
+
+func init() {
+	fmt.Printf("%#v %v %+v\n", []Pt{{1, 2}}, map[string]Pt{"o": {}}, [1]Pt{{3, 4}})
+}
