@@ -47,8 +47,8 @@ func ShapeView(name string, view func(any) any) *Shape {
 }
 
 // ShapeBase is the shape of a cell's type declared on a compiled named type
-// with a basic underlying type (type Ticks time.Duration): it has none of
-// the compiled type's methods, and prints as its underlying value.
+// (type Ticks time.Duration, type Stamp time.Time): it has none of the
+// compiled type's methods, and prints as its underlying value.
 func ShapeBase(name string) *Shape { return &Shape{name: name, base: true} }
 
 // ShapeStruct is the shape of a struct type with the given Go name, field
@@ -130,7 +130,16 @@ func (p *nestPrinter) value(v reflect.Value, s *Shape, depth int) {
 		fmt.Fprintf(p.st, p.format, s.view(v.Interface()))
 		return
 	case s.base:
-		p.plain(underlying(v), depth)
+		if u := underlying(v); u.Type() != v.Type() {
+			p.plain(u, depth)
+			return
+		}
+		// A struct or another composite: printed without the
+		// compiled type's methods, as an unexported field is.
+		strip := p.strip
+		p.strip = true
+		p.value(v, stripShape(v, nil), depth)
+		p.strip = strip
 		return
 	case s.iface != nil:
 		if v.Kind() == reflect.Interface {

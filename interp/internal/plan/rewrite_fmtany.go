@@ -59,6 +59,7 @@ func (g *gen) dispatchVars() string {
 		return ""
 	}
 	g.warnLateTypes()
+	g.noteFmtBases() // see fmtNestArg
 	return fmtName + " = " + g.fmtDispatch() + "\n" + errName + " = " + g.errorMethods() + "\n"
 }
 

@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Values of a cell's types nested in what fmt prints.
@@ -38,6 +39,7 @@ func (g *gen) fmtNestArg(a ast.Expr, used []verb) bool {
 		}
 	}
 	g.noteCompiledBases() // the types this cell declares on compiled ones
+	g.noteFmtBases()
 	pending := g.pendingMethods()
 	if fmtCall("", "", g.displayMethodsOf(tv.Type, pending)) != "" {
 		return false // fmtArgs
@@ -78,7 +80,7 @@ func (g *gen) shape(t types.Type, depth int, pending []pendingMethod) (string, b
 			}
 			return rtName + ".ShapeView(" + name + ", func(_gtv any) any { _gtx := _gtv.(" + ts + "); return " + text + " })", true
 		}
-		if n, ok := types.Unalias(t).(*types.Named); ok && compiledBase(n) != nil {
+		if n, ok := types.Unalias(t).(*types.Named); ok && (compiledBase(n) != nil || fmtBase(n)) {
 			return rtName + ".ShapeBase(" + name + ")", true
 		}
 	}
@@ -189,4 +191,33 @@ func fmtHoldsCellStruct(t types.Type, depth int) bool {
 		return fmtHoldsCellStruct(u.Key(), depth+1) || fmtHoldsCellStruct(u.Elem(), depth+1)
 	}
 	return false
+}
+
+// fmtBases holds the types declared in cells on a named type of a compiled
+// package that is not basic (type Stamp time.Time), by *types.TypeName:
+// the interpreter gives such a type the compiled type's reflect type, so
+// compiled fmt would call the compiled type's methods (see compiledBases
+// for basic ones).
+var fmtBases sync.Map
+
+// noteFmtBases records the cell's types declared on a compiled named type
+// that is not basic (see fmtBases).
+func (g *gen) noteFmtBases() {
+	for _, ts := range g.c.types {
+		tn, _ := g.c.info.Defs[ts.Name].(*types.TypeName)
+		rhs := g.c.info.Types[ts.Type].Type
+		if tn == nil || rhs == nil || ts.Assign.IsValid() {
+			continue
+		}
+		if n, ok := types.Unalias(rhs).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() != cellPath {
+			fmtBases.Store(tn, true)
+		}
+	}
+}
+
+// fmtBase reports whether n was declared on a compiled named type that is
+// not basic (see fmtBases).
+func fmtBase(n *types.Named) bool {
+	_, ok := fmtBases.Load(n.Obj())
+	return ok
 }

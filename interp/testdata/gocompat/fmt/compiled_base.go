@@ -18,6 +18,14 @@ type Wait struct {
 
 type Moment time.Month
 
+// Stamp is declared on a compiled struct type with a String method.
+type Stamp time.Time
+
+type Log struct {
+	At  Stamp
+	Msg string
+}
+
 func main() {
 	fmt.Println(Ticks(1.5e9))
 	fmt.Printf("%v %d %x %8v|\n", Ticks(2e9), Ticks(3), Ticks(255), Ticks(7))
@@ -27,4 +35,8 @@ func main() {
 	fmt.Println(Moment(4), []any{time.Duration(5)})
 	s := fmt.Sprint(Ticks(6), " ", time.Duration(6))
 	fmt.Println(s)
+	at := Stamp(time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC))
+	fmt.Println(at, []Stamp{at})
+	fmt.Printf("%+v %v\n", at, Log{at, "m"})
+	fmt.Println(time.Time(at).Year())
 }
