@@ -203,6 +203,22 @@ var fmtBases sync.Map
 // noteFmtBases records the cell's types declared on a compiled named type
 // that is not basic (see fmtBases).
 func (g *gen) noteFmtBases() {
+	for _, d := range g.onCompiled() {
+		fmtBases.Store(d.tn, true)
+	}
+}
+
+// onCompiledDecl is a type declared in a cell on a named type of a
+// compiled package.
+type onCompiledDecl struct {
+	tn   *types.TypeName
+	base *types.Named
+}
+
+// onCompiled returns the cell's types declared on named types of compiled
+// packages.
+func (g *gen) onCompiled() []onCompiledDecl {
+	var out []onCompiledDecl
 	for _, ts := range g.c.types {
 		tn, _ := g.c.info.Defs[ts.Name].(*types.TypeName)
 		rhs := g.c.info.Types[ts.Type].Type
@@ -210,9 +226,10 @@ func (g *gen) noteFmtBases() {
 			continue
 		}
 		if n, ok := types.Unalias(rhs).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() != cellPath {
-			fmtBases.Store(tn, true)
+			out = append(out, onCompiledDecl{tn, n})
 		}
 	}
+	return out
 }
 
 // fmtBase reports whether n was declared on a compiled named type that is
