@@ -44,6 +44,15 @@ func (g *gen) fmtNestArg(a ast.Expr, used []verb) bool {
 	if fmtCall("", "", g.displayMethodsOf(tv.Type, pending)) != "" {
 		return false // fmtArgs
 	}
+	if n, ok := types.Unalias(tv.Type).(*types.Named); ok && isCellType(n) && compiledBase(n) != nil {
+		// Its underlying value, as Go prints it: fmt.Print puts no
+		// space between two strings, which a view is not.
+		if b, ok := n.Underlying().(*types.Basic); ok {
+			g.ed.insert(g.off(a.Pos()), b.Name()+"(")
+			g.ed.insertClosing(g.off(a.End()), ")")
+			return true
+		}
+	}
 	src, special := g.shape(tv.Type, 0, pending)
 	if !special {
 		return false

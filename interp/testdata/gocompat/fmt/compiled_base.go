@@ -5,6 +5,7 @@ package main
 
 import (
 	"fmt"
+	"html/template"
 	"time"
 )
 
@@ -17,6 +18,9 @@ type Wait struct {
 }
 
 type Moment time.Month
+
+// Tag is declared on a compiled string type.
+type Tag template.HTML
 
 // Stamp is declared on a compiled struct type with a String method.
 type Stamp time.Time
@@ -39,4 +43,6 @@ func main() {
 	fmt.Println(at, []Stamp{at})
 	fmt.Printf("%+v %v\n", at, Log{at, "m"})
 	fmt.Println(time.Time(at).Year())
+	fmt.Print(Tag("a"), Tag("b"), 1, 2, "\n")
+	fmt.Printf("%q %v\n", Tag("<"), []Tag{"x"})
 }
