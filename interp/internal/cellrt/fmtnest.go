@@ -135,11 +135,8 @@ func (p *nestPrinter) value(v reflect.Value, s *Shape, depth int) {
 			return
 		}
 		// A struct or another composite: printed without the
-		// compiled type's methods, as an unexported field is.
-		strip := p.strip
-		p.strip = true
+		// compiled type's methods, its parts with theirs.
 		p.value(v, stripShape(v, nil), depth)
-		p.strip = strip
 		return
 	case s.iface != nil:
 		if v.Kind() == reflect.Interface {

@@ -6,6 +6,7 @@ package main
 import (
 	"fmt"
 	"html/template"
+	"net"
 	"time"
 )
 
@@ -25,6 +26,10 @@ type Tag template.HTML
 // Stamp is declared on a compiled struct type with a String method.
 type Stamp time.Time
 
+// Net is declared on a compiled struct whose fields' types have String
+// methods, which fmt calls.
+type Net net.IPNet
+
 type Log struct {
 	At  Stamp
 	Msg string
@@ -43,6 +48,7 @@ func main() {
 	fmt.Println(at, []Stamp{at})
 	fmt.Printf("%+v %v\n", at, Log{at, "m"})
 	fmt.Println(time.Time(at).Year())
+	fmt.Println(Net{}, []Net{{IP: net.IPv4(1, 2, 3, 4)}})
 	fmt.Print(Tag("a"), Tag("b"), 1, 2, "\n")
 	fmt.Printf("%q %v\n", Tag("<"), []Tag{"x"})
 }
