@@ -103,6 +103,7 @@ func (rt *Runtime) Exports() map[string]map[string]reflect.Value {
 	m := rt.exports()
 	addInstances(m[Path+"/cell"])
 	rt.addTemplates(m[Path+"/cell"])
+	addNest(m[Path+"/cell"])
 	return m
 }
 

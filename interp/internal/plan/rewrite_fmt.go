@@ -171,10 +171,10 @@ func (g *gen) fmtArgs(call *ast.CallExpr, fn *types.Func) {
 			g.typeArg(a, &newFormat, used[0].at)
 			continue
 		}
-		if printing(fn) && g.fmtIfaceArg(a, used, false) {
+		if printing(fn) && (g.fmtNestArg(a, used) || g.fmtIfaceArg(a, used, false)) {
 			continue
 		}
-		if t == nil || !isCellType(t) && !isInstance(t) {
+		if t == nil || !isCellType(t) && !isInstance(t) && !(fmtHoldsCell(t, 0) && len(used) == 1 && used[0].verb == "T") {
 			continue
 		}
 		if len(used) == 1 && used[0].verb == "T" && format != nil {

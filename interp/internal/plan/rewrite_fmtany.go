@@ -31,7 +31,10 @@ func (g *gen) fmtDispatch() string {
 	pending := g.pendingMethods()
 	for _, tn := range g.cellTypeNames() {
 		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
-			call := fmtCall("_gtx", "_gtx", g.displayMethodsOf(t, pending))
+			call, nest := fmtCall("_gtx", "_gtx", g.displayMethodsOf(t, pending)), false
+			if call == "" {
+				call, nest = g.nestCall(t, pending), true // see fmtNestArg
+			}
 			if call == "" {
 				continue
 			}
@@ -39,7 +42,7 @@ func (g *gen) fmtDispatch() string {
 			if !ok {
 				continue
 			}
-			c := cellType{ts, structLike(t)}
+			c := cellType{ts, structLike(t) || nest && fmtHoldsCellStruct(t, 0)}
 			b.WriteString(" if " + c.cond() + " { if _gtx, _gtok := _gtv.(" + ts + "); _gtok { return " + call + " } };")
 		}
 	}
@@ -57,6 +60,7 @@ func (g *gen) dispatchVars() string {
 		return ""
 	}
 	g.warnLateTypes()
+	g.noteFmtBases() // see fmtNestArg
 	return fmtName + " = " + madeInCall(g.fmtDispatch(), "func(any) any") + "\n" +
 		errName + " = " + madeInCall(g.errorMethods(), "func(any) (func() error, func() []error, func(error) bool)") + "\n" +
 		typeName + " = " + madeInCall(g.typeDispatch(), "func(any) string") + "\n"

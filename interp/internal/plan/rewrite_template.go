@@ -287,16 +287,9 @@ var compiledBases sync.Map
 // noteCompiledBases records the cell's types declared on a compiled
 // named type (see compiledBases).
 func (g *gen) noteCompiledBases() {
-	for _, ts := range g.c.types {
-		tn, _ := g.c.info.Defs[ts.Name].(*types.TypeName)
-		rhs := g.c.info.Types[ts.Type].Type
-		if tn == nil || rhs == nil || ts.Assign.IsValid() {
-			continue
-		}
-		if n, ok := types.Unalias(rhs).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() != cellPath {
-			if _, basic := n.Underlying().(*types.Basic); basic {
-				compiledBases.Store(tn, n)
-			}
+	for _, d := range g.onCompiled() {
+		if _, basic := d.base.Underlying().(*types.Basic); basic {
+			compiledBases.Store(d.tn, d.base)
 		}
 	}
 }
