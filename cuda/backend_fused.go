@@ -143,7 +143,8 @@ func (v rowView) warpRows() (per int, ok bool) {
 	return per, true
 }
 
-// rowStride returns operand j's distance between rows in the warp path.
+// rowStride returns operand j's distance between rows in the warp path
+// (whose kernels take each operand's pointer at its offset, v.offsets[j]).
 func (v rowView) rowStride(j int) int64 {
 	if len(v.kept) == 0 {
 		return 0
@@ -241,7 +242,7 @@ func (b *deviceBackend) softmaxRows(kernel string, dim int, log bool, ops ...ope
 			a := d.newArgs()
 			a.I64(int64(v.rows)).I32(int32(v.n)).Ptr(out.ptr).I64(v.rowStride(0))
 			for j, o := range ops {
-				a.Ptr(o.s.ptr).I64(v.rowStride(j + 1)).I64(v.elemStride(j + 1))
+				a.Ptr(o.s.at(v.offsets[j+1])).I64(v.rowStride(j + 1)).I64(v.elemStride(j + 1))
 			}
 			a.I32(b2i(log))
 			d.launchWarpRows(kernel+"warp"+strconv.Itoa(per)+"_"+suffix(dt), v.rows, a)
@@ -285,7 +286,7 @@ func (b *deviceBackend) LayerNorm(x backend.Storage, xl backend.Layout, k int, w
 		if per, ok := v.warpRows(); ok {
 			a := d.newArgs()
 			a.I64(int64(v.rows)).I32(int32(v.n)).Ptr(ys.ptr).I64(v.rowStride(0))
-			a.Ptr(xs.ptr).I64(v.rowStride(1)).I64(v.elemStride(1)).Ptr(wp).Ptr(bp).Ptr(ms.ptr).Ptr(rs.ptr)
+			a.Ptr(xs.at(v.offsets[1])).I64(v.rowStride(1)).I64(v.elemStride(1)).Ptr(wp).Ptr(bp).Ptr(ms.ptr).Ptr(rs.ptr)
 			floatArg(a, xs.dt, eps)
 			d.launchWarpRows("layer_norm_warp"+strconv.Itoa(per)+"_"+suffix(xs.dt), v.rows, a)
 			return
@@ -330,7 +331,7 @@ func (b *deviceBackend) LayerNormBackward(g backend.Storage, gl backend.Layout, 
 			if per, ok := v.warpRows(); ok && numel > 0 {
 				a := d.newArgs()
 				a.I64(int64(v.rows)).I32(int32(v.n)).Ptr(out.ptr).I64(v.rowStride(0))
-				a.Ptr(gs.ptr).I64(v.rowStride(1)).I64(v.elemStride(1)).Ptr(xs.ptr).I64(v.rowStride(2)).I64(v.elemStride(2))
+				a.Ptr(gs.at(v.offsets[1])).I64(v.rowStride(1)).I64(v.elemStride(1)).Ptr(xs.at(v.offsets[2])).I64(v.rowStride(2)).I64(v.elemStride(2))
 				a.Ptr(ms.ptr).Ptr(rs.ptr).Ptr(wp)
 				d.launchWarpRows("layer_norm_backward_warp"+strconv.Itoa(per)+"_"+suffix(dt), v.rows, a)
 			} else if numel > 0 {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gotensor/gotensor/tensorlib/backend"
+	"github.com/gotensor/gotensor/tensorlib/nn"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
@@ -357,4 +358,57 @@ func TestFusedWorkspacesFreed(t *testing.T) {
 	// would otherwise free a dead one through its finalizer and hide an
 	// op's leak (seen on a GPU, where device memory paces the collector).
 	runtime.KeepAlive([]backend.Storage{x, y, bm, bv, gx, gw, gb, v, w, ly, lm, lr, lgx, lgw, r, rw, ry, rm, rr, rgw, rgb, labels, loss, lse})
+}
+
+// TestWarpRowPaths checks the row kernels' warp path (rows of up to 1024
+// adjacent elements, kernels/rows.cuh) on what the parity cases do not
+// reach: rows spaced apart (a narrowed last dim), the gradient of a sum
+// (broadcast along each row: element stride 0), Float64, rows of one and
+// of exactly 1024, against the CPU; and BatchNorm's running statistics,
+// updated in place on the device.
+func TestWarpRowPaths(t *testing.T) {
+	dev := tensor.CUDA(0)
+	ops := []struct {
+		name string
+		f    func(x *tensor.Tensor) *tensor.Tensor
+	}{
+		{"Softmax", func(x *tensor.Tensor) *tensor.Tensor { return x.Softmax(-1) }},
+		{"LogSoftmax", func(x *tensor.Tensor) *tensor.Tensor { return x.LogSoftmax(-1) }},
+		{"LayerNorm", func(x *tensor.Tensor) *tensor.Tensor {
+			n := x.Size(-1)
+			w := tensor.Arange(0, float64(n), 1).MulScalar(1 / float64(n)).AddScalar(0.5) // weights 0.5 to 1.5
+			return tensor.LayerNorm(x, []int{n}, w.AsType(x.DType()).To(x.Device()), nil, 1e-5)
+		}},
+	}
+	for _, op := range ops {
+		for _, c := range []struct {
+			rows, width, n int // rows of width elements, narrowed to n
+			dt             tensor.DType
+		}{{5, 40, 33, tensor.Float32}, {3, 9, 9, tensor.Float64}, {4, 1, 1, tensor.Float32}, {2, 1030, 1024, tensor.Float32}} {
+			name := fmt.Sprintf("%s/%dx%d of %d/%v", op.name, c.rows, c.n, c.width, c.dt)
+			base := tensor.Randn(c.rows, c.width).AsType(c.dt)
+			run := func(d tensor.Device) (out, grad *tensor.Tensor) {
+				x := base.To(d).SetRequiresGrad(true)
+				out = op.f(x.Narrow(1, c.width-c.n, c.n))
+				out.Sum().Backward() // the gradient of out: ones, broadcast
+				return out.CPU(), x.Grad().CPU()
+			}
+			gotOut, gotGrad := run(dev)
+			wantOut, wantGrad := run(tensor.CPU)
+			assertClose(t, name+" output", gotOut, wantOut)
+			assertClose(t, name+" gradient", gotGrad, wantGrad)
+		}
+	}
+
+	tensor.ManualSeed(5)
+	cpu := nn.NewBatchNorm2d(3)
+	gpu := nn.NewBatchNorm2d(3)
+	nn.To(gpu, dev)
+	x := tensor.Randn(4, 3, 5, 5).MulScalar(2).AddScalar(1)
+	for i := 0; i < 2; i++ {
+		cpu.Forward(x)
+		gpu.Forward(x.To(dev))
+	}
+	assertClose(t, "BatchNorm running mean", gpu.RunningMean.CPU(), cpu.RunningMean)
+	assertClose(t, "BatchNorm running var", gpu.RunningVar.CPU(), cpu.RunningVar)
 }
