@@ -143,22 +143,23 @@ func (v rowView) warpRows() (per int, ok bool) {
 	return per, true
 }
 
-// rowStride returns operand j's distance between rows in the warp path
-// (whose kernels take each operand's pointer at its offset, v.offsets[j]).
-func (v rowView) rowStride(j int) int64 {
-	if len(v.kept) == 0 {
-		return 0
+// packWarp appends operand j (storage s) as the warp-row kernels take
+// it: its pointer at its offset, its distance between rows and, for the
+// operands read (j > 0), between the elements of a row: 1, or 0 for an
+// operand broadcast along its rows.
+func (v rowView) packWarp(a *driver.Args, j int, s *storage) {
+	k := len(v.kept)
+	rowStride, elemStride := 0, 1
+	if k > 0 {
+		rowStride = v.strides[j][0]
 	}
-	return int64(v.strides[j][0])
-}
-
-// elemStride returns operand j's distance between the elements of a row
-// in the warp path: 1, or 0 for an operand broadcast along its rows.
-func (v rowView) elemStride(j int) int64 {
-	if v.n <= 1 {
-		return 1
+	if v.n > 1 {
+		elemStride = v.strides[j][k]
 	}
-	return int64(v.strides[j][len(v.kept)])
+	a.Ptr(s.at(v.offsets[j])).I64(int64(rowStride))
+	if j > 0 {
+		a.I64(int64(elemStride))
+	}
 }
 
 // launchWarpRows launches a warp-row kernel: a warp a row, 256 threads a
@@ -240,9 +241,10 @@ func (b *deviceBackend) softmaxRows(kernel string, dim int, log bool, ops ...ope
 		v, _ := rowLayouts(shape, dim, dim+1, ls...)
 		if per, ok := v.warpRows(); ok {
 			a := d.newArgs()
-			a.I64(int64(v.rows)).I32(int32(v.n)).Ptr(out.ptr).I64(v.rowStride(0))
+			a.I64(int64(v.rows)).I32(int32(v.n))
+			v.packWarp(a, 0, out)
 			for j, o := range ops {
-				a.Ptr(o.s.at(v.offsets[j+1])).I64(v.rowStride(j + 1)).I64(v.elemStride(j + 1))
+				v.packWarp(a, j+1, o.s)
 			}
 			a.I32(b2i(log))
 			d.launchWarpRows(kernel+"warp"+strconv.Itoa(per)+"_"+suffix(dt), v.rows, a)
@@ -285,8 +287,10 @@ func (b *deviceBackend) LayerNorm(x backend.Storage, xl backend.Layout, k int, w
 		wp, bp := b.ptrOf(&ws, w, wl), b.ptrOf(&ws, bias, bl)
 		if per, ok := v.warpRows(); ok {
 			a := d.newArgs()
-			a.I64(int64(v.rows)).I32(int32(v.n)).Ptr(ys.ptr).I64(v.rowStride(0))
-			a.Ptr(xs.at(v.offsets[1])).I64(v.rowStride(1)).I64(v.elemStride(1)).Ptr(wp).Ptr(bp).Ptr(ms.ptr).Ptr(rs.ptr)
+			a.I64(int64(v.rows)).I32(int32(v.n))
+			v.packWarp(a, 0, ys)
+			v.packWarp(a, 1, xs)
+			a.Ptr(wp).Ptr(bp).Ptr(ms.ptr).Ptr(rs.ptr)
 			floatArg(a, xs.dt, eps)
 			d.launchWarpRows("layer_norm_warp"+strconv.Itoa(per)+"_"+suffix(xs.dt), v.rows, a)
 			return
@@ -330,8 +334,10 @@ func (b *deviceBackend) LayerNormBackward(g backend.Storage, gl backend.Layout, 
 			gx = out
 			if per, ok := v.warpRows(); ok && numel > 0 {
 				a := d.newArgs()
-				a.I64(int64(v.rows)).I32(int32(v.n)).Ptr(out.ptr).I64(v.rowStride(0))
-				a.Ptr(gs.at(v.offsets[1])).I64(v.rowStride(1)).I64(v.elemStride(1)).Ptr(xs.at(v.offsets[2])).I64(v.rowStride(2)).I64(v.elemStride(2))
+				a.I64(int64(v.rows)).I32(int32(v.n))
+				v.packWarp(a, 0, out)
+				v.packWarp(a, 1, gs)
+				v.packWarp(a, 2, xs)
 				a.Ptr(ms.ptr).Ptr(rs.ptr).Ptr(wp)
 				d.launchWarpRows("layer_norm_backward_warp"+strconv.Itoa(per)+"_"+suffix(dt), v.rows, a)
 			} else if numel > 0 {
