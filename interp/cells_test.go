@@ -217,6 +217,50 @@ func TestConstantRedefinition(t *testing.T) {
 	}
 }
 
+// TestVariableRetyped checks that a variable declared again with another
+// type warns, at its line, that the functions and methods of earlier
+// cells that use it keep the old one, and that a function the cell
+// declares again sees the new one.
+func TestVariableRetyped(t *testing.T) {
+	s := newSession(t)
+	mustRun(t, s, "w := 2\nfunc f() int { return w }\nfunc g() int { return w + 1 }\ntype B struct{}\nfunc (B) M() int { return w * 10 }")
+	var r recorder
+	res, err := s.Execute(t.Context(), "w := \"s\"\nfunc g() string { return w + \"!\" }\nfmt.Sprint(f(), B{}.M(), g())", &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Data["text/plain"]; got != "2 20s!" {
+		t.Errorf("value %q, want %q", got, "2 20s!")
+	}
+	want := "interp: warning: cell line 1:1: w declared again with type string (it had type int): B.M, f of earlier cells keep using the w they were compiled with; run the cells that declare them again, or give the new variable another name\n"
+	if got := r.text("stderr"); got != want {
+		t.Errorf("stderr %q, want %q", got, want)
+	}
+	r = recorder{}
+	if _, err := s.Execute(t.Context(), "w := \"t\"", &r); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.text("stderr"); got != "" {
+		t.Errorf("declared again with the same type: stderr %q, want none", got)
+	}
+}
+
+// TestInitAfterVars checks that the init functions of a cell without a
+// package clause run after the variables that its first statements
+// declare, as Go initializes package-level variables before init, and
+// before its other statements.
+func TestInitAfterVars(t *testing.T) {
+	s := newSession(t)
+	var r recorder
+	code := "func init() { fmt.Println(\"init\", v, w) }\nvar v = 1\nw := v + 1\nfmt.Println(\"body\", v, w)\nvar late = 3\nfmt.Println(late)"
+	if _, err := s.Execute(t.Context(), code, &r); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := r.text("stdout"), "init 1 2\nbody 1 2\n3\n"; got != want {
+		t.Errorf("stdout %q, want %q", got, want)
+	}
+}
+
 // TestNewSyntax checks Go 1.21/1.22 syntax yaegi lacks (docs/design.md:
 // for i := range 3 panics inside yaegi's compiler).
 func TestNewSyntax(t *testing.T) {

@@ -9,7 +9,6 @@ package interp_test
 // The causes of the failures.
 const (
 	causeVarStatement = "without a package clause, a var declaration is a statement of the cell, run in order as in a function body: a variable used before its declaration (var a = b; var b = 1), by a constant, or by a package-level function where a builtin has its name (var real = ...), is undefined or the builtin, as Go says of a function body"
-	causeInitFirst    = "without a package clause, var declarations are statements of the cell and func init runs before them (Go initializes package-level variables first): init sees their zero values"
 	causeFuncTypeLoop = "yaegi: a function cannot be given to a named function type that a field of its own parameter's struct holds (type Ti func(*T) X; type T struct{ t Ti }) in a later compilation than the type's: cannot use type func(*main.T) main.X as type main.Ti; a pasted program assigns it in its package-level initializer, which works"
 	causeFixedPort    = "sometimes: it listens on the fixed port 127.0.0.1:49153, which another run may hold"
 )
@@ -22,7 +21,6 @@ var yaegiPastedFailures = knownFailures{
 // yaegiNoPackageFailures: yaegi's programs without their package clause.
 var yaegiNoPackageFailures = knownFailures{
 	causeVarStatement: `const24 issue-1173 struct38 var12 var13`,
-	causeInitFirst:    `const26`,
 	causeFuncTypeLoop: `struct44`,
 	causeFixedPort:    `issue-1330`,
 }
@@ -31,7 +29,6 @@ var yaegiNoPackageFailures = knownFailures{
 // func main renamed and called.
 var yaegiRenamedFailures = knownFailures{
 	causeVarStatement: `const24 issue-1173 struct38 var12 var13`,
-	causeInitFirst:    `const26`,
 	causeFuncTypeLoop: `struct44`,
 	causeFixedPort:    `issue-1330`,
 }

@@ -24,7 +24,9 @@ type fragment struct {
 
 // fragments combine the harness's families: loops with goroutines,
 // deferred calls and kept closures; variables and constants of other
-// declarations captured in loops; templates with a cell's types.
+// declarations captured in loops; templates with a cell's types; type
+// switches on a cell's non-struct types; a cell's values kept by
+// container/list, printed and written by encoding/json from interfaces.
 var fragments = []fragment{
 	{"loops", []string{"sync"}, `
 func f{N}() string {
@@ -224,6 +226,59 @@ func f{N}() string {
 		return err.Error()
 	}
 	return b.String()
+}
+`},
+	{"iface", nil, `
+type temp{N} float64
+
+type tally{N} []int
+
+func kind{N}(v any) string {
+	switch v.(type) {
+	case temp{N}:
+		return "temp"
+	case float64:
+		return "float64"
+	case tally{N}:
+		return "tally"
+	case []int:
+		return "ints"
+	}
+	return "other"
+}
+
+func f{N}() string {
+	out := ""
+	for _, v := range []any{temp{N}({c}), float64({k}), tally{N}{ {n} }, []int{ {c} }} {
+		out += kind{N}(v) + " "
+	}
+	return out
+}
+`},
+	{"compiled", []string{"container/list", "encoding/json", "fmt"}, `
+type level{N} int
+
+func (l level{N}) String() string { return fmt.Sprintf("L%d", int(l)) }
+
+type row{N} struct {
+	Name string
+	L    level{N}
+}
+
+func f{N}() string {
+	l := list.New()
+	for i := 0; i < {n}; i++ {
+		l.PushBack(level{N}(i + {c}))
+	}
+	out := ""
+	for e := l.Front(); e != nil; e = e.Next() {
+		if lv, ok := e.Value.(level{N}); ok {
+			out += lv.String()
+		}
+	}
+	var v any = []row{N}{{"r", level{N}({k})}}
+	b, _ := json.Marshal(map[string]any{"l": level{N}({k}), "rows": v})
+	return out + fmt.Sprint(" ", v, " ") + string(b)
 }
 `},
 }

@@ -61,7 +61,8 @@ type Runtime struct {
 	// error and call runtime.Goexit instead, which unwinds in linear time.
 	OnRecursion func(err *RecursionError)
 
-	tpl templateTypes // see TemplateType
+	tpl    templateTypes // see TemplateType
+	warned warned        // see Compiled
 }
 
 // Methods are the display methods of a cell's value whose type a cell
@@ -124,6 +125,8 @@ func (rt *Runtime) exports() map[string]map[string]reflect.Value {
 		"Fmt":                reflect.ValueOf(Fmt),
 		"FmtAny":             reflect.ValueOf(FmtAny),
 		"CellType":           reflect.ValueOf(CellType),
+		"Compiled":           reflect.ValueOf(rt.Compiled),
+		"CompiledSlice":      reflect.ValueOf(rt.CompiledSlice),
 		"NotInterface":       reflect.ValueOf(NotInterface),
 		"NotType":            reflect.ValueOf(NotType),
 		"InPackage":          reflect.ValueOf(InPackage),

@@ -185,7 +185,10 @@ func fmtWalk(v reflect.Value, f func(any) any, depth int, top bool) (reflect.Val
 		return v, false
 	case reflect.Slice, reflect.Array:
 		if v.Kind() == reflect.Slice && v.IsNil() || !holdsInterface(v.Type().Elem()) {
-			return fmtValue(v, f, top)
+			if r, ok := fmtValue(v, f, top); ok || !top {
+				return r, ok
+			}
+			return fmtElems(v, f, depth)
 		}
 		var out reflect.Value
 		for i := range v.Len() {
@@ -209,7 +212,10 @@ func fmtWalk(v reflect.Value, f func(any) any, depth int, top bool) (reflect.Val
 		return out, out.IsValid()
 	case reflect.Map:
 		if v.IsNil() || !holdsInterface(v.Type().Elem()) {
-			return fmtValue(v, f, top)
+			if r, ok := fmtValue(v, f, top); ok || !top {
+				return r, ok
+			}
+			return fmtElems(v, f, depth)
 		}
 		out := reflect.MakeMapWithSize(v.Type(), v.Len())
 		changed := false
@@ -257,6 +263,95 @@ func fmtWalk(v reflect.Value, f func(any) any, depth int, top bool) (reflect.Val
 		return fmtValue(v, f, top)
 	}
 	return fmtValue(v, f, top)
+}
+
+// fmtElems returns a copy of v, a slice, array or map (held in an
+// interface) of a type f does not know, as a []any or map[K]any of its
+// elements as fmt should print them, when they are structs, or slices,
+// arrays, maps or pointers of structs, that f or a walk of theirs
+// changes: []City of a cell's struct type City, map[int][]City. The
+// elements share one type, so the first that is not empty (or a nil
+// pointer) decides for all. fmt prints such a copy as it prints v (but
+// for %#v, which names types).
+func fmtElems(v reflect.Value, f func(any) any, depth int) (reflect.Value, bool) {
+	if v.Len() == 0 || !holdsStruct(v.Type().Elem(), 0) {
+		return v, false
+	}
+	elem := func(e reflect.Value) (reflect.Value, bool) {
+		if e.Kind() == reflect.Pointer {
+			return fmtValue(e, f, true)
+		}
+		return fmtWalk(e, f, depth+1, true)
+	}
+	var keys, elems []reflect.Value
+	if v.Kind() == reflect.Map {
+		for it := v.MapRange(); it.Next(); {
+			keys, elems = append(keys, it.Key()), append(elems, it.Value())
+		}
+	} else {
+		for i := range v.Len() {
+			elems = append(elems, v.Index(i))
+		}
+	}
+	out := make([]reflect.Value, len(elems))
+	decided := false
+	for i, e := range elems {
+		r, ok := elem(e)
+		out[i] = r
+		if !decided && !empty(e) {
+			if !ok {
+				return v, false
+			}
+			decided = true
+		}
+	}
+	if !decided {
+		return v, false
+	}
+	if v.Kind() == reflect.Map {
+		m := reflect.MakeMapWithSize(reflect.MapOf(v.Type().Key(), anyType), v.Len())
+		for i, k := range keys {
+			m.SetMapIndex(k, out[i])
+		}
+		return m, true
+	}
+	r := reflect.MakeSlice(reflect.SliceOf(anyType), v.Len(), v.Len())
+	for i, e := range out {
+		r.Index(i).Set(e)
+	}
+	return r, true
+}
+
+// empty reports whether v is a nil pointer or an empty slice, array or
+// map, which tells nothing of what fmtElems makes of its type.
+func empty(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Pointer:
+		return v.IsNil()
+	case reflect.Slice, reflect.Array, reflect.Map:
+		return v.Len() == 0
+	}
+	return false
+}
+
+// anyType is the type of an empty interface.
+var anyType = reflect.TypeFor[any]()
+
+// holdsStruct reports whether values of type t are structs, pointers to
+// structs, or slices, arrays or maps of them.
+func holdsStruct(t reflect.Type, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		return true
+	case reflect.Pointer:
+		return t.Elem().Kind() == reflect.Struct
+	case reflect.Slice, reflect.Array, reflect.Map:
+		return holdsStruct(t.Elem(), depth+1)
+	}
+	return false
 }
 
 // fmtValue returns f of v, when v was held in an interface (top) and f

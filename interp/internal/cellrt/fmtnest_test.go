@@ -130,3 +130,48 @@ func TestNestBase(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+// plainP is a struct without methods that fmtDispatchP formats as
+// methodP, a struct of the same fields with a String method: as a cell's
+// struct type reaches compiled code, and its fmt dispatch.
+type plainP struct{ N int }
+
+type methodP struct{ N int }
+
+func (p methodP) String() string { return fmt.Sprintf("P%d", p.N) }
+
+func fmtDispatchP(v any) any {
+	switch p := v.(type) {
+	case plainP:
+		return Fmt(p, func() string { return methodP(p).String() }, nil, nil, nil)
+	case *plainP:
+		return Fmt(p, func() string { return methodP(*p).String() }, nil, nil, nil)
+	}
+	return v
+}
+
+// TestFmtAnyElements checks that FmtAny formats the structs in slices,
+// arrays and maps of a type the dispatch does not know (an unnamed
+// composite of a cell's struct type inside an interface) as fmt formats
+// the same composites of a type with the methods.
+func TestFmtAnyElements(t *testing.T) {
+	cases := []struct{ plain, withMethods any }{
+		{[]plainP{{1}, {2}}, []methodP{{1}, {2}}},
+		{[2]plainP{{3}}, [2]methodP{{3}}},
+		{map[string]plainP{"a": {4}}, map[string]methodP{"a": {4}}},
+		{map[int][]plainP{1: {{5}}, 2: nil}, map[int][]methodP{1: {{5}}, 2: nil}},
+		{[]*plainP{{6}}, []*methodP{{6}}},
+		{[][]plainP{{{7}}, {}}, [][]methodP{{{7}}, {}}},
+		{[]int{1}, []int{1}},
+		{[]plainP{}, []methodP{}},
+	}
+	for _, c := range cases {
+		for _, verb := range []string{"%v", "%+v", "%s"} {
+			got := fmt.Sprintf(verb, FmtAny(c.plain, fmtDispatchP))
+			want := fmt.Sprintf(verb, c.withMethods)
+			if got != want {
+				t.Errorf("%s of %#v: got %q, want %q", verb, c.plain, got, want)
+			}
+		}
+	}
+}

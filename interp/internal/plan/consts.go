@@ -31,14 +31,32 @@ func (g *gen) recordConstUsers(step int) {
 		if fd.Body == nil || fd.Type.TypeParams != nil {
 			return
 		}
-		consts := map[string]bool{}
+		consts, vars := map[string]bool{}, map[string]bool{}
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok {
-				if k, ok := c.info.Uses[id].(*types.Const); ok && k.Pkg() != nil && k.Pkg().Path() == cellPath && k.Parent() == k.Pkg().Scope() {
-					consts[k.Name()] = true
+				switch k := c.info.Uses[id].(type) {
+				case *types.Const:
+					if k.Pkg() != nil && k.Pkg().Path() == cellPath && k.Parent() == k.Pkg().Scope() {
+						consts[k.Name()] = true
+					}
+				case *types.Var:
+					if k.Pkg() != nil && k.Pkg().Path() == cellPath && k.Parent() == k.Pkg().Scope() {
+						vars[strings.TrimPrefix(k.Name(), placeholderPrefix)] = true
+					}
 				}
 			}
 			return true
+		})
+		g.commitAfter(step, func() {
+			for _, users := range s.varUsers {
+				delete(users, key)
+			}
+			for v := range vars {
+				if s.varUsers[v] == nil {
+					s.varUsers[v] = map[string]int{}
+				}
+				s.varUsers[v][key] = c.n
+			}
 		})
 		start := fd.Pos()
 		if fd.Doc != nil {

@@ -40,6 +40,16 @@ func (s *Session) plan(n int, src string, stale bool) (*Plan, error) {
 	if err := c.check(); err != nil {
 		return nil, err
 	}
+	if tags := c.nameTags(); tags != "" {
+		src += tags
+		c = &cell{s: s, n: n, src: src}
+		if err := c.parse(); err != nil {
+			return nil, err
+		}
+		if err := c.check(); err != nil {
+			return nil, err
+		}
+	}
 	if stale {
 		if funcs, methods, derived, srcs, changed := s.staleConsts(c); len(changed) > 0 {
 			return s.planStale(n, src, funcs, methods, derived, srcs, changed)
@@ -121,6 +131,12 @@ type gen struct {
 	// viewAdvice, when set, says what to write instead of a json or xml
 	// call that no view could be made for (see reflectCall).
 	viewAdvice string
+	// anyWarned holds the compiled functions and types that a warning of
+	// compiledAnyCall named, so that each pair is named once a cell.
+	anyWarned map[string]bool
+	// compiledArgs is set while the arguments of a call of compiled code
+	// are converted (see warnUnnamedInAny).
+	compiledArgs bool
 	// noDepth is set while a package's instance code is rewritten: its
 	// functions count no depth.
 	noDepth bool
@@ -1029,8 +1045,9 @@ func (g *gen) lineOf(pos token.Pos) string {
 // grow with the session. It gives the cell's functions' variables their declared functions (a
 // function kept in a variable is one that later redefinitions reach; the
 // body is a declared function, as yaegi compiles function literals
-// differently), runs the init functions, the statements in order (their
-// top-level definitions assign session variables), and main.
+// differently), runs the statements in order (their top-level
+// definitions assign session variables) with the init functions after
+// the declarations that come first (see declaresVars), and main.
 func (g *gen) runBlock() string {
 	c := g.c
 	var b strings.Builder
@@ -1041,17 +1058,36 @@ func (g *gen) runBlock() string {
 			fmt.Fprintf(&b, "%s = %s\n", g.yname(c.info.Defs[fd.Name]), body)
 		}
 	}
-	for _, fd := range c.funcs {
-		if body, ok := g.bodies[fd]; ok && fd.Name.Name == "init" {
-			fmt.Fprintf(&b, "%s()\n", body)
+	inits := func() {
+		for _, fd := range c.funcs {
+			if body, ok := g.bodies[fd]; ok && fd.Name.Name == "init" {
+				fmt.Fprintf(&b, "%s()\n", body)
+			}
 		}
 	}
+	// Go initializes a package's variables before its init functions
+	// run: in a cell without a package clause, the variables its
+	// declarations and definitions make before its first other statement
+	// are those.
+	vars := 0
 	for _, st := range c.body.Body.List {
+		if !declaresVars(st) {
+			break
+		}
+		vars++
+	}
+	for i, st := range c.body.Body.List {
+		if i == vars {
+			inits()
+		}
 		if co := c.cellOffset(g.off(st.Pos())); co >= 0 {
 			line, _ := c.lineCol(co)
 			fmt.Fprintf(&b, "%s = %d\n", lineName, line)
 		}
 		g.piece(&b, st)
+	}
+	if vars == len(c.body.Body.List) {
+		inits()
 	}
 	if g.p.Main {
 		for _, fd := range c.funcs {
@@ -1066,6 +1102,51 @@ func (g *gen) runBlock() string {
 		return ""
 	}
 	return "package main\nfunc init() {\n" + b.String() + "}\n"
+}
+
+// warnStaleVarUsers warns at v, a variable the cell declares again
+// with another type than old's, when functions or methods of earlier
+// cells that the cell does not declare again use it: they keep using the
+// old variable, which the interpreter compiled them with.
+func (g *gen) warnStaleVarUsers(name string, old types.Object, v *types.Var) {
+	ov, ok := old.(*types.Var)
+	if !ok || types.Identical(ov.Type(), v.Type()) {
+		return
+	}
+	declared := map[string]bool{}
+	for _, fd := range g.c.funcs {
+		declared[fd.Name.Name] = true
+	}
+	for _, m := range g.c.methods {
+		if base, _ := recvBase(m.Recv.List[0].Type); base != "" {
+			declared[base+"."+m.Name.Name] = true
+		}
+	}
+	var users []string
+	for key, cell := range g.s.varUsers[name] {
+		if cell < g.c.n && !declared[key] {
+			users = append(users, key)
+		}
+	}
+	if len(users) == 0 {
+		return
+	}
+	sort.Strings(users)
+	g.warnf(v.Pos(), "%s declared again with type %s (it had type %s): %s of earlier cells keep using the %s they were compiled with; run the cells that declare them again, or give the new variable another name",
+		name, types.TypeString(v.Type(), cellQualifier), types.TypeString(ov.Type(), cellQualifier), strings.Join(users, ", "), name)
+}
+
+// declaresVars reports whether st, a top-level statement of a cell
+// without a package clause, only declares: var, const and type
+// declarations, and definitions with :=.
+func declaresVars(st ast.Stmt) bool {
+	switch st := st.(type) {
+	case *ast.DeclStmt:
+		return true
+	case *ast.AssignStmt:
+		return st.Tok == token.DEFINE
+	}
+	return false
 }
 
 // commitDecls records the cell's declarations in the plan and how Commit
@@ -1215,6 +1296,9 @@ func (g *gen) commitDecls(fileStep, declareStep int) {
 			Redefines: redef && !reuse && old != nil, ByExample: !printable && !reuse, Line: at(v.Pos()), Interp: yn})
 		if reuse {
 			continue
+		}
+		if redef && old != nil {
+			g.warnStaleVarUsers(name, old.obj, v)
 		}
 		nv := types.NewVar(v.Pos(), c.pkg, name, v.Type())
 		g.commitAfter(vstep, func() {

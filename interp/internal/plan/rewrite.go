@@ -306,6 +306,8 @@ func (g *gen) call(call *ast.CallExpr) {
 		}
 	case "encoding/json", "encoding/xml", "text/template", "html/template":
 		g.reflectCall(call, fn, fn.Pkg().Path())
+	default:
+		g.compiledAnyCall(call, fn)
 	}
 }
 

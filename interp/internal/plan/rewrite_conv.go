@@ -87,6 +87,10 @@ func (g *gen) convNode(n ast.Node, fc *fnCtx) {
 		if !ok {
 			return
 		}
+		// Compiled code given such a value: see compiledAnyCall; fmt's
+		// and json's: their views.
+		g.compiledArgs = compiledCallee(info, n.Fun)
+		defer func() { g.compiledArgs = false }()
 		params := sig.Params()
 		for i, a := range n.Args {
 			switch {
@@ -151,6 +155,9 @@ func (g *gen) convNode(n ast.Node, fc *fnCtx) {
 // declared (see above).
 func (g *gen) convTo(e ast.Expr, target types.Type) {
 	g.warnAmbiguous(e, target)
+	if !g.compiledArgs {
+		g.warnUnnamedInAny(e, target)
+	}
 	tv := g.c.info.Types[e]
 	if tv.Type == nil || tv.IsType() || target == nil {
 		return
@@ -182,6 +189,50 @@ func (g *gen) convTo(e ast.Expr, target types.Type) {
 	}
 	g.ed.insert(g.off(e.Pos()), "func(_gtx "+ts+") "+is+" { return "+value+" }(")
 	g.ed.insertClosing(g.off(e.End()), ")")
+}
+
+// warnUnnamedInAny warns where a value of an unnamed slice, array or
+// map type that holds values of a cell's non-struct types with fmt
+// methods ([]Level, map[string]Temp) is made into an interface, target,
+// in interpreted code: the interpreter names the values of named types
+// in interfaces (see nameTag), not of unnamed ones, and a Level's reflect
+// type is int's, so fmt and templates given the interface print it as
+// the interpreter's value ([]int), without the methods. Composites of a
+// cell's struct types print as Go prints them (see cellrt.FmtAny).
+func (g *gen) warnUnnamedInAny(e ast.Expr, target types.Type) {
+	tv := g.c.info.Types[e]
+	if tv.Type == nil || tv.IsType() || tv.IsNil() || target == nil || !types.IsInterface(target) {
+		return
+	}
+	switch tv.Type.(type) {
+	case *types.Slice, *types.Array, *types.Map:
+	default:
+		return
+	}
+	// The cell's type with fmt methods that the value holds through
+	// slices, arrays, maps and pointers: a struct's (of a cell's type)
+	// reflect type is the interpreter's own, which fmt's dispatch finds
+	// in the value when it runs (see cellrt.FmtAny).
+	var found types.Type
+	elemsHeld(tv.Type, true, func(t types.Type) bool {
+		n, ok := types.Unalias(t).(*types.Named)
+		if !ok || !isCellType(n) || structLike(n) {
+			return false
+		}
+		for _, m := range displayMethods(types.NewPointer(n)) {
+			if m {
+				found = n
+				return true
+			}
+		}
+		return false
+	})
+	if found == nil {
+		return
+	}
+	ts := types.TypeString(tv.Type, cellQualifier)
+	g.warnf(e.Pos(), "a %s made into an interface prints without the fmt methods of %s (the interpreter names the values of named types in interfaces, and %s is unnamed): declare a named type for it (type Name %s) and convert the value to it",
+		ts, types.TypeString(found, cellQualifier), ts, ts)
 }
 
 // convAny converts e, when its type is one declared in a cell with
@@ -233,7 +284,7 @@ func (g *gen) keepResult(n *ast.CallExpr, parent ast.Node) {
 		return
 	}
 	tv := g.c.info.Types[n]
-	if tv.Type == nil || !isIfaceValue(tv.Type) || g.c.info.Types[n.Fun].IsType() || compiledCallee(g.c.info, n.Fun) {
+	if tv.Type == nil || !isIfaceValue(tv.Type) || g.c.info.Types[n.Fun].IsType() || compiledCallee(g.c.info, n.Fun) && !g.storeGetter(n) {
 		return
 	}
 	if iface := tv.Type.Underlying().(*types.Interface); iface.NumMethods() > 0 && !isCellType(tv.Type) {

@@ -31,9 +31,9 @@ func (g *gen) fmtDispatch() string {
 	pending := g.pendingMethods()
 	for _, tn := range g.cellTypeNames() {
 		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
-			call, nest := fmtCall("_gtx", "_gtx", g.displayMethodsOf(t, pending)), false
+			call := fmtCall("_gtx", "_gtx", g.displayMethodsOf(t, pending))
 			if call == "" {
-				call, nest = g.nestCall(t, pending), true // see fmtNestArg
+				call = g.nestCall(t, pending) // see fmtNestArg
 			}
 			if call == "" {
 				continue
@@ -42,7 +42,9 @@ func (g *gen) fmtDispatch() string {
 			if !ok {
 				continue
 			}
-			c := cellType{ts, structLike(t) || nest && fmtHoldsCellStruct(t, 0)}
+			// A named type that is not a struct is named in an interface
+			// (see nameTag).
+			c := cellType{ts, structLike(t)}
 			b.WriteString(" if " + c.cond() + " { if _gtx, _gtok := _gtv.(" + ts + "); _gtok { return " + call + " } };")
 		}
 	}

@@ -15,8 +15,8 @@ func TestRewritesFmtNest(t *testing.T) {
 			nil},
 		{"%T and %p see the value itself", "type L int\nfunc (l L) String() string { return \"L\" }\nls := []L{1}\nfmt.Printf(\"%T %p\\n\", ls, ls)",
 			[]string{"fmt.Printf(\"%s %p\\n\", func(any) string { return \"[]main.L\" }(ls), ls)"},
-			[]string{"Nest"}},
+			[]string{"Nest(ls"}},
 		{"a struct with no value that compiled fmt prints wrongly", "type P struct{ X int; y []string }\nfmt.Println(P{}, []P{})",
-			[]string{"fmt.Println(P{}, []P{})"}, []string{"Nest"}},
+			[]string{"fmt.Println(P{}, []P{})"}, []string{"Nest(P{}", "Nest([]P{}"}},
 	})
 }

@@ -138,6 +138,15 @@ func needsView(t types.Type) bool {
 	return why != ""
 }
 
+// wrappedInAny reports whether a value of type t is, or holds in the
+// elements of its slices, arrays, maps and pointers, a value of a cell's
+// type that is not a struct and has methods, which yaegi gives compiled
+// code inside an interface as its wrapper (json writes {}): the view
+// holds it as its underlying type's value.
+func wrappedInAny(t types.Type) bool {
+	return elemsHeld(t, false, bareWithMethods)
+}
+
 // hasMethod reports whether t's method set holds a method named m.
 func hasMethod(t types.Type, m string) bool {
 	ms := types.NewMethodSet(t)
@@ -156,9 +165,10 @@ func hasMethod(t types.Type, m string) bool {
 // pointer or a slice, not the value given to Marshal or a map's), where
 // it calls methods with pointer receivers.
 func (v *jsonViewer) view(xs string, t types.Type, addr bool) (string, bool) {
-	if !needsView(t) {
+	if !needsView(t) && !wrappedInAny(t) {
 		if holdsInterface(t, 0) {
-			if s := v.anyView(xs, needsView, func(xs string, t types.Type) (string, bool) { return v.view(xs, t, false) }); s != "" {
+			needs := func(t types.Type) bool { return needsView(t) || wrappedInAny(t) }
+			if s := v.anyView(xs, needs, func(xs string, t types.Type) (string, bool) { return v.view(xs, t, false) }); s != "" {
 				return s, true
 			}
 		}

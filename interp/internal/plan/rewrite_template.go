@@ -261,7 +261,7 @@ func (g *gen) templateWarning(call *ast.CallExpr, t types.Type) {
 // hasTemplateMethods reports whether a template could call methods of
 // the cell's type n.
 func hasTemplateMethods(n *types.Named) bool {
-	return !types.IsInterface(n) && types.NewMethodSet(types.NewPointer(n)).Len() > 0
+	return !types.IsInterface(n) && userMethods(types.NewPointer(n)) > 0
 }
 
 // needsTemplateView reports whether a value of type t holds a value of a
@@ -366,6 +366,18 @@ func holdsIface(t types.Type) bool {
 // holds: t itself, and through pointers, slices, arrays, map values (and
 // keys, when keys) and struct fields.
 func anyHeld(t types.Type, keys bool, f func(types.Type) bool) bool {
+	return walkHeld(t, keys, true, f)
+}
+
+// elemsHeld calls f on t and the types its values hold through
+// pointers, slices, arrays and maps (their keys with keys), not struct
+// fields, until f reports true; it reports whether f did.
+func elemsHeld(t types.Type, keys bool, f func(types.Type) bool) bool {
+	return walkHeld(t, keys, false, f)
+}
+
+// walkHeld is anyHeld, and with fields unset elemsHeld.
+func walkHeld(t types.Type, keys, fields bool, f func(types.Type) bool) bool {
 	seen := map[types.Type]bool{}
 	var walk func(t types.Type) bool
 	walk = func(t types.Type) bool {
@@ -387,7 +399,7 @@ func anyHeld(t types.Type, keys bool, f func(types.Type) bool) bool {
 			return keys && walk(u.Key()) || walk(u.Elem())
 		case *types.Struct:
 			for i := range u.NumFields() {
-				if walk(u.Field(i).Type()) {
+				if fields && walk(u.Field(i).Type()) {
 					return true
 				}
 			}

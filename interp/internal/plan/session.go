@@ -77,6 +77,10 @@ type Session struct {
 	// constUsers hold the cells' functions and methods that use
 	// package-level constants, by name ("f", "T.M"; see consts.go).
 	constUsers map[string]*constUser
+	// varUsers hold, by variable, the cells' functions and methods (by
+	// name or "T.M") that use the session's variable of that name, and
+	// the cell that declared each (see recordConstUsers).
+	varUsers map[string]map[string]int
 
 	// The monomorphizer's state (see mono): the cells' generic
 	// declarations with their sources, by object; the instances made
@@ -151,6 +155,7 @@ func (s *Session) Reset() error {
 	s.methods = map[*types.TypeName]map[string]int{}
 	s.sources = map[string]string{}
 	s.constUsers = map[string]*constUser{}
+	s.varUsers = map[string]map[string]int{}
 	s.bodies = map[types.Object]string{}
 	s.generics = map[types.Object]*source{}
 	s.instances = map[string]string{}
