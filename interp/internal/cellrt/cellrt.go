@@ -161,6 +161,7 @@ func (rt *Runtime) exports() map[string]map[string]reflect.Value {
 		"JSONPresent":        reflect.ValueOf(JSONPresent),
 		"IsZero":             reflect.ValueOf(IsZero),
 		"Equal":              reflect.ValueOf(Equal),
+		"DeepEqual":          reflect.ValueOf(DeepEqual),
 		"Rewrap":             reflect.ValueOf(Rewrap),
 		"Named":              reflect.ValueOf(Named),
 	}}

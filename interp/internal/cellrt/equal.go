@@ -11,17 +11,22 @@ import (
 // in cells: each conversion of a cell's struct value to error is a new
 // compiled error holding it (see Fmt), so two errors made from equal
 // values were not equal. Equal compares the values inside such wrappers,
-// and the interpreter's names of the types (see CellType) where both are
-// known. Like Go, it panics when the dynamic type is not comparable (the
+// and the interpreter's names of the types (see CellType): a value a
+// wrapper names is not equal to one of the same reflect type it does not
+// (a Celsius float64 and a float64), but for structs, whose reflect
+// types are the interpreter's own. Like Go, it panics when the dynamic type is not comparable (the
 // message names a cell's struct type by its fields where the value does
 // not say its name).
 func Equal(a, b any) bool {
 	x, xt := dynamic(a)
 	y, yt := dynamic(b)
-	if xt != "" && yt != "" && xt != yt {
+	tx, ty := reflect.TypeOf(x), reflect.TypeOf(y)
+	if xt != yt && (xt != "" && yt != "" || !structLike(tx)) {
+		// Of two values that share a reflect type, one of a cell's type
+		// and one the interpreter names not: a Celsius and a float64. A
+		// cell's struct without methods is named by its reflect type.
 		return false
 	}
-	tx, ty := reflect.TypeOf(x), reflect.TypeOf(y)
 	if tx != ty {
 		return false
 	}
@@ -36,6 +41,14 @@ func Equal(a, b any) bool {
 		panic(&RuntimeError{"runtime error: comparing uncomparable type " + name})
 	}
 	return x == y
+}
+
+// structLike reports whether t is a struct type or a pointer to one.
+func structLike(t reflect.Type) bool {
+	if t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t != nil && t.Kind() == reflect.Struct
 }
 
 // dynamic returns the value that v holds as Go sees it, out of the
@@ -109,4 +122,38 @@ func isWrapper(v reflect.Value) bool {
 	}
 	t := v.Type()
 	return t.NumField() > 0 && t.Field(0).Name == "IValue" && t.Field(0).Type.Kind() == reflect.Interface && t.Name() != "" && t.Name()[0] == '_'
+}
+
+// DeepEqual is reflect.DeepEqual for values that hold the interpreter's
+// wrappers of a cell's values in interfaces (see CellType): each
+// conversion of a value to an interface makes a wrapper of its own, so
+// reflect.DeepEqual([]any{Celsius(1)}, []any{Celsius(1)}) compared two
+// wrappers and was false. DeepEqual compares the values inside them, and
+// their types' names, as Go compares the dynamic types and values.
+func DeepEqual(a, b any) bool {
+	return reflect.DeepEqual(named(a), named(b))
+}
+
+// namedValue stands for a cell's value in a wrapper, for DeepEqual: its
+// type's name and the value.
+type namedValue struct {
+	Type  string
+	Value any
+}
+
+// named returns v with each wrapper of a cell's value in it, in an
+// interface, replaced by a namedValue (a copy where it changes).
+func named(v any) any {
+	f := func(x any) any {
+		if t := CellType(x); t != "" {
+			if inner, ok := valueInterfaceValue(x); ok {
+				return namedValue{t, named(inner)}
+			}
+		}
+		return x
+	}
+	if r, ok := fmtWalk(reflect.ValueOf(v), f, 0, true); ok {
+		return r.Interface()
+	}
+	return v
 }

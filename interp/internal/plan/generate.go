@@ -1271,7 +1271,10 @@ func (g *gen) commitDecls(fileStep, declareStep int) {
 			continue
 		}
 		key := name + "." + m.Name.Name
-		g.p.Decls = append(g.p.Decls, Decl{Kind: DeclMethod, Name: key, Line: at(m.Pos())})
+		tag := m.Name.Name == nameTag // the planner's, not the user's
+		if !tag {
+			g.p.Decls = append(g.p.Decls, Decl{Kind: DeclMethod, Name: key, Line: at(m.Pos())})
+		}
 		header := strings.TrimSpace(g.c.text[g.off(m.Pos()):g.off(m.Type.End())])
 		mname := m.Name.Name
 		g.commitAfter(step, func() {
@@ -1279,7 +1282,9 @@ func (g *gen) commitDecls(fileStep, declareStep int) {
 				s.methods[tn] = map[string]int{}
 			}
 			s.methods[tn][mname] = c.n
-			s.sources[key] = header + docText(m.Doc)
+			if !tag {
+				s.sources[key] = header + docText(m.Doc)
+			}
 		})
 	}
 	for _, name := range g.topVarOrder() {

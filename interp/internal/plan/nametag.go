@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"go/ast"
 	"go/types"
 	"strings"
 )
@@ -60,16 +61,38 @@ func (c *cell) nameTags() string {
 	return "\n" + b.String() + "\n"
 }
 
-// userMethods returns the number of methods in t's method set, less the
-// nameTag: the methods that a user, a template or compiled code could
-// call.
-func userMethods(t types.Type) int {
-	ms := types.NewMethodSet(t)
-	n := ms.Len()
-	for i := range ms.Len() {
-		if ms.At(i).Obj().Name() == nameTag {
-			n--
+// warnIfaceKey warns where key, a value of a cell's non-struct type,
+// indexes m, a map whose keys are of an interface type (or is one of its
+// literal's keys): each conversion of such a value to an interface is a
+// wrapper of its own (see nameTag), which the map compares by identity,
+// so m[Celsius(1)] after m[Celsius(1)] = 1 finds nothing.
+func (g *gen) warnIfaceKey(key ast.Expr, m types.Type) {
+	if m == nil {
+		return
+	}
+	mt, ok := m.Underlying().(*types.Map)
+	if !ok || !types.IsInterface(mt.Key()) {
+		return
+	}
+	t := g.c.info.Types[key].Type
+	if t == nil || !bareWithMethods(t) || !g.firstAnyWarning("a key of "+types.TypeString(m, nil), t) {
+		return
+	}
+	ts := types.TypeString(t, cellQualifier)
+	g.warnf(key.Pos(), "a %s as a key of a %s: the interpreter makes each %s it puts in an interface a value of its own, which the map does not find again (after m[k] = v, m[k] gives the zero value); key the map by %s, or convert the key to %s",
+		ts, types.TypeString(m, cellQualifier), ts, ts, types.TypeString(t.Underlying(), cellQualifier))
+}
+
+// mapLitKeys checks the keys of a map literal whose keys are of an
+// interface type (see warnIfaceKey).
+func (g *gen) mapLitKeys(lit *ast.CompositeLit) {
+	t := g.c.info.Types[lit].Type
+	if t == nil {
+		return
+	}
+	for _, e := range lit.Elts {
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			g.warnIfaceKey(kv.Key, t)
 		}
 	}
-	return n
 }

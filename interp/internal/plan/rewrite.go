@@ -154,6 +154,9 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 		}
 	case *ast.CompositeLit:
 		g.funcMapLit(n)
+		g.mapLitKeys(n)
+	case *ast.IndexExpr:
+		g.warnIfaceKey(n.Index, info.Types[n.X].Type)
 	case *ast.BinaryExpr:
 		g.equalIface(n)
 	case *ast.DeclStmt:

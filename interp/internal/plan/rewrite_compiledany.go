@@ -140,6 +140,10 @@ func (g *gen) compiledAnyCall(call *ast.CallExpr, fn *types.Func) {
 		return
 	}
 	key := funcKey(fn)
+	if key == "reflect.DeepEqual" {
+		g.deepEqual(call)
+		return
+	}
 	stores := storeCalls[key]
 	exempt := stores == nil && (anyExempt[key] || anyExempt[path])
 	sig := fn.Type().(*types.Signature)
@@ -165,12 +169,9 @@ func (g *gen) compiledAnyCall(call *ast.CallExpr, fn *types.Func) {
 			if !containsInt(stores, i) {
 				continue
 			}
-			if ts, ok := g.typeSrc(tv.Type); ok && bareWithMethods(tv.Type) {
+			if g.boxed(a) {
 				// The interpreter's interface value comes back as the
-				// cell's value. A function's result is handed on bare:
-				// the conversion around it keeps the wrapper.
-				g.ed.insert(g.off(a.Pos()), "any(func(_gtx "+ts+") any { var _gtr any = _gtx; return _gtr }(")
-				g.ed.insertClosing(g.off(a.End()), "))")
+				// cell's value.
 				continue
 			}
 			if t, under := bareHeld(tv.Type); t != "" && g.firstAnyWarning(compiledName(fn), tv.Type) {
@@ -183,6 +184,39 @@ func (g *gen) compiledAnyCall(call *ast.CallExpr, fn *types.Func) {
 			g.warnf(a.Pos(), "%s, compiled code, gets a %s: %s", compiledName(fn), types.TypeString(tv.Type, cellQualifier), why)
 		}
 	}
+}
+
+// deepEqual rewrites a call of reflect.DeepEqual into _gt.DeepEqual,
+// which compares the interpreter's wrappers of a cell's values in
+// interfaces by what they hold, and gives it an argument of a cell's
+// type that the interpreter would hand over bare (a Celsius, as a
+// float64) in its wrapper, as a value of it inside an interface is.
+func (g *gen) deepEqual(call *ast.CallExpr) {
+	if len(call.Args) != 2 || call.Ellipsis.IsValid() {
+		return
+	}
+	g.ed.replace(g.off(call.Fun.Pos()), g.off(call.Fun.End()), rtName+".DeepEqual")
+	for _, a := range call.Args {
+		g.boxed(a)
+	}
+}
+
+// boxed gives a, an argument of compiled code of a cell's type that the
+// interpreter hands over bare (see bareWithMethods), as the interpreter's
+// interface value of it, and reports whether it did. A function's result
+// is handed on bare: the conversion around it keeps the wrapper.
+func (g *gen) boxed(a ast.Expr) bool {
+	t := g.c.info.Types[a].Type
+	if t == nil || !bareWithMethods(t) {
+		return false
+	}
+	ts, ok := g.typeSrc(t)
+	if !ok {
+		return false
+	}
+	g.ed.insert(g.off(a.Pos()), "any(func(_gtx "+ts+") any { var _gtr any = _gtx; return _gtr }(")
+	g.ed.insertClosing(g.off(a.End()), "))")
+	return true
 }
 
 // compiledIfaceArg passes a, an argument of interface type t given to

@@ -64,6 +64,8 @@ var m sync.Map
 			"reflect sees Celsius, a type declared in a cell, as the interpreter's type"},
 		{"exempt calls", "ts := []Temp{2, 1}\nsort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })\n_ = reflect.DeepEqual(ts, ts)\n_ = context.WithValue(context.Background(), Temp(1), 2)",
 			nil, []string{"any("}, ""},
+		{"reflect.DeepEqual compares what the wrappers hold", "var v any = Celsius(1)\n_ = reflect.DeepEqual(v, Celsius(1))",
+			[]string{"_gt.DeepEqual", "(v, any(func(_gtx Celsius) any { var _gtr any = _gtx; return _gtr }("}, []string{"_gt.Compiled("}, ""},
 		{"a value inside an interface is checked when the call runs", "var v any = Temp(1)\nlogger.Info(\"m\", \"v\", v)",
 			[]string{`logger.Info("m", "v", _gt.Compiled(`, `gets a %s, a type declared in a cell, inside an interface`}, nil, ""},
 		{"and a slice of them passed with ...", "func logf(args ...any) { logger.Info(\"m\", args...) }",

@@ -259,9 +259,11 @@ func (g *gen) templateWarning(call *ast.CallExpr, t types.Type) {
 }
 
 // hasTemplateMethods reports whether a template could call methods of
-// the cell's type n.
+// the cell's type n, or gets its values in the interpreter's wrapper (a
+// type with methods, every non-struct type of a cell: see nameTag), which
+// a view opens.
 func hasTemplateMethods(n *types.Named) bool {
-	return !types.IsInterface(n) && userMethods(types.NewPointer(n)) > 0
+	return !types.IsInterface(n) && types.NewMethodSet(types.NewPointer(n)).Len() > 0
 }
 
 // needsTemplateView reports whether a value of type t holds a value of a

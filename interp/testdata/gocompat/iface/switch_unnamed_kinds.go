@@ -1,8 +1,8 @@
 // Type switches and assertions to a cell's types that are not structs
 // and have no methods (Celsius float64, Levels []int): the interpreter
 // held their values in interfaces as their underlying types', so 3.5 was
-// a Celsius and []int{1} a Levels. Each cell type now carries a name in
-// interfaces.
+// a Celsius, []int{1} a Levels, and a Celsius(2) in an any equal to a
+// 2.0. Each cell type now carries a name in interfaces.
 package main
 
 import "fmt"
@@ -45,4 +45,6 @@ func main() {
 	c, ok := any(Celsius(4)).(Celsius)
 	fmt.Println(isC, isF, c, ok)
 	fmt.Printf("%T %T %v\n", any(Celsius(1)), any(Levels{}), any(Levels{3}))
+	var x, y, z any = Celsius(2), Fahrenheit(2), 2.0
+	fmt.Println(x == z, x == y, x == any(Celsius(2)), z == any(2.0))
 }
