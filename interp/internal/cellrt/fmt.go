@@ -156,10 +156,14 @@ func (d *describer) Format(s fmt.State, verb rune) {
 // prints: the elements of slices, arrays and maps and the fields of
 // structs of interface type, and what a pointer at the top points to
 // (whose types the planner does not know). A value with such parts
-// changed is a copy; v itself is left alone. A nil f leaves v as it is.
+// changed is a copy; v itself is left alone. The interpreter's wrappers of
+// values of types without fmt methods are opened, with f nil too.
 func FmtAny(v any, f func(any) any) any {
-	if f == nil || v == nil {
+	if v == nil {
 		return v
+	}
+	if f == nil {
+		f = func(x any) any { return x } // wrappers are still opened
 	}
 	if r, ok := fmtWalk(reflect.ValueOf(v), f, 0, true); ok {
 		return r.Interface()
@@ -355,7 +359,8 @@ func holdsStruct(t reflect.Type, depth int) bool {
 }
 
 // fmtValue returns f of v, when v was held in an interface (top) and f
-// gives another value for it.
+// gives another value for it, or the value inside the interpreter's
+// wrapper that v is, when f leaves it alone.
 func fmtValue(v reflect.Value, f func(any) any, top bool) (reflect.Value, bool) {
 	if !top || !v.CanInterface() {
 		return v, false
@@ -363,6 +368,13 @@ func fmtValue(v reflect.Value, f func(any) any, top bool) (reflect.Value, bool) 
 	x := v.Interface()
 	r := f(x)
 	if r == nil || reflect.TypeOf(r) == reflect.TypeOf(x) {
+		if CellType(x) != "" {
+			// The interpreter's wrapper of a value of a cell's type
+			// without fmt methods: fmt prints the value.
+			if inner, ok := valueInterfaceValue(x); ok {
+				return reflect.ValueOf(inner), true
+			}
+		}
 		return v, false
 	}
 	return reflect.ValueOf(r), true

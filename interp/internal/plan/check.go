@@ -409,6 +409,25 @@ func (c *cell) errorAt(pos token.Position, msg string) Error {
 // added to the type and the cell is checked again.
 func (c *cell) check() error {
 	c.earlier = map[*ast.FuncDecl]*ast.FuncDecl{}
+	var generic ErrorList
+	for _, d := range c.file.Decls {
+		m, ok := d.(*ast.FuncDecl)
+		if !ok || m.Recv == nil || len(m.Recv.List) != 1 {
+			continue
+		}
+		if _, inst := c.instDecls[m]; inst {
+			continue
+		}
+		if name, isGeneric := recvBase(m.Recv.List[0].Type); isGeneric && !c.declared[name] {
+			if _, ok := c.s.entries[name]; ok {
+				generic = append(generic, c.errorAt(c.fset.Position(m.Name.Pos()),
+					fmt.Sprintf("method %s of %s, a generic type of an earlier cell: the methods of a generic type are declared in the cell that declares the type; add %s to that cell and run it again", m.Name.Name, name, m.Name.Name)))
+			}
+		}
+	}
+	if len(generic) > 0 {
+		return generic
+	}
 	for i, d := range c.file.Decls {
 		if m, ok := d.(*ast.FuncDecl); ok && m.Recv != nil {
 			if fn := c.asFunction(m); fn != nil {

@@ -275,3 +275,81 @@ func (s *Session) planStale(n int, src string, funcs, methods, derived, srcs []s
 	}
 	return p, err
 }
+
+// explicitConsts writes the typed integer constants of decls (the cell's
+// declarations, function bodies included) whose values use iota, by a
+// value of their own or one repeated from the spec before, with their
+// values: yaegi gives such a constant a value that compares unequal to
+// its type's values (type Status int; const ( Idle Status = iota + 1;
+// Busy ): a Status 2 was not == Busy, nor Busy == 2), where a constant
+// written as Busy Status = 2 is right.
+func (g *gen) explicitConsts(decls []ast.Decl) {
+	for _, d := range decls {
+		ast.Inspect(d, func(n ast.Node) bool {
+			gd, ok := n.(*ast.GenDecl)
+			if !ok || gd.Tok != token.CONST {
+				return true
+			}
+			iota := false
+			for _, sp := range gd.Specs {
+				vs := sp.(*ast.ValueSpec)
+				if len(vs.Values) > 0 {
+					iota = usesIota(vs.Values)
+				}
+				if iota {
+					g.explicitSpec(vs)
+				}
+			}
+			return false
+		})
+	}
+}
+
+// usesIota reports whether the expressions mention iota.
+func usesIota(list []ast.Expr) bool {
+	found := false
+	for _, e := range list {
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && id.Name == "iota" {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// explicitSpec replaces a constant spec by one that gives its names
+// their types and values, when they are typed integers of one type on
+// one line.
+func (g *gen) explicitSpec(vs *ast.ValueSpec) {
+	c := g.c
+	start, end := c.fset.Position(vs.Pos()), c.fset.Position(vs.End())
+	if start.Line != end.Line {
+		return
+	}
+	var typ types.Type
+	vals := make([]string, len(vs.Names))
+	for i, id := range vs.Names {
+		k, ok := c.info.Defs[id].(*types.Const)
+		if !ok || k.Val().Kind() != constant.Int {
+			return
+		}
+		if b, ok := k.Type().(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+			return // yaegi computes untyped constants right
+		}
+		if typ != nil && !types.Identical(typ, k.Type()) {
+			return
+		}
+		typ, vals[i] = k.Type(), k.Val().ExactString()
+	}
+	ts, ok := g.typeSrc(typ)
+	if !ok {
+		return
+	}
+	names := make([]string, len(vs.Names))
+	for i, id := range vs.Names {
+		names[i] = g.text(id)
+	}
+	g.ed.replace(g.off(vs.Pos()), g.off(vs.End()), strings.Join(names, ", ")+" "+ts+" = "+strings.Join(vals, ", "))
+}

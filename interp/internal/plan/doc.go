@@ -142,6 +142,19 @@
 //     (see rewrite_conv.go). == and != with an operand of interface type
 //     go through the runtime's Equal, which compares the values inside
 //     the interpreter's wrappers as Go does (see rewrite_equal.go).
+//   - Each of a cell's named types that is not a struct gets a method,
+//     _gtNamed, so that the interpreter names its values in interfaces
+//     (see nametag.go); a conversion of a value of a type with methods
+//     to an empty interface goes through a function literal, whose
+//     parameter is each call's own (the interpreter's interface would
+//     hold a loop's variable). Typed constants of iota expressions are
+//     written with their values (see consts.go).
+//   - Compiled code given a cell's value as an any: the standard
+//     library's containers get the interpreter's interface value, which
+//     comes back as itself; other compiled code that would look for the
+//     value's methods or fields warns at the call, or when it runs for a
+//     value inside an interface; reflect.DeepEqual goes through the
+//     runtime (see rewrite_compiledany.go).
 //   - An assignment of several values of which one is an any (or nil for
 //     an interface), and a top-level definition or var declaration of
 //     several, assigns the results of a function literal's call instead
@@ -164,7 +177,8 @@
 // %T, %+v and %#v of a struct type declared in a cell print the
 // interpreter's representation; code of an earlier cell that asserts to
 // an interface does not know the types declared later (the later cell
-// warns); a value of a cell's non-struct type that yaegi hands back bare
-// inside an interface is not recognized; the As method of error types
-// declared in cells is not followed by errors.As.
+// warns); a value of a cell's non-struct type that compiled code hands
+// back bare (a pointer to one kept by a container) is not recognized
+// (the call warns); the As method of error types declared in cells is
+// not followed by errors.As.
 package plan

@@ -137,6 +137,9 @@ type gen struct {
 	// compiledArgs is set while the arguments of a call of compiled code
 	// are converted (see warnUnnamedInAny).
 	compiledArgs bool
+	// viewed holds the composite literals that a view spells (see
+	// viewedLits).
+	viewed map[*ast.CompositeLit]bool
 	// noDepth is set while a package's instance code is rewritten: its
 	// functions count no depth.
 	noDepth bool
@@ -562,6 +565,7 @@ func (g *gen) declFile(inst instFile) (string, []string) {
 			own = append(own, d)
 		}
 	}
+	g.explicitConsts(own)
 	for _, d := range typesFirstUsed(own) {
 		if d.Tok == token.CONST {
 			g.piece(&types_, d)

@@ -308,9 +308,28 @@ func (g *gen) call(call *ast.CallExpr) {
 			g.errorsIs(call, fn.Name())
 		}
 	case "encoding/json", "encoding/xml", "text/template", "html/template":
+		g.viewedLits(call.Args)
 		g.reflectCall(call, fn, fn.Pkg().Path())
 	default:
 		g.compiledAnyCall(call, fn)
+	}
+}
+
+// viewedLits notes the composite literals in args, of a call whose
+// values json, xml or a template get a view of: the view spells their
+// elements as they are written, which convAny leaves alone.
+func (g *gen) viewedLits(args []ast.Expr) {
+	for _, a := range args {
+		ast.Inspect(a, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.CompositeLit); ok {
+				if g.viewed == nil {
+					g.viewed = map[*ast.CompositeLit]bool{}
+				}
+				g.viewed[lit] = true
+			}
+			_, fn := n.(*ast.FuncLit)
+			return !fn
+		})
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 )
 
@@ -12,12 +13,14 @@ import (
 // type's value made into an interface (var p, q error = &E{1}, &E{2}),
 // into an assignment of one call's results:
 //
-//	a, b = x, y  →  a, b = func() (any, any) { return x, y }()
+//	a, b = x, y  →  a, b = func() (any, any) { var _gtp0 any = x; var _gtp1 any = y; return _gtp0, _gtp1 }()
 //
 // yaegi panics on the parallel form ("reflect.Set: value of type
 // interface {} is not assignable to type interp.valueInterface", or
 // "reflect: New(nil)") and gets the call's form right (with convAny's
-// conversions, as for a return). The values are
+// conversions, as for a return); the values go through variables, as
+// its return of several receives panics (values over several lines are
+// returned as they are). The values are
 // evaluated before any variable is assigned, as in Go. A definition at
 // the cell's top level is such an assignment too (see topLevel); one
 // inside a function yaegi gets right.
@@ -68,8 +71,26 @@ func (g *gen) callValues(targets []types.Type, values []ast.Expr) {
 	if !need {
 		return
 	}
-	g.ed.insert(g.off(values[0].Pos()), "func() ("+strings.Join(results, ", ")+") { return ")
-	g.ed.insertClosing(g.off(values[len(values)-1].End()), " }()")
+	first, last := g.c.fset.Position(values[0].Pos()), g.c.fset.Position(values[len(values)-1].End())
+	if first.Line != last.Line {
+		g.ed.insert(g.off(values[0].Pos()), "func() ("+strings.Join(results, ", ")+") { return ")
+		g.ed.insertClosing(g.off(values[len(values)-1].End()), " }()")
+	} else {
+		// Each value in a variable of its own: yaegi's return of
+		// several receives (return <-ch, <-ch) panics in reflect.Set.
+		names := make([]string, len(values))
+		for i, v := range values {
+			names[i] = "_gtp" + strconv.Itoa(i)
+			open := "var " + names[i] + " " + results[i] + " = "
+			if i == 0 {
+				open = "func() (" + strings.Join(results, ", ") + ") { " + open
+			} else {
+				g.ed.replace(g.off(values[i-1].End()), g.off(v.Pos()), "; ")
+			}
+			g.ed.insert(g.off(v.Pos()), open)
+		}
+		g.ed.insertClosing(g.off(values[len(values)-1].End()), "; return "+strings.Join(names, ", ")+" }()")
+	}
 	for i, v := range values {
 		// The return would give an empty interface a cell type's bare
 		// value.

@@ -13,20 +13,22 @@ func TestParallelAssign(t *testing.T) {
 		has, not  []string
 	}{
 		{"a swap of anys in a function", "func sw(a, b any) (any, any) { a, b = b, a; return a, b }",
-			[]string{"a, b = func() (any, any) { return b, a }()"}, nil},
+			[]string{"a, b = func() (any, any) { var _gtp0 any = b; var _gtp1 any = a; return _gtp0, _gtp1 }()"}, nil},
 		{"a definition at the top level, with a cell type's value", "a, b := pick(), Temp(2)\n_, _ = a, b",
-			[]string{"a, b = func() (any, Temp) { return pick(), Temp(2) }()"}, nil},
+			[]string{"a, b = func() (any, Temp) { var _gtp0 any = pick(); var _gtp1 Temp = Temp(2); return _gtp0, _gtp1 }()"}, nil},
 		{"nil for an interface, the blank identifier", "var x any\nvar n int\nx, n = nil, 2\n_, x = pick(), Temp(3)",
-			[]string{"x, n = func() (any, int) { return nil, 2 }()",
-				"_, x = func() (any, any) { return pick(), func(_gtx Temp) any { var _gtr any = _gtx; return _gtr }(Temp(3)) }()"}, nil},
+			[]string{"x, n = func() (any, int) { var _gtp0 any = nil; var _gtp1 int = 2; return _gtp0, _gtp1 }()",
+				"_, x = func() (any, any) { var _gtp0 any = pick(); var _gtp1 any = func(_gtx Temp) any { var _gtr any = _gtx; return _gtr }(Temp(3)); return _gtp0, _gtp1 }()"}, nil},
 		{"no any among the values, or a definition in a function", "var e, f error\ne, f = f, e\nm, k := 1, 2\n_, _ = m, k\nfunc g() { a, b := pick(), pick(); _ = a; _ = b }",
 			nil, []string{"func() (error, error)", "func() (int, int)", "func() (any, any)"}},
 		{"a cell's pointer and non-struct values made into errors", "type E struct{ N int }\nfunc (e *E) Error() string { return \"e\" }\ntype T int\nfunc (t T) Error() string { return \"t\" }\nvar a, b error = &E{1}, T(2)",
-			[]string{"a, b = func() (error, error) { return &E{1}, T(2) }()"}, nil},
+			[]string{"a, b = func() (error, error) { var _gtp0 error = &E{1}; var _gtp1 error = T(2); return _gtp0, _gtp1 }()"}, nil},
+		{"receives, which yaegi cannot return several of", "ch := make(chan any, 2)\nvar c, d any\nc, d = <-ch, <-ch",
+			[]string{"c, d = func() (any, any) { var _gtp0 any = <-ch; var _gtp1 any = <-ch; return _gtp0, _gtp1 }()"}, nil},
 		{"top-level var declarations of several anys", "var p, q any\nvar r, u any = Temp(5), pick()\nvar v, w = pick(), 2",
 			[]string{"p, q = func() (any, any) { return *new(any), *new(any) }()",
-				"r, u = func() (any, any) { return func(_gtx Temp) any { var _gtr any = _gtx; return _gtr }(Temp(5)), pick() }()",
-				"v, w = func() (any, int) { return pick(), 2 }()"}, nil},
+				"r, u = func() (any, any) { var _gtp0 any = func(_gtx Temp) any { var _gtr any = _gtx; return _gtr }(Temp(5)); var _gtp1 any = pick(); return _gtp0, _gtp1 }()",
+				"v, w = func() (any, int) { var _gtp0 any = pick(); var _gtp1 int = 2; return _gtp0, _gtp1 }()"}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { wantCode(t, setup, c.src, c.has, c.not) })

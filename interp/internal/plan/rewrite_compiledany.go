@@ -298,7 +298,8 @@ func bareWithMethods(t types.Type) bool {
 	if !ok || !isCellType(n) || isInstance(n) {
 		return false
 	}
-	if _, isStruct := n.Underlying().(*types.Struct); isStruct {
+	switch n.Underlying().(type) {
+	case *types.Struct, *types.Interface:
 		return false
 	}
 	return types.NewMethodSet(n).Len() > 0

@@ -73,6 +73,7 @@ func (g *gen) convNode(n ast.Node, fc *fnCtx) {
 	case *ast.SendStmt:
 		if c, ok := info.Types[n.Chan].Type.Underlying().(*types.Chan); ok {
 			g.convTo(n.Value, c.Elem())
+			g.convAny(n.Value, c.Elem())
 		}
 	case *ast.CallExpr:
 		tv := info.Types[n.Fun]
@@ -82,6 +83,16 @@ func (g *gen) convNode(n ast.Node, fc *fnCtx) {
 				g.convAny(n.Args[0], tv.Type)
 			}
 			return
+		}
+		if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && !n.Ellipsis.IsValid() && len(n.Args) > 1 {
+			if b, ok := info.Uses[id].(*types.Builtin); ok && b.Name() == "append" {
+				if st, ok := info.Types[n].Type.Underlying().(*types.Slice); ok {
+					for _, a := range n.Args[1:] {
+						g.convAny(a, st.Elem())
+					}
+				}
+				return
+			}
 		}
 		sig, ok := tv.Type.(*types.Signature)
 		if !ok {
@@ -93,23 +104,34 @@ func (g *gen) convNode(n ast.Node, fc *fnCtx) {
 		defer func() { g.compiledArgs = false }()
 		params := sig.Params()
 		for i, a := range n.Args {
+			var target types.Type
 			switch {
 			case sig.Variadic() && i >= params.Len()-1:
 				if n.Ellipsis.IsValid() {
 					return
 				}
-				g.convTo(a, params.At(params.Len()-1).Type().(*types.Slice).Elem())
+				target = params.At(params.Len() - 1).Type().(*types.Slice).Elem()
 			case i < params.Len():
 				if len(n.Args) != params.Len() && !sig.Variadic() {
 					return // f(g()) with several results
 				}
-				g.convTo(a, params.At(i).Type())
+				target = params.At(i).Type()
+			default:
+				continue
+			}
+			g.convTo(a, target)
+			if !g.compiledArgs {
+				g.convAny(a, target) // compiled code: see compiledAnyCall
 			}
 		}
 	case *ast.CompositeLit:
 		t := info.Types[n].Type
 		if t == nil {
 			return
+		}
+		convAny := g.convAny
+		if g.viewed[n] {
+			convAny = func(ast.Expr, types.Type) {}
 		}
 		if p, ok := t.Underlying().(*types.Pointer); ok {
 			t = p.Elem()
@@ -121,10 +143,12 @@ func (g *gen) convNode(n ast.Node, fc *fnCtx) {
 					if id, ok := kv.Key.(*ast.Ident); ok {
 						if f, ok := info.Uses[id].(*types.Var); ok {
 							g.convTo(kv.Value, f.Type())
+							convAny(kv.Value, f.Type())
 						}
 					}
 				} else if i < u.NumFields() {
 					g.convTo(e, u.Field(i).Type())
+					convAny(e, u.Field(i).Type())
 				}
 			}
 		case *types.Slice, *types.Array, *types.Map:
@@ -145,6 +169,7 @@ func (g *gen) convNode(n ast.Node, fc *fnCtx) {
 					e = kv.Value
 				}
 				g.convTo(e, elem)
+				convAny(e, elem)
 			}
 		}
 	}
@@ -241,7 +266,11 @@ func (g *gen) warnUnnamedInAny(e ast.Expr, target types.Type) {
 // and assignment of a value that is not a variable's give the interface
 // the bare value, which loses its type (a Temp float64 becomes a
 // float64), where an assignment of a variable keeps it (see
-// cellrt.CellType).
+// cellrt.CellType); and the interface that other conversions (an
+// argument, an element of append or of a composite literal, a send, a
+// field) make holds the variable itself, not its value, so the values
+// that a loop appends of its range variable all read as the last. The
+// function's parameter is a variable of each call's own.
 func (g *gen) convAny(e ast.Expr, target types.Type) {
 	tv := g.c.info.Types[e]
 	if tv.Type == nil || tv.IsType() || target == nil || !isCellType(tv.Type) || types.IsInterface(tv.Type) {

@@ -33,8 +33,13 @@ func (g *gen) equalIface(n *ast.BinaryExpr) {
 	if n.Op == token.NEQ {
 		call = "!" + call
 	}
+	// A value of a cell's type that is not an interface goes to Equal
+	// as the interface it is compared as: named, as the other side's
+	// value of it is.
 	g.ed.insert(g.off(n.X.Pos()), call)
+	g.boxed(n.X)
 	g.ed.replace(g.off(n.OpPos), g.off(n.OpPos)+len(n.Op.String()), ",")
+	g.boxed(n.Y)
 	g.ed.insertClosing(g.off(n.Y.End()), ")")
 }
 
