@@ -140,6 +140,9 @@ type gen struct {
 	// viewed holds the composite literals that a view spells (see
 	// viewedLits).
 	viewed map[*ast.CompositeLit]bool
+	// direct holds the callees of deferred calls that name a function's
+	// declaration (see deferDirect).
+	direct []*ast.Ident
 	// noDepth is set while a package's instance code is rewritten: its
 	// functions count no depth.
 	noDepth bool
@@ -1226,10 +1229,16 @@ func (g *gen) commitDecls(fileStep, declareStep int) {
 		header := strings.TrimSpace(g.c.text[g.off(fd.Pos()):g.off(fd.Type.End())])
 		yn, renamed := g.ynames[obj]
 		body := g.bodies[fd]
+		recovers := callsRecover(fd.Body)
 		g.commitAfter(step, func() {
 			s.entries[name] = &entry{obj: obj, cell: c.n}
 			if body != "" {
 				s.bodies[obj] = body
+			}
+			if recovers {
+				s.recovers[obj] = true
+			} else {
+				delete(s.recovers, obj)
 			}
 			s.sources[name] = header + docText(fd.Doc)
 			delete(s.imports, name)

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
+	"sort"
 	"strings"
 )
 
@@ -183,10 +185,15 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 		g.branch(n, fc, stack)
 	case *ast.DeferStmt:
 		g.discarded(n.Call)
+		g.deferDirect(n.Call)
+		g.deferArgs(n, stack)
 		if len(fc.loops) > 0 {
 			g.errorf(n.Pos(), "defer in the body of a range over a function is not supported yet: move the body into a function")
 		}
 	case *ast.SelectorExpr:
+		if call, ok := stackTop(stack).(*ast.CallExpr); !ok || ast.Unparen(call.Fun) != ast.Expr(n) {
+			g.methodValue(n)
+		}
 		if _, ok := info.Selections[n]; !ok {
 			// A qualified identifier: os.Exit and its kind.
 			if g.hook(n, n.Sel) {
@@ -197,9 +204,319 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 	return true
 }
 
+// deferDirect makes a deferred call of a cell's function that calls
+// recover call its declared function, not the variable that holds it
+// (see bodyOf): yaegi's recover does not stop a panic in a function that
+// a deferred call reached through a variable, so defer handle() did not
+// recover. A later cell that declares the function again does not
+// reach such a deferred call.
+func (g *gen) deferDirect(call *ast.CallExpr) {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return
+	}
+	if v, ok := g.c.info.Uses[id].(*types.Var); ok {
+		g.deferredClosure(call, v)
+		return
+	}
+	fn, ok := g.c.info.Uses[id].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != cellPath {
+		return
+	}
+	recovers := g.s.recovers[fn]
+	for fd := range g.bodies {
+		if g.c.info.Defs[fd.Name] == fn {
+			recovers = callsRecover(fd.Body)
+		}
+	}
+	if body := g.bodyOf(fn); recovers && body != "" {
+		g.ed.replace(g.off(id.Pos()), g.off(id.End()), body)
+		g.direct = append(g.direct, id)
+	}
+}
+
+// deferArgs gives a deferred call the values its arguments' variables
+// have at the defer statement, as Go evaluates the arguments there:
+// yaegi reads them when the call runs, so x := 1; defer fmt.Println(x);
+// x = 2 printed 2, and a deferred call in a for loop saw the loop
+// variable's last value. A local variable that the arguments read by
+// name (not its address, a field or a method of it), and that the
+// function assigns after the statement or in a loop around it, is
+// copied into a variable of the same name in a block around the
+// statement: { x := x; defer fmt.Println(x) }.
+func (g *gen) deferArgs(d *ast.DeferStmt, stack []ast.Node) {
+	// Each function body is walked on its own (see walkFunc): the
+	// stack's first node is the body of the function d is in.
+	if len(stack) == 0 || len(d.Call.Args) == 0 {
+		return
+	}
+	body := stack[0]
+	var loops []ast.Node
+	for _, n := range stack {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			loops = append(loops, n)
+		}
+	}
+	info := g.c.info
+	cands := map[*types.Var]bool{}
+	skip := map[*types.Var]bool{}
+	for _, a := range d.Call.Args {
+		var parents []ast.Node
+		ast.Inspect(a, func(n ast.Node) bool {
+			if n == nil {
+				parents = parents[:len(parents)-1]
+				return true
+			}
+			if _, lit := n.(*ast.FuncLit); lit {
+				return false
+			}
+			if id, ok := n.(*ast.Ident); ok {
+				if v, ok := info.Uses[id].(*types.Var); ok && !v.IsField() && v.Pos() > body.Pos() && v.Pos() < body.End() {
+					cands[v] = true
+					if len(parents) > 0 {
+						switch p := parents[len(parents)-1].(type) {
+						case *ast.UnaryExpr:
+							skip[v] = skip[v] || p.Op == token.AND
+						case *ast.SelectorExpr:
+							skip[v] = skip[v] || p.X == ast.Expr(id)
+						}
+					}
+				}
+			}
+			parents = append(parents, n)
+			return true
+		})
+	}
+	var names []string
+	for v := range cands {
+		if skip[v] || !g.assignedLater(body, v, d, loops) {
+			continue
+		}
+		names = append(names, v.Name())
+	}
+	if len(names) == 0 {
+		return
+	}
+	sort.Strings(names)
+	list := strings.Join(names, ", ")
+	g.ed.insert(g.off(d.Pos()), "{ "+list+" := "+list+"; ")
+	g.ed.insertClosing(g.off(d.End()), " }")
+}
+
+// assignedLater reports whether body assigns v after d, or inside one of
+// loops (the loops around d).
+func (g *gen) assignedLater(body ast.Node, v *types.Var, d *ast.DeferStmt, loops []ast.Node) bool {
+	found := false
+	for _, l := range loops {
+		// A range loop's own variables: the interpreter assigns them at
+		// each iteration.
+		if r, ok := l.(*ast.RangeStmt); ok && r.Tok == token.DEFINE {
+			for _, e := range []ast.Expr{r.Key, r.Value} {
+				if id, ok := e.(*ast.Ident); ok && g.c.info.Defs[id] == v {
+					return true
+				}
+			}
+		}
+	}
+	assigned := func(e ast.Expr, at token.Pos) {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok || g.c.info.Uses[id] != v {
+			return
+		}
+		if at > d.End() {
+			found = true
+		}
+		for _, l := range loops {
+			if at > l.Pos() && at < l.End() {
+				found = true
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				assigned(l, n.Pos())
+			}
+		case *ast.IncDecStmt:
+			assigned(n.X, n.Pos())
+		case *ast.RangeStmt:
+			if n.Tok == token.ASSIGN {
+				assigned(n.Key, n.Pos())
+				if n.Value != nil {
+					assigned(n.Value, n.Pos())
+				}
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				assigned(n.X, n.Pos()) // &v may change it
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// deferredClosure refuses a deferred call of v, a variable that holds a
+// function literal that sets a named result of a function: yaegi holds
+// the lock of the function's frame while its deferred calls run, and
+// such a literal waits for it, so the call never returned (err :=
+// ...; wrap := func() { err = fmt.Errorf("f: %w", err) }; defer wrap()).
+// A function literal written in the defer statement is right.
+func (g *gen) deferredClosure(call *ast.CallExpr, v *types.Var) {
+	if _, isFunc := v.Type().Underlying().(*types.Signature); !isFunc {
+		return
+	}
+	results := map[types.Object]bool{}
+	ast.Inspect(g.c.file, func(n ast.Node) bool {
+		var ft *ast.FuncType
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			ft = n.Type
+		case *ast.FuncLit:
+			ft = n.Type
+		}
+		if ft != nil && ft.Results != nil {
+			for _, f := range ft.Results.List {
+				for _, name := range f.Names {
+					if obj := g.c.info.Defs[name]; obj != nil {
+						results[obj] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	if len(results) == 0 {
+		return
+	}
+	set := ""
+	ast.Inspect(g.c.file, func(n ast.Node) bool {
+		lit := assignedLit(g.c.info, n, v)
+		if lit == nil || set != "" {
+			return set == ""
+		}
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			var lhs []ast.Expr
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				lhs = n.Lhs
+			case *ast.IncDecStmt:
+				lhs = []ast.Expr{n.X}
+			}
+			for _, l := range lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok && results[g.c.info.Uses[id]] {
+					set = id.Name
+				}
+			}
+			return set == ""
+		})
+		return set == ""
+	})
+	if set != "" {
+		g.errorf(call.Pos(), "defer %s(...) of a function literal that sets the named result %s: the interpreter would wait forever for the function's frame, which it holds while the deferred calls run; write the function literal in the defer statement (defer func() { ... }())", v.Name(), set)
+	}
+}
+
+// assignedLit returns the function literal that n, an assignment or
+// var declaration, gives v, or nil.
+func assignedLit(info *types.Info, n ast.Node, v *types.Var) *ast.FuncLit {
+	var lhs, rhs []ast.Expr
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		lhs, rhs = n.Lhs, n.Rhs
+	case *ast.ValueSpec:
+		for _, name := range n.Names {
+			lhs = append(lhs, name)
+		}
+		rhs = n.Values
+	default:
+		return nil
+	}
+	if len(lhs) != len(rhs) {
+		return nil
+	}
+	for i, l := range lhs {
+		id, ok := ast.Unparen(l).(*ast.Ident)
+		if !ok || info.Defs[id] != v && info.Uses[id] != v {
+			continue
+		}
+		if lit, ok := ast.Unparen(rhs[i]).(*ast.FuncLit); ok {
+			return lit
+		}
+	}
+	return nil
+}
+
+// callsRecover reports whether body calls recover itself (not in a
+// function literal).
+func callsRecover(body *ast.BlockStmt) bool {
+	found := false
+	if body == nil {
+		return false
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && id.Name == "recover" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// stackTop returns the last node of stack, or nil.
+func stackTop(stack []ast.Node) ast.Node {
+	if len(stack) == 0 {
+		return nil
+	}
+	return stack[len(stack)-1]
+}
+
+// methodValue rewrites x.M, a method value (not called where it is
+// written) of a method with a value receiver, so that it binds a copy of
+// x made when it is evaluated, as Go does: the interpreter binds x
+// itself, so f := c.Value; c.Inc(); f() saw the incremented c.
+func (g *gen) methodValue(n *ast.SelectorExpr) {
+	sel, ok := g.c.info.Selections[n]
+	if !ok || sel.Kind() != types.MethodVal || types.IsInterface(sel.Recv()) {
+		return
+	}
+	fn, ok := sel.Obj().(*types.Func)
+	if !ok || instantiated(fn) {
+		return
+	}
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return
+	}
+	if _, ptr := recv.Type().(*types.Pointer); ptr {
+		return // the method binds x's address, as the interpreter does
+	}
+	t := g.c.info.Types[n.X].Type
+	x := g.text(n.X)
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t, x = p.Elem(), "*"+x
+	}
+	ts, ok1 := g.typeSrc(t)
+	sig, ok2 := g.typeSrc(g.c.info.Types[n].Type)
+	if !ok1 || !ok2 {
+		return
+	}
+	g.ed.replace(g.off(n.Pos()), g.off(n.End()), "func(_gtr "+ts+") "+sig+" { return _gtr."+n.Sel.Name+" }("+x+")")
+}
+
 // ident renames a use of an object whose interpreter name is not its own,
 // and reads a session variable the cell redefines through its pointer.
 func (g *gen) ident(id *ast.Ident) {
+	if slices.Contains(g.direct, id) {
+		return // see deferDirect
+	}
 	obj := g.c.info.Uses[id]
 	if obj == nil {
 		obj = g.c.info.Defs[id]

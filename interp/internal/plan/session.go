@@ -71,6 +71,9 @@ type Session struct {
 	prelude     *Plan
 	// bodies hold the names cells' functions are declared under.
 	bodies map[types.Object]string
+	// recovers holds the cells' functions whose bodies call recover (see
+	// deferDirect).
+	recovers map[types.Object]bool
 	// sources hold the declarations (without bodies) of the functions,
 	// types and methods ("T.M") cells declared, for Inspect.
 	sources map[string]string
@@ -157,6 +160,7 @@ func (s *Session) Reset() error {
 	s.constUsers = map[string]*constUser{}
 	s.varUsers = map[string]map[string]int{}
 	s.bodies = map[types.Object]string{}
+	s.recovers = map[types.Object]bool{}
 	s.generics = map[types.Object]*source{}
 	s.instances = map[string]string{}
 	s.instNames = map[string]bool{}

@@ -1,0 +1,22 @@
+package plan
+
+import "testing"
+
+// TestRewritesDefer checks the code generated for deferred calls and
+// method values (see deferArgs, deferDirect, methodValue).
+func TestRewritesDefer(t *testing.T) {
+	testRewrites(t, []rewriteCase{
+		{"the variables of a deferred call's arguments assigned later are copied",
+			"func f() { x, y := 1, 2; defer fmt.Println(x, y, n); x = 3; _ = y }",
+			[]string{"{ x := x; defer fmt.Println(x, y, n) }"}, []string{"y := y"}},
+		{"a loop's variable, not an address or a receiver",
+			"func f() { for i := 0; i < 3; i++ { defer fmt.Print(i) }; var s S; for k := range 2 { defer fmt.Print(&k, s.String()) } }",
+			[]string{"{ i := i; defer fmt.Print(i) }"}, []string{"k := k", "s := s"}},
+		{"a deferred function that recovers is called by its declaration",
+			"func h() { if r := recover(); r != nil { println(r) } }\nfunc f() { defer h(); panic(1) }",
+			[]string{"defer _gtf2_h()"}, nil},
+		{"a method value of a value receiver binds a copy",
+			"var s S\nfunc f() func() string { return s.String }",
+			[]string{"func(_gtr S) func() string { return _gtr.String }(s)"}, nil},
+	})
+}
