@@ -193,6 +193,7 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 	case *ast.SelectorExpr:
 		if call, ok := stackTop(stack).(*ast.CallExpr); !ok || ast.Unparen(call.Fun) != ast.Expr(n) {
 			g.methodValue(n)
+			g.templateMethodValue(n)
 		}
 		if _, ok := info.Selections[n]; !ok {
 			// A qualified identifier: os.Exit and its kind.

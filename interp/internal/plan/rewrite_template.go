@@ -48,6 +48,7 @@ func (g *gen) templateCall(call *ast.CallExpr, fn *types.Func) {
 	// session declares now, or later when a function of the cell runs.
 	v := g.templateViewer(g.hasTemplateTypes() || g.inFunc(call.Pos()))
 	g.pendingWarning(call, t, v)
+	g.warnTemplateFuncs(data, t, v)
 	// Every Execute goes through _gt.TemplateExecute, which gives the
 	// template the functions of its rewritten trees: a template that
 	// shares trees with one rewritten before (a Clone) needs them too.
@@ -109,6 +110,42 @@ func ifaceElems(t types.Type) bool {
 		return false
 	}
 	return types.IsInterface(elem)
+}
+
+// warnTemplateFuncs warns at data, given to a template's Execute, when
+// it holds functions (a field F of a func type, which {{call .F}} calls)
+// whose results hold a cell's values with methods: the template gets
+// their results as the interpreter's values, without the methods.
+func (g *gen) warnTemplateFuncs(data ast.Expr, t types.Type, v *templateViewer) {
+	var fn *types.Signature
+	anyHeld(t, false, func(t types.Type) bool {
+		sig, ok := t.Underlying().(*types.Signature)
+		if ok && sig.Results().Len() > 0 && v.needs(sig.Results().At(0).Type()) {
+			fn = sig
+		}
+		return fn != nil
+	})
+	if fn == nil {
+		return
+	}
+	g.warnf(data.Pos(), "a template given %s calls its functions ({{call .F}}) without a view of what they return (%s): it sees the interpreter's values, without their methods; give the template the results instead, or the functions in a template.FuncMap literal",
+		types.TypeString(t, cellQualifier), types.TypeString(fn.Results().At(0).Type(), cellQualifier))
+}
+
+// templateMethodValue warns at t.Execute or t.ExecuteTemplate of a
+// template package taken as a value (not called where it is written):
+// the planner gives the data a view only in a call it sees.
+func (g *gen) templateMethodValue(n *ast.SelectorExpr) {
+	sel, ok := g.c.info.Selections[n]
+	if !ok || sel.Kind() != types.MethodVal {
+		return
+	}
+	fn, ok := sel.Obj().(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "text/template" && fn.Pkg().Path() != "html/template" ||
+		fn.Name() != "Execute" && fn.Name() != "ExecuteTemplate" {
+		return
+	}
+	g.warnf(n.Pos(), "%s taken as a value: a call through it gives the template a cell's values as the interpreter's, without their methods; call %s where the data is given", g.text(n), fn.Name())
 }
 
 // funcMapLit gives the functions of a template.FuncMap literal (of
