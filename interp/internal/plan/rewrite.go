@@ -244,11 +244,12 @@ func (g *gen) deferDirect(call *ast.CallExpr) {
 // name (not its address, a field or a method of it), and that the
 // function assigns after the statement or in a loop around it, is
 // copied into a variable of the same name in a block around the
-// statement: { x := x; defer fmt.Println(x) }.
+// statement: { x := x; defer fmt.Println(x) }; so is the receiver of a
+// deferred method, unless the method takes its address.
 func (g *gen) deferArgs(d *ast.DeferStmt, stack []ast.Node) {
 	// Each function body is walked on its own (see walkFunc): the
 	// stack's first node is the body of the function d is in.
-	if len(stack) == 0 || len(d.Call.Args) == 0 {
+	if len(stack) == 0 {
 		return
 	}
 	body := stack[0]
@@ -289,6 +290,29 @@ func (g *gen) deferArgs(d *ast.DeferStmt, stack []ast.Node) {
 			return true
 		})
 	}
+	// The receiver of a method: Go evaluates it at the statement too (f
+	// of defer f.Close(), before f = other), but a method with a pointer
+	// receiver called on a variable takes the variable's address
+	// (defer wg.Done()), which a copy would not be.
+	if sel, ok := ast.Unparen(d.Call.Fun).(*ast.SelectorExpr); ok {
+		id, isIdent := ast.Unparen(sel.X).(*ast.Ident)
+		s, isMethod := info.Selections[sel]
+		if isIdent && isMethod && s.Kind() == types.MethodVal {
+			if v, ok := info.Uses[id].(*types.Var); ok && !v.IsField() && v.Pos() > body.Pos() && v.Pos() < body.End() {
+				_, ptrRecv := s.Obj().Type().(*types.Signature).Recv().Type().(*types.Pointer)
+				switch v.Type().Underlying().(type) {
+				case *types.Pointer, *types.Interface, *types.Map, *types.Chan, *types.Signature:
+					cands[v] = true
+				default:
+					if ptrRecv {
+						skip[v] = true
+					} else {
+						cands[v] = true
+					}
+				}
+			}
+		}
+	}
 	var names []string
 	for v := range cands {
 		if skip[v] || !g.assignedLater(body, v, d, loops) {
@@ -320,8 +344,25 @@ func (g *gen) assignedLater(body ast.Node, v *types.Var, d *ast.DeferStmt, loops
 			}
 		}
 	}
+	_, value := v.Type().Underlying().(*types.Struct)
+	if _, ok := v.Type().Underlying().(*types.Array); ok {
+		value = true
+	}
 	assigned := func(e ast.Expr, at token.Pos) {
-		id, ok := ast.Unparen(e).(*ast.Ident)
+		e = ast.Unparen(e)
+		for value {
+			// A field or element of a struct or array variable.
+			switch x := e.(type) {
+			case *ast.SelectorExpr:
+				e = ast.Unparen(x.X)
+				continue
+			case *ast.IndexExpr:
+				e = ast.Unparen(x.X)
+				continue
+			}
+			break
+		}
+		id, ok := e.(*ast.Ident)
 		if !ok || g.c.info.Uses[id] != v {
 			return
 		}
@@ -352,6 +393,17 @@ func (g *gen) assignedLater(body ast.Node, v *types.Var, d *ast.DeferStmt, loops
 		case *ast.UnaryExpr:
 			if n.Op == token.AND {
 				assigned(n.X, n.Pos()) // &v may change it
+			}
+		case *ast.CallExpr:
+			// v.M() of a method with a pointer receiver takes &v.
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok {
+				if s, ok := g.c.info.Selections[sel]; ok && s.Kind() == types.MethodVal {
+					if _, ptr := s.Obj().Type().(*types.Signature).Recv().Type().(*types.Pointer); ptr {
+						if _, isPtr := s.Recv().Underlying().(*types.Pointer); !isPtr {
+							assigned(sel.X, n.Pos())
+						}
+					}
+				}
 			}
 		}
 		return !found
