@@ -163,13 +163,16 @@ func FmtAny(v any, f func(any) any) any {
 		return v
 	}
 	if f == nil {
-		f = func(x any) any { return x } // wrappers are still opened
+		f = unchanged // wrappers are still opened
 	}
 	if r, ok := fmtWalk(reflect.ValueOf(v), f, 0, true); ok {
 		return r.Interface()
 	}
 	return v
 }
+
+// unchanged is FmtAny's function when the session has no dispatch.
+func unchanged(x any) any { return x }
 
 // fmtWalk returns v with f applied to the values of interface type in it
 // (see FmtAny), and whether any changed. top marks v itself, held in an

@@ -214,7 +214,7 @@ func (g *gen) boxed(a ast.Expr) bool {
 	if !ok {
 		return false
 	}
-	g.ed.insert(g.off(a.Pos()), "any(func(_gtx "+ts+") any { var _gtr any = _gtx; return _gtr }(")
+	g.ed.insert(g.off(a.Pos()), "any("+throughVar(ts, "any"))
 	g.ed.insertClosing(g.off(a.End()), "))")
 	return true
 }

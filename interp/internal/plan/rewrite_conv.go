@@ -284,8 +284,15 @@ func (g *gen) convAny(e ast.Expr, target types.Type) {
 	if !ok1 || !ok2 {
 		return
 	}
-	g.ed.insert(g.off(e.Pos()), "func(_gtx "+ts+") "+is+" { var _gtr "+is+" = _gtx; return _gtr }(")
+	g.ed.insert(g.off(e.Pos()), throughVar(ts, is))
 	g.ed.insertClosing(g.off(e.End()), ")")
+}
+
+// throughVar returns the opening of a call that converts a value of the
+// type ts to the interface is through a variable of the interface (see
+// convAny), up to the argument.
+func throughVar(ts, is string) string {
+	return "func(_gtx " + ts + ") " + is + " { var _gtr " + is + " = _gtx; return _gtr }("
 }
 
 // keepResult makes the result of n, a call of an interpreted function
