@@ -84,3 +84,26 @@ func TestVariablesNamedLikePackages(t *testing.T) {
 		t.Errorf("data declared after the import: got result %q stdout %q, want 10", res, out)
 	}
 }
+
+// TestNoGradLoopWritesIterationVariable runs the evaluation loop every
+// PyTorch user writes as `with torch.no_grad()`: a function literal
+// handed to tensor.NoGrad writes a variable of the loop's iteration, and
+// the iteration reads it after NoGrad returns. Each iteration must see
+// its own result (i times [1 2 3]), and the literal's write must reach
+// it; the planner once refused this cell.
+func TestNoGradLoopWritesIterationVariable(t *testing.T) {
+	s := newSession(t)
+	mustRun(t, s, "x := tensor.FromFloat32s([]float32{1, 2, 3}, 3).SetRequiresGrad(true)")
+	_, out := mustRun(t, s, `import "strings"
+var got []string
+for len(got) < 3 {
+	var p []float32
+	i := len(got) + 1
+	tensor.NoGrad(func() { p = x.MulScalar(float64(i)).Float32s() })
+	got = append(got, fmt.Sprint(p))
+}
+fmt.Println(strings.Join(got, " "))`)
+	if want := "[1 2 3] [2 4 6] [3 6 9]\n"; out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}

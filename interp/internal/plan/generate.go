@@ -114,6 +114,10 @@ type gen struct {
 	// before the cell declares a variable of the same name and another
 	// type (see capture).
 	oldSlots map[types.Object]string
+	// viaPointer holds the uses of loop variables that a function literal
+	// writes and reaches through a pointer its wrapper takes (see
+	// bindLoopVars): each is spelled (*name).
+	viaPointer map[*ast.Ident]string
 	// bodies are the names the cell's functions are declared under (see
 	// rewrite).
 	bodies map[*ast.FuncDecl]string

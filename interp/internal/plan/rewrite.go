@@ -581,6 +581,10 @@ func (g *gen) ident(id *ast.Ident) {
 		g.ed.replace(g.off(id.Pos()), g.off(id.End()), "(*"+p+")")
 		return
 	}
+	if p, ok := g.viaPointer[id]; ok {
+		g.ed.replace(g.off(id.Pos()), g.off(id.End()), "(*"+p+")")
+		return
+	}
 	if tn, ok := obj.(*types.TypeName); ok {
 		if name, ok := g.hoisted(tn); ok {
 			g.ed.replace(g.off(id.Pos()), g.off(id.End()), name)

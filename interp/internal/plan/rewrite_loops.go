@@ -123,10 +123,19 @@ func (g *gen) captures(loop ast.Node, vars map[types.Object]*ast.Ident) bool {
 // yaegi gives a closure that compiled code calls (sync.WaitGroup.Go, a
 // callback kept for later) the variables of the frame as they are when it
 // is called, not as they were when it was made: every closure of the loop
-// would see the last iteration's. A literal that a go or defer statement
-// calls takes them as parameters of its own instead (see bindCallVars). A
-// literal that assigns one of those variables is left alone, since the
-// copy would not see its writes.
+// would see the last iteration's. A variable the literal writes (assigns,
+// or takes the address of) is passed as a pointer, which the literal's
+// uses go through, so that its writes reach the iteration's variable
+// (yaegi gives each iteration's variable its own storage once its address
+// is taken), whether compiled code calls the literal before it returns
+// (tensor.NoGrad, sort.Slice, sync.Once.Do) or later:
+//
+//	func(_gtp1_p *[]float32) func() { return func() { (*_gtp1_p) = f() } }(&p)
+//
+// A literal that a go or defer statement calls takes them as parameters of
+// its own instead (see bindCallVars). A literal that writes them and that
+// interpreted code calls is left alone: yaegi gives it the frame it was
+// made in.
 func (g *gen) bindLoopVars(lit *ast.FuncLit, stack []ast.Node) {
 	var loops []ast.Node
 	for _, n := range stack {
@@ -164,7 +173,14 @@ func (g *gen) bindLoopVars(lit *ast.FuncLit, stack []ast.Node) {
 	}
 	var vars []*types.Var
 	seen := map[*types.Var]bool{}
-	var assigned *ast.Ident // a variable of the loops the literal assigns
+	written := map[*types.Var]bool{} // the variables of the loops the literal writes
+	write := func(x ast.Expr) {
+		if id, ok := ast.Unparen(x).(*ast.Ident); ok {
+			if v := asVar(g.c.info.Uses[id]); inLoop(v) {
+				written[v] = true
+			}
+		}
+	}
 	ast.Inspect(lit.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.Ident:
@@ -174,37 +190,28 @@ func (g *gen) bindLoopVars(lit *ast.FuncLit, stack []ast.Node) {
 			}
 		case *ast.AssignStmt:
 			for _, l := range n.Lhs {
-				if id, ok := ast.Unparen(l).(*ast.Ident); ok && inLoop(asVar(g.c.info.Uses[id])) {
-					assigned = id
-				}
+				write(l)
 			}
 		case *ast.IncDecStmt:
-			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && inLoop(asVar(g.c.info.Uses[id])) {
-				assigned = id
-			}
+			write(n.X)
 		case *ast.UnaryExpr:
-			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && inLoop(asVar(g.c.info.Uses[id])) {
-				assigned = id
+			if n.Op == token.AND {
+				write(n.X)
 			}
 		}
-		return assigned == nil
+		return true
 	})
-	call := goOrDeferCall(lit, stack)
-	if assigned != nil && call != nil {
-		if _, ok := stack[len(stack)-2].(*ast.DeferStmt); ok {
-			g.errorf(assigned.Pos(), "a deferred function literal in a loop writes %[1]s, a variable of the loop's iteration: the interpreter would give each deferred call the last iteration's %[1]s; write to a copy declared in the literal (%[1]s := %[1]s) or pass it as an argument", assigned.Name)
+	if len(vars) == 0 {
+		return
+	}
+	if call := goOrDeferCall(lit, stack); call != nil {
+		if _, isGo := stack[len(stack)-2].(*ast.GoStmt); isGo && len(written) > 0 {
+			return
 		}
+		g.bindCallVars(lit, call, stack[len(stack)-2].(ast.Stmt), vars, written)
 		return
 	}
-	if assigned != nil && g.compiledArg(lit, stack) {
-		g.errorf(assigned.Pos(), "a function literal in a loop handed to compiled code writes %[1]s, a variable of the loop's iteration: the interpreter would give it the variables of the frame as they are when it runs, not its iteration's; write to a copy declared in the literal (%[1]s := %[1]s)", assigned.Name)
-		return
-	}
-	if assigned != nil || len(vars) == 0 {
-		return
-	}
-	if call != nil {
-		g.bindCallVars(lit, call, vars)
+	if len(written) > 0 && !g.compiledArg(lit, stack) {
 		return
 	}
 	var params, args []string
@@ -213,12 +220,33 @@ func (g *gen) bindLoopVars(lit *ast.FuncLit, stack []ast.Node) {
 		if !ok {
 			return
 		}
+		if written[v] {
+			p := g.fresh("_gtp") + "_" + v.Name()
+			params = append(params, p+" *"+t)
+			args = append(args, "&"+v.Name())
+			g.pointTo(lit.Body, v, p)
+			continue
+		}
 		params = append(params, v.Name()+" "+t)
 		args = append(args, v.Name())
 	}
 	ft := g.text(lit.Type)
 	g.ed.insert(g.off(lit.Pos()), "func("+strings.Join(params, ", ")+") "+ft+" { return ")
 	g.ed.insertClosing(g.off(lit.End()), " }("+strings.Join(args, ", ")+")")
+}
+
+// pointTo makes the uses of v in body go through the pointer named p (see
+// viaPointer).
+func (g *gen) pointTo(body *ast.BlockStmt, v *types.Var, p string) {
+	if g.viaPointer == nil {
+		g.viaPointer = map[*ast.Ident]string{}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && g.c.info.Uses[id] == v {
+			g.viaPointer[id] = p
+		}
+		return true
+	})
 }
 
 // asVar returns obj as a variable, or a variable no loop holds.
@@ -257,9 +285,12 @@ func goOrDeferCall(lit *ast.FuncLit, stack []ast.Node) *ast.CallExpr {
 // statement does: a deferred call in a loop would see the last
 // iteration's variables (and so would a goroutine, were the literal
 // wrapped as bindLoopVars wraps others: yaegi evaluates the function of a
-// go statement in the new goroutine). A parameter whose name the literal
-// declares again in its outermost block gets a name of its own.
-func (g *gen) bindCallVars(lit *ast.FuncLit, call *ast.CallExpr, vars []*types.Var) {
+// go statement in the new goroutine). A variable the literal writes is
+// passed as a pointer, taken in a block around the statement, which its
+// uses go through: each deferred call writes its own iteration's
+// variable, as in Go. A parameter whose name
+// the literal declares again in its outermost block gets a name of its own.
+func (g *gen) bindCallVars(lit *ast.FuncLit, call *ast.CallExpr, stmt ast.Stmt, vars []*types.Var, written map[*types.Var]bool) {
 	scope := g.c.info.Scopes[lit.Type]
 	rename := map[types.Object]string{}
 	var params, args []string
@@ -267,6 +298,17 @@ func (g *gen) bindCallVars(lit *ast.FuncLit, call *ast.CallExpr, vars []*types.V
 		t, ok := g.typeSrc(v.Type())
 		if !ok {
 			return
+		}
+		if written[v] {
+			// The pointer is taken in a block around the statement:
+			// yaegi reads a deferred call's arguments when it runs.
+			p := g.fresh("_gtp") + "_" + v.Name()
+			params = append(params, p+" *"+t)
+			args = append(args, p)
+			g.ed.insert(g.off(stmt.Pos()), "{ "+p+" := &"+v.Name()+"; ")
+			g.ed.insertClosing(g.off(stmt.End()), " }")
+			g.pointTo(lit.Body, v, p)
+			continue
 		}
 		name := v.Name()
 		if scope != nil && scope.Lookup(name) != nil {

@@ -1,7 +1,5 @@
 // A closure handed to compiled code (sync.WaitGroup.Go) that writes its
-// iteration's variable: the interpreter cannot give it its iteration's.
-//
-// gocompat: want-error "a function literal in a loop handed to compiled code writes i"
+// iteration's variable, after the loop has moved on.
 package main
 
 import (

@@ -1,7 +1,5 @@
-// A deferred closure that assigns its iteration's variable: the
-// interpreter cannot give each deferred call its own.
-//
-// gocompat: want-error "a deferred function literal in a loop writes i"
+// A deferred closure that assigns its iteration's variable: each deferred
+// call writes its own.
 package main
 
 import "fmt"
