@@ -409,3 +409,31 @@ func TestReadyRoundTrip(t *testing.T) {
 		t.Error("ParseReady accepted port 0")
 	}
 }
+
+func TestLaunchListensOnIPCWhenJupyterAsks(t *testing.T) {
+	conn := freeConn(t)
+	conn.Transport, conn.IP = "ipc", filepath.Join(t.TempDir(), "kernel")
+	p := newFakeProcess()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := launch(t, ctx, Config{Conn: conn, Starter: fakeStarter{p: p, t: t}, Node: NodeOptions{Toward: "127.0.0.1"}})
+	path := strings.TrimPrefix(conn.Endpoint(conn.HBPort), "ipc://")
+	var c net.Conn
+	var err error
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if c, err = net.Dial("unix", path); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		t.Fatalf("no ipc listener at %s: %v", path, err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	fmt.Fprintln(c, "beat")
+	if got, err := bufio.NewReader(c).ReadString('\n'); err != nil || got != "hb:beat\n" {
+		t.Errorf("the ipc heartbeat answered %q, %v; want hb:beat", got, err)
+	}
+	cancel()
+	<-done
+}
