@@ -275,3 +275,13 @@ func TestInterruptAndStopGoThroughScancel(t *testing.T) {
 		t.Errorf("Stop ran %q; want scancel 21", f.calls)
 	}
 }
+
+func TestKernelThatFailsOnTheNodeIsQuoted(t *testing.T) {
+	f := newFake(t, Options{NodeCUDA: "on"}, `cat "$D/err" >&2; exit 1`, map[string]string{"err": "srun: jobid 3: nodes(1):`n1', cpu counts: 1(x1)\n" +
+		"gotensor kernel: install: --cuda: no CUDA build /shared/gotensor-cuda beside /shared/gotensor\n" +
+		"srun: error: n1: task 0: Exited with exit code 1"}, nil)
+	err := f.start(t).Wait()
+	if err == nil || !strings.Contains(err.Error(), "no CUDA build /shared/gotensor-cuda") {
+		t.Errorf("Wait = %v; want the node side's own reason", err)
+	}
+}

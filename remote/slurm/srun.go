@@ -139,6 +139,7 @@ type process struct {
 	pending  bool
 	errs     []string // srun's error lines
 	ended    string   // Slurm's line saying that it ended the job or step
+	said     []string // the kernel's last lines on stderr, for explain
 	stopping bool
 
 	cancelOnce sync.Once
@@ -205,6 +206,9 @@ func (p *process) readStderr(r io.ReadCloser) {
 			log.Debug(line)
 		} else {
 			fmt.Fprintln(p.s.kernelLog, line)
+			p.mu.Lock()
+			p.said = append(p.said[max(0, len(p.said)-2):], line)
+			p.mu.Unlock()
 		}
 	}
 }
@@ -327,6 +331,7 @@ func (p *process) explain(waitErr error) error {
 	p.mu.Lock()
 	job, node, ended := p.jobID, p.node, p.ended
 	said := strings.Join(p.errs, "; ")
+	kernelSaid := strings.Join(p.said, " | ")
 	p.mu.Unlock()
 	o := p.s.opts
 	ctx := context.Background()
@@ -369,9 +374,9 @@ func (p *process) explain(waitErr error) error {
 	case ended != "":
 		return fmt.Errorf("slurm: Slurm ended job %s%s: %s", job, state, ended)
 	case job != "" && state != "":
-		return fmt.Errorf("slurm: job %s ended%s; srun: %v%s", job, state, waitErr, saidSuffix(said))
+		return fmt.Errorf("slurm: job %s ended%s; srun: %v%s%s", job, state, waitErr, saidSuffix(said), kernelSuffix(kernelSaid))
 	}
-	return fmt.Errorf("slurm: srun failed: %v%s", waitErr, saidSuffix(said))
+	return fmt.Errorf("slurm: srun failed: %v%s%s", waitErr, saidSuffix(said), kernelSuffix(kernelSaid))
 }
 
 func inPartition(p string) string {
@@ -398,6 +403,13 @@ func saidSuffix(said string) string {
 		return ""
 	}
 	return " (srun said: " + said + ")"
+}
+
+func kernelSuffix(said string) string {
+	if said == "" {
+		return ""
+	}
+	return " (the node side's last words: " + said + ")"
 }
 
 // jobState picks JobState and Reason out of `scontrol --oneliner show
