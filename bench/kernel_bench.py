@@ -15,6 +15,13 @@ The client is a bare pyzmq one that signs its own messages: jupyter_client
 adds about a millisecond a request, which would hide the kernels.
 
     /usr/bin/python3 bench/kernel_bench.py --gotensor bin/gotensor
+
+With --slurm it also measures "Go (gotensor) on Slurm" (`gotensor slurm`,
+the kernel on a node srun allocates, its channels forwarded by the
+launcher) in a third column; run it where Slurm answers, e.g. in the
+throw-away cluster of tests/slurmcluster.py:
+
+    python3 tests/slurmcluster.py -- /usr/bin/python3 bench/kernel_bench.py --slurm
 """
 
 import argparse
@@ -202,6 +209,7 @@ def main():
     ap.add_argument("--runs", type=int, default=200, help="timed execute requests (default 200)")
     ap.add_argument("--warmup", type=int, default=20, help="untimed execute requests first (default 20)")
     ap.add_argument("--starts", type=int, default=5, help="kernel launches for start-up (default 5)")
+    ap.add_argument("--slurm", action="store_true", help="also measure `gotensor slurm` (needs a Slurm cluster)")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     ap.add_argument("--verbose", action="store_true", help="show the kernels' logs")
     args = ap.parse_args()
@@ -213,6 +221,8 @@ def main():
         ("gotensor", [gotensor, "kernel", "-f", "{connection_file}"]),
         ("ipykernel", [args.python, "-m", "ipykernel_launcher", "-f", "{connection_file}"]),
     ]
+    if args.slurm:
+        kernels.append(("on slurm", [gotensor, "slurm", "-f", "{connection_file}"]))
     ctx = zmq.Context()
     results = {}
     log = None if args.verbose else subprocess.DEVNULL
@@ -233,14 +243,15 @@ def main():
         return
     print(f"kernel_bench: {platform.node()}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
     print(f"start-up: median of {args.starts} launches; round trip: median (p90) of {args.runs} execute_request \"1+1\"\n")
-    print(f"{'':24}{'gotensor':>12}{'ipykernel':>12}{'ratio':>9}")
+    slurm = results.get("on slurm")
+    print(f"{'':24}{'gotensor':>12}{'ipykernel':>12}{'ratio':>9}" + (f"{'on slurm':>12}" if slurm else ""))
     rows = [
         ("start-up (ms)", "startup_ms"),
         ("round trip (ms)", "roundtrip_ms"),
         ("round trip p90 (ms)", "roundtrip_p90_ms"),
     ]
     for label, key in rows:
-        print(f"{label:24}{g[key]:12.2f}{p[key]:12.2f}{ratios[key]:9.3f}")
+        print(f"{label:24}{g[key]:12.2f}{p[key]:12.2f}{ratios[key]:9.3f}" + (f"{slurm[key]:12.2f}" if slurm else ""))
     print("\nratio = gotensor / ipykernel (goal: below 0.2)")
 
 

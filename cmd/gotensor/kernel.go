@@ -14,6 +14,7 @@ import (
 	"github.com/gotensor/gotensor/interp"
 	"github.com/gotensor/gotensor/kernel"
 	"github.com/gotensor/gotensor/protocol"
+	"github.com/gotensor/gotensor/remote"
 )
 
 func runKernel(args []string, stdout, stderr io.Writer) int {
@@ -24,16 +25,31 @@ func runKernel(args []string, stdout, stderr io.Writer) int {
 	logFile := dupStderr()
 	logger := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: logLevel()})).With("pid", os.Getpid())
 
-	fs := newFlagSet("kernel", "-f CONNECTION_FILE", stderr)
+	fs := newFlagSet("kernel", "-f CONNECTION_FILE | --remote [--cuda auto|on|off]", stderr)
 	connFile := fs.String("f", "", "the connection `file` Jupyter wrote (kernel.json passes {connection_file})")
+	remoteMode := fs.Bool("remote", false, "serve a launcher on another machine (gotensor slurm): read the connection from stdin, bind this machine's address toward the launcher, stop when the launcher is gone")
+	cudaMode := fs.String("cuda", "off", "with --remote: auto runs the CUDA build beside this binary where this machine has a GPU, on insists on it")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
-	if *connFile == "" {
+	if *connFile == "" && !*remoteMode {
 		fmt.Fprintln(stderr, "gotensor kernel: missing -f CONNECTION_FILE; Jupyter starts the kernel (run 'gotensor install' first)")
 		return 2
 	}
-	conn, err := protocol.ReadConnectionFile(*connFile)
+	if *connFile != "" && *remoteMode {
+		fmt.Fprintln(stderr, "gotensor kernel: use -f or --remote, not both: --remote reads the connection from its launcher on stdin")
+		return 2
+	}
+	var conn *protocol.ConnectionInfo
+	var node *remote.Node
+	var err error
+	if *remoteMode {
+		if node, err = acceptRemote(*cudaMode); err == nil {
+			conn = node.Conn
+		}
+	} else {
+		conn, err = protocol.ReadConnectionFile(*connFile)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "gotensor kernel: %v\n", err)
 		return 1
@@ -50,7 +66,11 @@ func runKernel(args []string, stdout, stderr io.Writer) int {
 	// SIGINT as an interrupt.
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	logger.Info("gotensor kernel starting", "version", Version(), "connection_file", *connFile)
+	if node != nil {
+		ctx = node.Watch(ctx)
+		defer releaseIfLost(node, logger)
+	}
+	logger.Info("gotensor kernel starting", "version", Version(), "connection_file", *connFile, "listen", conn.Endpoint(conn.ShellPort))
 	restart, err := kernel.Run(ctx, kernel.Config{
 		Conn:                  conn,
 		Interp:                goLanguage{sess},

@@ -4,7 +4,9 @@
 //
 //	gotensor install [--user | --sys-prefix | --prefix DIR] [--name N] [--display-name S]
 //	gotensor uninstall [--name N]
+//	gotensor install --slurm [--partition P] [--gpus N] [--time T] [...]
 //	gotensor kernel -f CONNECTION_FILE
+//	gotensor slurm -f CONNECTION_FILE [--partition P] [--gpus N] [--time T] [...]
 //	gotensor data mnist|fashion-mnist|fortunes [--dir D]
 //	gotensor run NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html]
 //	gotensor lab [--port N] [--no-browser] [DIR]
@@ -13,7 +15,9 @@
 //
 // Install once, then pick "Go (gotensor)" in JupyterLab or Notebook; Jupyter
 // runs `gotensor kernel` itself. Where no JupyterLab is installed,
-// `gotensor lab` assembles one and starts it.
+// `gotensor lab` assembles one and starts it. On a Slurm cluster,
+// `gotensor install --slurm` adds "Go (gotensor) on Slurm", whose
+// launcher (`gotensor slurm`) runs the kernel on a node Slurm allocates.
 package main
 
 import (
@@ -37,6 +41,7 @@ func init() {
 		{"install", "install the kernelspec so that Jupyter finds the kernel", runInstall},
 		{"uninstall", "remove the kernelspec", runUninstall},
 		{"kernel", "run the kernel (Jupyter starts this)", runKernel},
+		{"slurm", "run the kernel on a node that Slurm allocates (Jupyter starts this)", runSlurm},
 		{"data", "fetch a data set (mnist, fashion-mnist, fortunes)", runData},
 		{"run", "execute a notebook without Jupyter and write the executed copy", runRun},
 		{"lab", "start JupyterLab on 127.0.0.1 with the kernel", runLab},
