@@ -187,6 +187,14 @@ func New(ctx context.Context, cfg Config) (*Builder, error) {
 	if _, err := exec.LookPath(b.extld); err != nil {
 		return nil, &Unavailable{Reason: "no C compiler (" + b.extld + "): Go links plugins with it", Fix: "install gcc (apt-get install gcc) and restart the kernel"}
 	}
+	// The system linker is most of a cell's build: mold, then gold, link
+	// a plugin faster than ld.bfd (scripts/setup.sh installs mold).
+	for _, ld := range []string{"mold", "gold"} {
+		if _, err := exec.LookPath("ld." + ld); err == nil {
+			b.link = append(b.link, "-extldflags=-fuse-ld="+ld)
+			break
+		}
+	}
 	out, err := b.goCmd(ctx, "env", "GOTOOLDIR")
 	if err != nil {
 		return nil, &Unavailable{Reason: "the go command fails: " + err.Error()}
