@@ -28,16 +28,32 @@ func (s *Session) runGo(ctx context.Context, code string) (*display.Bundle, erro
 	if err := s.fetchImports(ctx, code); err != nil {
 		return nil, err
 	}
-	p, err := s.plan.Plan(s.cells, code)
+	var p *plan.Plan
+	var err error
+	if s.dbgOn.Load() {
+		// The debugger's breakpoints and steps are the interpreter's.
+		s.debugFunctions()
+		p, err = s.plan.Interpret(s.cells, code)
+	} else {
+		p, err = s.plan.Plan(s.cells, code)
+	}
 	if err != nil {
 		return nil, compileError(err)
 	}
+	if p.Compiled != nil {
+		return s.runCompiled(ctx, code, p)
+	}
+	return s.runPlan(ctx, code, p)
+}
+
+// runPlan runs the interpreter's plan of a cell.
+func (s *Session) runPlan(ctx context.Context, code string, p *plan.Plan) (*display.Bundle, error) {
 	for _, w := range p.Warnings {
 		fmt.Fprintf(s.stderr, "interp: warning: %s\n", w)
 	}
 	s.dbg.recordCell(s.cells, code)
 	c := &cellRun{s: s, p: p, ctx: ctx, ended: make(chan struct{})}
-	err = c.run(ctx, c.steps)
+	err := c.run(ctx, c.steps)
 	s.plan.Commit(p, int(c.ran.Load()))
 	if err != nil {
 		return nil, err

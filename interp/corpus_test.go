@@ -26,7 +26,7 @@ import (
 const hangAfter = 60 * time.Second
 
 func TestMain(m *testing.M) {
-	corpus.ServeChild(map[string]corpus.Runner{"bare": corpus.Bare, "cell": runCell, "cells": runCells})
+	corpus.ServeChild(map[string]corpus.Runner{"bare": corpus.Bare, "cell": runCell, "cells": runCells, "compiled": runCompiledCells})
 	os.Exit(m.Run())
 }
 

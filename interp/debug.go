@@ -510,6 +510,11 @@ func (d *debugger) debugInfo() map[string]any {
 // on, and cells run without the debugger again.
 func (d *debugger) disconnect() {
 	d.s.dbgOn.Store(false)
+	if c := d.s.comp; c != nil {
+		c.mu.Lock()
+		c.debugged = false // a next attach declares the functions compiled since
+		c.mu.Unlock()
+	}
 	d.mu.Lock()
 	d.started = false
 	d.breakpoints = map[string][]int{}

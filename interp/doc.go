@@ -37,6 +37,25 @@
 // write to the cell's standard error, as in Go. Compile errors and panics
 // come back as *Error, with positions in the cell's own lines.
 //
+// # Compiled cells
+//
+// With Options.Compile (the kernel sets it), a cell that declares
+// functions, methods or types, or loops at its top level, runs as Go
+// compiled by the toolchain that built the kernel: the planner writes it as
+// a Go package (plan.Compiled), package cells builds that into a plugin
+// with the go build cache's packages (cached by a hash of its source, so
+// the same cell in a re-run notebook or a restarted kernel opens in
+// milliseconds), and the session opens it and runs it (compiled.go). Its
+// functions, methods and loops run at compiled speed, and the session's
+// state stays one: later cells, compiled or interpreted, use what it
+// declared, and it uses what interpreted cells declared (through pointers
+// the executor sets). Glue cells (1+1, calls of the library, prints) stay
+// interpreted, since the interpreter starts at once where a build takes
+// about a second; so do cells that use what only the interpreter has, and
+// every cell while a debugger is attached. Which cells compile depends on
+// their text alone, never on timing. Without a toolchain every cell is
+// interpreted, and the session says so once.
+//
 // # What a cell cannot do to the session
 //
 // A panic, in the cell or in a goroutine it started, ends the cell (or is

@@ -335,5 +335,5 @@ func TestGocompatGenerated(t *testing.T) {
 			Src:  generateProgram(r, 2+r.IntN(4)),
 		}})
 	}
-	runGocompat(t, progs)
+	runGocompat(t, progs, gocompatModesFor(t))
 }

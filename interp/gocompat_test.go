@@ -41,7 +41,18 @@ const cellBreak = "\n//gocompat:cell\n"
 // runCells runs the cells of src, separated by cellBreak, one after the
 // other in one fresh session, and stops at the first that fails.
 func runCells(src string, stdout, stderr *os.File) error {
-	s, err := interp.New(interp.Options{CaptureStdio: true})
+	return runCellsWith(interp.Options{CaptureStdio: true}, src, stdout, stderr)
+}
+
+// runCompiledCells is runCells in a session that compiles the cells worth
+// compiling (Options.Compile).
+func runCompiledCells(src string, stdout, stderr *os.File) error {
+	return runCellsWith(interp.Options{CaptureStdio: true, Compile: true}, src, stdout, stderr)
+}
+
+// runCellsWith is runCells with the session's options.
+func runCellsWith(opts interp.Options, src string, stdout, stderr *os.File) error {
+	s, err := interp.New(opts)
 	if err != nil {
 		return err
 	}
@@ -57,7 +68,10 @@ func runCells(src string, stdout, stderr *os.File) error {
 // A gocompatMode is one way of running a program as cells.
 type gocompatMode struct {
 	name string
-	src  func(src string) (string, error) // the source for the "cells" runner
+	src  func(src string) (string, error) // the source for the runner
+	// runner is the child's runner: "cells" (interpreted), or
+	// "compiled" (a session that compiles cells).
+	runner string
 }
 
 // gocompatModes are the ways a program runs as cells: the file pasted
@@ -68,17 +82,20 @@ type gocompatMode struct {
 // runs inside a function); and main run in a goroutine that the cell
 // waits for, its panic passed on.
 var gocompatModes = []gocompatMode{
-	{"pasted", func(src string) (string, error) { return src, nil }},
-	{"split", func(src string) (string, error) { return splitCells(src, false) }},
-	{"declared", func(src string) (string, error) { return splitCells(src, true) }},
-	{"function", func(src string) (string, error) { return corpus.CellSource(src, "gocompatMain") }},
+	{"pasted", func(src string) (string, error) { return src, nil }, "cells"},
+	{"split", func(src string) (string, error) { return splitCells(src, false) }, "cells"},
+	{"declared", func(src string) (string, error) { return splitCells(src, true) }, "cells"},
+	{"function", func(src string) (string, error) { return corpus.CellSource(src, "gocompatMain") }, "cells"},
 	{"goroutine", func(src string) (string, error) {
 		s, err := corpus.CellSource(src, "gocompatMain")
 		if err != nil {
 			return "", err
 		}
 		return strings.TrimSuffix(s, "gocompatMain()\n") + goroutineMain, nil
-	}},
+	}, "cells"},
+	// Compiled: the program pasted whole into one cell, which compiles
+	// with the Go toolchain.
+	{"compiled", func(src string) (string, error) { return src, nil }, "compiled"},
 }
 
 // goroutineMain runs gocompatMain in a goroutine and ends the cell with
@@ -187,13 +204,33 @@ func TestGocompat(t *testing.T) {
 		m := regexp.MustCompile(re)
 		progs = slices.DeleteFunc(progs, func(p gocompatProgram) bool { return !m.MatchString(p.Name) })
 	}
-	runGocompat(t, progs)
+	runGocompat(t, progs, gocompatModesFor(t))
+}
+
+// gocompatModesFor returns the kinds of cell the harness runs: all of
+// gocompatModes, or those named in $GOTENSOR_GOCOMPAT_MODES
+// ("compiled,pasted").
+func gocompatModesFor(t *testing.T) []gocompatMode {
+	names := os.Getenv("GOTENSOR_GOCOMPAT_MODES")
+	if names == "" {
+		return gocompatModes
+	}
+	var modes []gocompatMode
+	for _, m := range gocompatModes {
+		if slices.Contains(strings.Split(names, ","), m.name) {
+			modes = append(modes, m)
+		}
+	}
+	if len(modes) == 0 {
+		t.Fatalf("GOTENSOR_GOCOMPAT_MODES=%s names no kind of cell", names)
+	}
+	return modes
 }
 
 // runGocompat runs progs with the go command, all in one build, and as
 // cells in each of gocompatModes, and checks that each kind of cell does
 // what go run does, or gives the program's want-error.
-func runGocompat(t *testing.T, progs []gocompatProgram) {
+func runGocompat(t *testing.T, progs []gocompatProgram, modes []gocompatMode) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("the go command gives the expected output, and there is none on PATH")
 	}
@@ -207,13 +244,13 @@ func runGocompat(t *testing.T, progs []gocompatProgram) {
 		t.Fatal(err)
 	}
 	var jobs []corpus.Job
-	for _, m := range gocompatModes {
+	for _, m := range modes {
 		for _, p := range progs {
 			src, err := m.src(p.Src)
 			if err != nil {
 				t.Fatalf("%s: %v", p.Name, err)
 			}
-			jobs = append(jobs, corpus.Job{Name: p.Name, Mode: "cells", Src: src, Timeout: hangAfter})
+			jobs = append(jobs, corpus.Job{Name: p.Name, Mode: m.runner, Src: src, Timeout: hangAfter})
 		}
 	}
 	runs, err := corpus.Run(context.Background(), jobs, workers)
@@ -240,12 +277,12 @@ func runGocompat(t *testing.T, progs []gocompatProgram) {
 		for k, r := range reruns {
 			g, first := want[again[k].Name], runs[where[k]]
 			if r.SameAsGo(g) || hasWantErr(progs[where[k]%len(progs)], r) {
-				t.Logf("%s %s: %s; not so on a second run", again[k].Name, gocompatModes[where[k]/len(progs)].name, describeRun(first, g))
+				t.Logf("%s %s: %s; not so on a second run", again[k].Name, modes[where[k]/len(progs)].name, describeRun(first, g))
 				runs[where[k]] = r
 			}
 		}
 	}
-	failed := 0
+	failed, compiledFixed, wantErrs := 0, 0, 0
 	for j, p := range progs {
 		g, ok := want[p.Name]
 		if !ok || g.Elapsed == 0 {
@@ -256,12 +293,19 @@ func runGocompat(t *testing.T, progs []gocompatProgram) {
 			t.Errorf("%s: go run's build still runs after %v", p.Name, g.Timeout)
 			continue
 		}
-		asGo := 0
-		for i, m := range gocompatModes {
+		asGo, interpreted := 0, 0
+		for i, m := range modes {
 			r := runs[i*len(progs)+j]
+			if m.runner != "compiled" {
+				interpreted++
+			}
 			switch {
 			case r.SameAsGo(g):
-				asGo++
+				if m.runner != "compiled" {
+					asGo++
+				} else if p.wantErr != "" {
+					compiledFixed++
+				}
 			case hasWantErr(p, r):
 			case p.wantErr != "":
 				failed++
@@ -274,14 +318,22 @@ func runGocompat(t *testing.T, progs []gocompatProgram) {
 				}
 			}
 		}
-		if p.Path == "" && asGo < len(gocompatModes) && p.wantErr == "" {
+		if p.Path == "" && asGo < len(modes) && p.wantErr == "" {
 			t.Logf("%s, generated:\n%s", p.Name, p.Src)
 		}
-		if p.wantErr != "" && asGo == len(gocompatModes) {
-			t.Errorf("%s: each kind of cell prints what go run prints: remove its want-error comment", p.Name)
+		if p.wantErr != "" && interpreted > 0 && asGo == interpreted {
+			t.Errorf("%s: each kind of interpreted cell prints what go run prints: remove its want-error comment", p.Name)
+		}
+		if p.wantErr != "" {
+			wantErrs++
 		}
 	}
-	t.Logf("%d programs, %d kinds of cell: %d runs differ from go run's", len(progs), len(gocompatModes), failed)
+	t.Logf("%d programs, %d kinds of cell: %d runs differ from go run's", len(progs), len(modes), failed)
+	for _, m := range modes {
+		if m.runner == "compiled" {
+			t.Logf("compiled cells (%s): %d of the %d programs whose interpreted cells give an error or warning print what go run prints", m.name, compiledFixed, wantErrs)
+		}
+	}
 }
 
 // hasWantErr reports whether p has a want-error that r, a run of it as

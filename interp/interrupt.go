@@ -32,6 +32,10 @@ type interrupter struct {
 	on atomic.Bool
 	mu sync.Mutex
 	c  chan struct{} // closed when the cell is interrupted; see sleep
+
+	// flags are the stop flags of compiled cells' code (see compiled.go),
+	// which interrupt sets and reset clears.
+	flags func(v int32)
 }
 
 // bind points the interrupter at a fresh interpreter's prelude variables.
@@ -43,6 +47,9 @@ func (in *interrupter) bind(stop *int32, depth, limit, line *int) {
 // interrupt asks the running cell to stop.
 func (in *interrupter) interrupt() {
 	atomic.StoreInt32(in.stop, 1)
+	if in.flags != nil {
+		in.flags(1)
+	}
 	*in.limit = -1 // read by interpreted code without synchronization, as yaegi reads any global
 	in.mu.Lock()
 	defer in.mu.Unlock()
@@ -54,6 +61,9 @@ func (in *interrupter) interrupt() {
 // reset clears an interrupt request and readies the counters for a cell.
 func (in *interrupter) reset() {
 	atomic.StoreInt32(in.stop, 0)
+	if in.flags != nil {
+		in.flags(0)
+	}
 	*in.limit = in.max
 	*in.depth = 0
 	*in.line = 0

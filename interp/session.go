@@ -75,6 +75,15 @@ type Options struct {
 	// two seconds.
 	InterruptGrace time.Duration
 
+	// Compile runs the cells worth compiling (those that declare
+	// functions, methods or types, or loop at their top level) as Go
+	// compiled by the Go toolchain that built the kernel, with the
+	// session's state kept: their functions and loops run at compiled
+	// speed. Without a toolchain (or where plugins cannot load), cells run
+	// in the interpreter, and the session says so once. The kernel sets
+	// it; $GOTENSOR_COMPILE=0 turns it off.
+	Compile bool
+
 	// MaxDepth is the recursion limit: a call of a function declared in a
 	// cell deeper than MaxDepth nested interpreted calls ends the cell with
 	// a RecursionError naming the function, as Python's RecursionError
@@ -138,6 +147,10 @@ type Session struct {
 	// yaegi's debugger only then.
 	dbg   *debugger
 	dbgOn atomic.Bool
+
+	// comp is the session's side of compiled cells (compiled.go); nil
+	// without Options.Compile.
+	comp *compiler
 }
 
 // New starts a session.
@@ -177,10 +190,14 @@ func New(opts Options) (*Session, error) {
 	s.u = plan.NewUniverse(s.tables()...)
 	s.u.Source, s.u.SourceNote, _ = stdSource(goroot())
 	var err error
+	if v := os.Getenv("GOTENSOR_COMPILE"); v == "0" || v == "false" {
+		opts.Compile = false
+	}
 	s.plan, err = plan.New(plan.Config{
 		Universe:   s.u,
 		Preimport:  append(append([]string{}, DefaultPreimport...), opts.Preimport...),
 		SourceName: yaegi.DefaultSourceName,
+		Compile:    opts.Compile,
 	})
 	if err != nil {
 		s.Close()
@@ -189,6 +206,9 @@ func New(opts Options) (*Session, error) {
 	if err := s.start(); err != nil {
 		s.Close()
 		return nil, err
+	}
+	if opts.Compile {
+		s.startCompiler()
 	}
 	return s, nil
 }

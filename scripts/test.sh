@@ -92,6 +92,9 @@ step "generated stdlib" generated_current interp/internal/stdlib
 step "generate stdsrc" go generate ./interp/internal/stdsrc
 # The MNIST training tests (tensorlib/nn) and the notebooks need the data.
 step "fetch MNIST" go run ./cmd/gotensor data mnist
+# Compiled cells link the standard library and gotensor's packages
+# compiled for plugins: compile them once, before the tests that run them.
+step "warm compiled cells" go run ./cmd/gotensor warm
 # -timeout: the interp package runs two corpora of Go programs as cells,
 # several minutes on two busy cores, past go test's default 10 minutes.
 step "go test" go test -count=1 -timeout 40m ./...

@@ -55,7 +55,7 @@ func runKernel(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 
-	sess, err := interp.New(interp.Options{CaptureStdio: true})
+	sess, err := interp.New(interp.Options{CaptureStdio: true, Compile: true})
 	if err != nil {
 		logger.Error("starting the interpreter", "err", err)
 		return 1

@@ -10,6 +10,7 @@
 //	gotensor data mnist|fashion-mnist|fortunes [--dir D]
 //	gotensor run NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html]
 //	gotensor lab [--port N] [--no-browser] [DIR]
+//	gotensor warm
 //	gotensor version
 //	gotensor help
 //
@@ -45,6 +46,7 @@ func init() {
 		{"data", "fetch a data set (mnist, fashion-mnist, fortunes)", runData},
 		{"run", "execute a notebook without Jupyter and write the executed copy", runRun},
 		{"lab", "start JupyterLab on 127.0.0.1 with the kernel", runLab},
+		{"warm", "compile, once per machine, what compiled cells link", runWarm},
 		{"version", "print the version", runVersion},
 		{"help", "show this help", runHelp},
 	}

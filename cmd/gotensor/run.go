@@ -127,7 +127,7 @@ func execNotebook(nb *nbrun.Notebook, dir string, stdout, stderr io.Writer) erro
 	// Catch what compiled code writes to file descriptors 1 and 2, as the
 	// kernel does, when they are the process's own.
 	capture := stdout == io.Writer(os.Stdout) && stderr == io.Writer(os.Stderr)
-	sess, err := interp.New(interp.Options{CaptureStdio: capture})
+	sess, err := interp.New(interp.Options{CaptureStdio: capture, Compile: true})
 	if err != nil {
 		return err
 	}

@@ -33,12 +33,23 @@ func (s *Session) Plan(n int, src string) (*Plan, error) {
 // for methods, the cell warns instead.
 func (s *Session) plan(n int, src string, stale bool) (*Plan, error) {
 	s.planID++
+	if s.cfg.Compile && !s.prelude0 {
+		src = s.withTypes(src)
+	}
 	c := &cell{s: s, n: n, src: src}
 	if err := c.parse(); err != nil {
 		return nil, err
 	}
 	if err := c.check(); err != nil {
 		return nil, err
+	}
+	var interpreted string
+	if s.cfg.Compile && !s.prelude0 {
+		p, reason, err := s.planCompiled(c)
+		if p != nil || err != nil {
+			return p, err
+		}
+		interpreted = reason
 	}
 	if tags := c.nameTags(); tags != "" {
 		src += tags
@@ -81,7 +92,12 @@ func (s *Session) plan(n int, src string, stale bool) (*Plan, error) {
 			}
 		}
 	}
-	return g.plan()
+	p, err := g.plan()
+	if p != nil && interpreted != "" {
+		p.Interpreted = interpreted
+		p.Warnings = append(p.Warnings, "this cell runs in the interpreter (slower than compiled Go): "+interpreted)
+	}
+	return p, err
 }
 
 // Commit applies a plan to the session once the executor has run its
@@ -923,7 +939,15 @@ func (g *gen) reusesFunc(f *types.Func) bool {
 		return false
 	}
 	old, ok := e.obj.(*types.Func)
-	return ok && old.Type().(*types.Signature).TypeParams() == nil && types.Identical(old.Type(), f.Type())
+	if !ok {
+		return false
+	}
+	if _, compiled := compiledPath(old.Pkg()); compiled {
+		// The interpreter declares its own (the debugger's, see
+		// Interpret): compiled code keeps calling the compiled one.
+		return false
+	}
+	return old.Type().(*types.Signature).TypeParams() == nil && types.Identical(old.Type(), f.Type())
 }
 
 // skipMethod reports whether a method declaration on an earlier type

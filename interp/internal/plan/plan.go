@@ -35,6 +35,15 @@ type Plan struct {
 	// run, but not quite as a reader of the cell expects.
 	Warnings []string
 
+	// Compiled, when set, is the Go package the cell runs as, in place
+	// of Steps (see Config.Compile): the executor compiles it, sets its
+	// Path, runs it, and commits the plan with ran 1.
+	Compiled *Compiled
+
+	// Interpreted says why a cell worth compiling runs in the
+	// interpreter, when it does.
+	Interpreted string
+
 	commit func(ran int) // applies the plan to the session (see Commit)
 }
 

@@ -221,7 +221,7 @@ func (g *gen) deferDirect(call *ast.CallExpr) {
 		return
 	}
 	fn, ok := g.c.info.Uses[id].(*types.Func)
-	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != cellPath {
+	if !ok || !interpretedCell(fn.Pkg()) {
 		return
 	}
 	recovers := g.s.recovers[fn]
@@ -668,7 +668,7 @@ func (g *gen) call(call *ast.CallExpr) {
 			g.fatal(f, "log."+fn.Name())
 		}
 	}
-	if fn.Pkg().Path() != cellPath && !instantiated(fn) {
+	if !interpretedCell(fn.Pkg()) && !instantiated(fn) {
 		g.variadicSlice(call, fn)
 	}
 	switch fn.Pkg().Path() {

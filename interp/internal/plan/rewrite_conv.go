@@ -188,7 +188,7 @@ func (g *gen) convTo(e ast.Expr, target types.Type) {
 		return
 	}
 	n, ok := types.Unalias(tv.Type).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != cellPath || n.TypeArgs().Len() > 0 {
+	if !ok || !interpretedCell(n.Obj().Pkg()) || n.TypeArgs().Len() > 0 {
 		return
 	}
 	if _, ok := n.Underlying().(*types.Struct); !ok {
@@ -356,7 +356,7 @@ func compiledCallee(info *types.Info, fun ast.Expr) bool {
 		return false
 	}
 	f, ok := info.Uses[id].(*types.Func)
-	return ok && f.Pkg() != nil && f.Pkg().Path() != cellPath
+	return ok && f.Pkg() != nil && !interpretedCell(f.Pkg())
 }
 
 // calleeIdent returns the name of the function that fun denotes (f,

@@ -61,7 +61,7 @@ func srcIface(t types.Type) bool {
 	}
 	switch n := types.Unalias(t).(type) {
 	case *types.Named:
-		return n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == cellPath
+		return interpretedCell(n.Obj().Pkg())
 	case *types.Interface:
 		return true
 	}

@@ -75,7 +75,7 @@ func isCellType(t types.Type) bool {
 		t = p.Elem()
 	}
 	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == cellPath
+	return ok && interpretedCell(n.Obj().Pkg())
 }
 
 // isInstance reports whether t is an instance of a generic type, or a

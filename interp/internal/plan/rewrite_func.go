@@ -84,7 +84,7 @@ func (g *gen) interpretedCall(call *ast.CallExpr) bool {
 	}
 	compiled := func(obj types.Object) bool {
 		fn, ok := obj.(*types.Func)
-		return ok && fn.Pkg() != nil && fn.Pkg().Path() != cellPath && !instantiated(fn)
+		return ok && fn.Pkg() != nil && !interpretedCell(fn.Pkg()) && !instantiated(fn)
 	}
 	switch f := ast.Unparen(call.Fun).(type) {
 	case *ast.Ident:

@@ -280,7 +280,7 @@ func (g *gen) cellTypeNames() []*types.TypeName {
 	var names []*types.TypeName
 	add := func(obj types.Object) {
 		tn, ok := obj.(*types.TypeName)
-		if !ok || tn.IsAlias() || seen[tn] || tn.Pkg() == nil || tn.Pkg().Path() != cellPath {
+		if !ok || tn.IsAlias() || seen[tn] || !interpretedCell(tn.Pkg()) {
 			return
 		}
 		n, ok := tn.Type().(*types.Named)
@@ -685,7 +685,7 @@ func (g *gen) warnSameFields(pos token.Pos, t types.Type) {
 func (g *gen) compiledCheck(t types.Type) string {
 	switch n := types.Unalias(t).(type) {
 	case *types.Named:
-		if n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != cellPath || n.TypeArgs().Len() > 0 {
+		if !interpretedCell(n.Obj().Pkg()) || n.TypeArgs().Len() > 0 {
 			return ""
 		}
 	case *types.Interface: // written in the cell: yaegi's own too

@@ -400,7 +400,7 @@ func isZeroMethod(t types.Type) *types.Func {
 // declared, which compiled json does not see.
 func cellIsZero(t types.Type) bool {
 	m := isZeroMethod(t)
-	return m != nil && m.Pkg() != nil && m.Pkg().Path() == cellPath
+	return m != nil && interpretedCell(m.Pkg())
 }
 
 // zeroCond returns the source of a condition that holds when x of type t

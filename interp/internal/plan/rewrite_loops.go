@@ -353,5 +353,5 @@ func (g *gen) compiledArg(lit *ast.FuncLit, stack []ast.Node) bool {
 		return false
 	}
 	fn := g.calledFunc(call)
-	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() != cellPath && !instantiated(fn)
+	return fn != nil && fn.Pkg() != nil && !interpretedCell(fn.Pkg()) && !instantiated(fn)
 }

@@ -190,7 +190,7 @@ func cellStructs(t types.Type, f func(*types.Struct) bool) {
 			return false
 		}
 		pkg := u.Field(0).Pkg()
-		return pkg != nil && pkg.Path() == cellPath && f(u)
+		return interpretedCell(pkg) && f(u)
 	})
 }
 
@@ -242,7 +242,7 @@ func structProblem(st *types.Struct, fill bool) string {
 func firstCellType(t types.Type, f func(*types.Named) bool) {
 	anyHeld(t, true, func(t types.Type) bool {
 		n, ok := types.Unalias(t).(*types.Named)
-		return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == cellPath && f(n)
+		return ok && interpretedCell(n.Obj().Pkg()) && f(n)
 	})
 }
 

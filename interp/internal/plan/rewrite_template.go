@@ -621,7 +621,7 @@ func compiledNamed(t types.Type) bool {
 		t = p.Elem()
 	}
 	n, ok := types.Unalias(t).(*types.Named)
-	return ok && (n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != cellPath) && !types.IsInterface(n)
+	return ok && !interpretedCell(n.Obj().Pkg()) && !types.IsInterface(n)
 }
 
 // elems returns the view of a slice, array, map or struct type that is

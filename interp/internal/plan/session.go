@@ -32,6 +32,11 @@ type Config struct {
 	// NoDepthCheck leaves the call-depth counter out of function bodies
 	// (see Prelude): runaway recursion then ends the process as in Go.
 	NoDepthCheck bool
+
+	// Compile plans the cells worth compiling as Go packages for the Go
+	// toolchain (see Plan.Compiled and compiled.go), when the executor
+	// can build and open them.
+	Compile bool
 }
 
 // DefaultRuntimePath is the import path of the runtime helpers when
@@ -110,6 +115,13 @@ type Session struct {
 	// declared methods on, whose views it could not register.
 	tplOn    bool
 	tplStale []string
+
+	// cimports names the compiled cells' packages for the interpreter:
+	// import path → name (see compiledImport).
+	cimports map[string]string
+	// ctypes holds the source of the compiled cells' types and methods,
+	// by type name (see withTypes).
+	ctypes map[string]*compiledType
 }
 
 // entry is one name of the session.
@@ -170,6 +182,8 @@ func (s *Session) Reset() error {
 	s.seq = 0
 	s.asserts = nil
 	s.tplOn, s.tplStale = false, nil
+	s.cimports = map[string]string{}
+	s.ctypes = map[string]*compiledType{}
 	s.prelude0 = true
 	s.mu.Unlock()
 	p, err := s.Plan(0, s.preludeSrc())
