@@ -65,8 +65,10 @@ type FloatSlider struct {
 	log bool
 }
 
-// NewFloatSlider returns a slider from min to max, at value, in 100 steps,
-// labelled description. Its value shows with three significant digits.
+// NewFloatSlider returns a slider from min to max, at value, labelled
+// description, in steps of the power of ten that makes 100 to 1000 of them
+// (0.001 for [0, 0.9]), so that round values stay on the track. Its value
+// shows with three significant digits.
 //
 //	dropout := widgets.NewFloatSlider("dropout", 0, 0.9, 0.1)
 //
@@ -75,9 +77,9 @@ func NewFloatSlider(description string, min, max, value float64) *FloatSlider {
 	if !(min <= max) {
 		panic(fmt.Sprintf("widgets: NewFloatSlider: min %g is above max %g", min, max))
 	}
-	step := (max - min) / 100
-	if step == 0 {
-		step = 0.1
+	step := 0.1
+	if max > min {
+		step = math.Pow(10, math.Floor(math.Log10((max-min)/100)))
 	}
 	return &FloatSlider{model: newDOMModel("FloatSliderModel", "FloatSliderView", "SliderStyleModel", map[string]any{
 		"behavior": "drag-tap", "continuous_update": true, "description": description,

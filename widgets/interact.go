@@ -52,7 +52,7 @@ type Interactive struct {
 // Each control is one of this package's IntSlider, FloatSlider, Dropdown,
 // Checkbox or Text, or a value that stands for one, as ipywidgets'
 // interact abbreviates: an int v gives a slider over [-v, 3v] (over [0, 1]
-// for 0), a float64 likewise with 100 steps, a bool a checkbox, a string a
+// for 0), a float64 likewise, a bool a checkbox, a string a
 // text field and a []string a dropdown of its items. A control's value is
 // converted to its parameter's type (a slider of whole numbers may feed a
 // float64 parameter).

@@ -382,6 +382,11 @@ func TestSliders(t *testing.T) {
 	if s.Value() != 0 {
 		t.Errorf("SetValue below min: %d", s.Value())
 	}
+	for _, tc := range []struct{ lo, hi, step float64 }{{0, 0.9, 0.001}, {0, 1, 0.01}, {1, 5, 0.01}, {-10, 10, 0.1}, {2, 2, 0.1}} {
+		if got := NewFloatSlider("", tc.lo, tc.hi, tc.lo).get("step"); math.Abs(got.(float64)-tc.step) > 1e-15 {
+			t.Errorf("FloatSlider over [%g, %g]: step %v, want %g", tc.lo, tc.hi, got, tc.step)
+		}
+	}
 	l := NewFloatLogSlider("lr", 1e-5, 1e-1, 1e-3)
 	if l.get("min") != -5.0 || l.get("max") != -1.0 || l.Value() != 1e-3 || l.get("base") != 10.0 {
 		t.Errorf("log slider state: min %v max %v value %v", l.get("min"), l.get("max"), l.Value())
