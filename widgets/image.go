@@ -45,15 +45,20 @@ func (i *Image) SetImage(img image.Image) {
 }
 
 // SetTensor shows x as display.Image draws it: [H,W], [1,H,W] or [3,H,W],
-// small images scaled up with sharp pixels (a 28×28 digit at 112×112). It
-// panics with a *tensor.ShapeError for other shapes.
+// small images scaled up with sharp pixels (a 28×28 digit at 112×112),
+// and sets the widget's size to the image's. It panics with a
+// *tensor.ShapeError for other shapes.
 func (i *Image) SetTensor(x *tensor.Tensor) {
 	b := display.ImageBundle(x)
 	data, err := base64.StdEncoding.DecodeString(b.Data["image/png"].(string))
 	if err != nil {
 		panic(fmt.Sprintf("widgets: Image.SetTensor: %v", err))
 	}
-	i.SetValue(data)
+	c, err := png.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		panic(fmt.Sprintf("widgets: Image.SetTensor: %v", err))
+	}
+	i.set("format", "png", "value", data, "width", fmt.Sprint(c.Width), "height", fmt.Sprint(c.Height))
 }
 
 // SetSize sets the displayed width and height in pixels (0 for the

@@ -1,9 +1,11 @@
 package widgets
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"image/png"
 	"math"
 	"reflect"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gotensor/gotensor/display"
+	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
 // fakeHost records what a Manager sends and posts; Capture sends
@@ -502,6 +505,21 @@ func TestOutputCapture(t *testing.T) {
 	o.Clear()
 	if o.Len() != 0 {
 		t.Error("Clear left outputs")
+	}
+}
+
+// TestImageTensor checks an image drawn from a tensor: a PNG of the
+// size display.Image gives a 28×28 image (112×112), which the widget's
+// width and height take.
+func TestImageTensor(t *testing.T) {
+	img := NewImage(nil)
+	img.SetTensor(tensor.Ones(1, 28, 28))
+	c, err := png.DecodeConfig(bytes.NewReader(img.Value()))
+	if err != nil || c.Width != 112 || c.Height != 112 {
+		t.Fatalf("PNG %dx%d, %v", c.Width, c.Height, err)
+	}
+	if img.get("width") != "112" || img.get("height") != "112" || img.get("format") != "png" {
+		t.Errorf("width %v height %v format %v", img.get("width"), img.get("height"), img.get("format"))
 	}
 }
 
