@@ -121,13 +121,14 @@ func (k *kernel) commWorker() {
 // reassertBusy publishes busy again, on behalf of the running cell, after
 // a comm message handled beside it published its idle: front ends show
 // the kernel's state from the latest status message, and the cell is
-// still running.
+// still running. It publishes with k.mu held, which execute takes to mark
+// the cell ended before its idle goes out, so that this busy never
+// follows the cell's idle.
 func (k *kernel) reassertBusy() {
 	k.mu.Lock()
-	p := k.running
-	k.mu.Unlock()
-	if p != nil {
-		k.publish(p, "status", map[string]string{"execution_state": "busy"})
+	defer k.mu.Unlock()
+	if k.running != nil {
+		k.publish(k.running, "status", map[string]string{"execution_state": "busy"})
 	}
 }
 
