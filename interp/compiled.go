@@ -20,6 +20,7 @@ import (
 	"github.com/gotensor/gotensor/interp/internal/cells"
 	"github.com/gotensor/gotensor/interp/internal/native"
 	"github.com/gotensor/gotensor/interp/internal/plan"
+	"github.com/gotensor/gotensor/widgets"
 )
 
 // Compiled cells: with Options.Compile, the planner writes a cell that
@@ -84,12 +85,19 @@ func (s *Session) startCompiler() {
 	c.hooks = native.Hooks{
 		Stdout:      s.cellStdout,
 		Stderr:      s.cellStderr,
-		OnAttention: s.attention,
+		OnAttention: s.compiledAttention,
 		OnExit:      func(code int) { s.running().exit(code) },
 		OnGoPanic:   s.goPanicAt,
 		OnRecursion: func(name string) { s.running().stackOverflow(name) },
 		OnSleep:     s.intr.sleep,
 		Stdin:       s.stdin,
+		OnAdopt: func(w any) {
+			if wd, ok := w.(widgets.Widget); ok {
+				if v := reflect.ValueOf(wd); v.Kind() != reflect.Pointer || !v.IsNil() {
+					s.w.mgr.Adopt(wd)
+				}
+			}
+		},
 	}
 	// The builder runs the go command: it starts when the first cell
 	// needs it, or a moment after the session, so as not to slow the
@@ -131,13 +139,14 @@ func (s *Session) buildLog() io.Writer {
 	return nil
 }
 
-// attention is the hook compiled loops call when their stop flag is set:
-// the cell ends when it is interrupted.
-func (s *Session) attention() {
-	if s.intr.interrupted() {
+// compiledAttention is the hook compiled loops call when their stop flag
+// (which mirrors the prelude's _gtStop) is set: it runs the work posted to
+// the cell (widgets' callbacks, see Post), and ends the cell when it is
+// interrupted.
+func (s *Session) compiledAttention() {
+	if s.attention() {
 		panic(cellrt.Interrupted{})
 	}
-	s.comp.setFlags(0)
 }
 
 // setFlags sets the stop flag of every compiled cell the session opened.
@@ -238,9 +247,7 @@ func (s *Session) runCompiled(ctx context.Context, code string, p *plan.Plan) (*
 	s.comp.ran[path] = s.cells
 	s.comp.cells = append(s.comp.cells, compiledRun{s.cells, code})
 	s.comp.mu.Unlock()
-	if s.intr.interrupted() {
-		atomic.StoreInt32(cell.Stop, 1)
-	}
+	atomic.StoreInt32(cell.Stop, s.intr.bits.Load())
 	for name, expr := range cp.Inject {
 		v, err := s.yi.Eval(expr)
 		if err == nil && v.Type() != cell.Inject[name].Type() {

@@ -69,6 +69,20 @@
 // context interrupts the cell: interpreted loops and calls stop, so do the
 // tensor library's long ops (backend.SetInterruptHook) and time.Sleep.
 //
+// # Widgets and the safe point
+//
+// A session holds the widgets its cells make (package widgets: the
+// constructors in its symbol table are bound to the session's
+// widgets.Manager) and answers the front end's comm messages (CommOpen,
+// CommMsg, CommClose, CommInfo) while a cell runs. A widget's new value
+// is readable at once; the callbacks it triggers are posted (Post) and
+// run at the session's safe point: on the running cell's goroutine when
+// one of its loops next checks the interrupt flag (_gtStop, which Post
+// sets with a bit of its own; the runtime's Stop and Check run the posted
+// work and return, and end the cell only when it is interrupted), or at
+// once between cells. Compiled loops reach the same point by calling the
+// runtime's Stop or Check.
+//
 // Lines starting with % are magics (%time, %timeit, %who, %gpu, %reset,
 // %maxdepth, %env, %cd, %go get/list/mod/autoget, %help) and lines starting
 // with ! run shell commands.

@@ -18,7 +18,9 @@ import (
 //     compare their depth with _gtLimit (set to -1, every call calls
 //     _gt.Enter, which stops the cell): the cell unwinds with a panic, so
 //     closures defined before keep working (docs/design.md: yaegi's
-//     own cancellation corrupts them).
+//     own cancellation corrupts them). _gtStop is also set, with
+//     another bit, when work is posted to the running cell (Post): the
+//     loop's _gt.Stop runs it and the loop goes on (see attention).
 //   - Compiled tensor code polls the hook installed with
 //     backend.SetInterruptHook (the session's Interrupted).
 //   - time.Sleep in a cell wakes up (see sleep).
@@ -33,10 +35,41 @@ type interrupter struct {
 	mu sync.Mutex
 	c  chan struct{} // closed when the cell is interrupted; see sleep
 
-	// flags are the stop flags of compiled cells' code (see compiled.go),
-	// which interrupt sets and reset clears.
+	bitMu sync.Mutex   // one change of _gtStop at a time
+	bits  atomic.Int32 // what _gtStop holds: stopInterrupt | stopAttention
+
+	// flags sets the stop flags of compiled cells' code (see compiled.go)
+	// to what _gtStop holds.
 	flags func(v int32)
 }
+
+// The bits of _gtStop: interpreted loops call _gt.Stop when it is not 0.
+const (
+	stopInterrupt = 1 << iota // the cell is interrupted
+	stopAttention             // work is posted to the running cell
+)
+
+// setBits sets and clears bits of _gtStop.
+func (in *interrupter) setBits(set, clear int32) {
+	in.bitMu.Lock()
+	defer in.bitMu.Unlock()
+	b := in.bits.Load()&^clear | set
+	in.bits.Store(b)
+	storeInt32(in.stop, b)
+	if in.flags != nil {
+		in.flags(b)
+	}
+}
+
+// attend asks the running cell to run the work posted to it at its next
+// safe point.
+func (in *interrupter) attend() { in.setBits(stopAttention, 0) }
+
+// settle clears the request of attend.
+func (in *interrupter) settle() { in.setBits(0, stopAttention) }
+
+// attention reports whether work was posted since the last settle.
+func (in *interrupter) attention() bool { return in.bits.Load()&stopAttention != 0 }
 
 // bind points the interrupter at a fresh interpreter's prelude variables.
 func (in *interrupter) bind(stop *int32, depth, limit, line *int) {
@@ -46,11 +79,8 @@ func (in *interrupter) bind(stop *int32, depth, limit, line *int) {
 
 // interrupt asks the running cell to stop.
 func (in *interrupter) interrupt() {
-	atomic.StoreInt32(in.stop, 1)
-	if in.flags != nil {
-		in.flags(1)
-	}
-	*in.limit = -1 // read by interpreted code without synchronization, as yaegi reads any global
+	in.setBits(stopInterrupt, 0)
+	storeInt(in.limit, -1) // read by interpreted code without synchronization, as yaegi reads any global
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if !in.on.Swap(true) {
@@ -60,13 +90,10 @@ func (in *interrupter) interrupt() {
 
 // reset clears an interrupt request and readies the counters for a cell.
 func (in *interrupter) reset() {
-	atomic.StoreInt32(in.stop, 0)
-	if in.flags != nil {
-		in.flags(0)
-	}
-	*in.limit = in.max
-	*in.depth = 0
-	*in.line = 0
+	in.setBits(0, stopInterrupt)
+	storeInt(in.limit, in.max)
+	storeInt(in.depth, 0)
+	storeInt(in.line, 0)
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	in.on.Store(false)

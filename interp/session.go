@@ -151,6 +151,9 @@ type Session struct {
 	// comp is the session's side of compiled cells (compiled.go); nil
 	// without Options.Compile.
 	comp *compiler
+	// w is the session's widgets: their Manager, the work posted to the
+	// running cell's safe points, where comm messages go (widgets.go).
+	w sessionWidgets
 }
 
 // New starts a session.
@@ -187,6 +190,7 @@ func New(opts Options) (*Session, error) {
 		OnGoPanic:   s.goPanic,
 		OnRecursion: func(err *cellrt.RecursionError) { s.running().recursion(err) },
 	}
+	s.initWidgets()
 	s.u = plan.NewUniverse(s.tables()...)
 	s.u.Source, s.u.SourceNote, _ = stdSource(goroot())
 	var err error
@@ -229,6 +233,7 @@ func (s *Session) tables() []plan.Symbols {
 		{"time/time": {"Sleep": reflect.ValueOf(s.intr.sleep)}},
 		s.rt.Exports(),
 		symbols.Symbols,
+		s.widgetTable(), // widgets a cell makes are the session's
 	}
 	if s.opts.Symbols != nil {
 		t = append(t, s.opts.Symbols)
@@ -369,10 +374,12 @@ func (s *Session) setOutput(out Output) {
 // an *Error named "Interrupted". State defined before the interrupt keeps
 // working.
 func (s *Session) Execute(ctx context.Context, code string, out Output) (*display.Bundle, error) {
+	defer s.runIdle(context.Background(), nil) // what was posted as the cell ended
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.cells++
 	s.setOutput(out)
+	s.noteComm(out)
 	restore := display.SetPublisher(orderedPublisher{s, out})
 	backend.SetInterruptHook(s.Interrupted)
 	defer func() {
@@ -383,6 +390,8 @@ func (s *Session) Execute(ctx context.Context, code string, out Output) (*displa
 		restore()
 		s.setOutput(nil)
 	}()
+	defer s.cellEnded(ctx) // the widgets' callbacks the cell's loops did not run
+
 	s.stdout.flushAll() // what goroutines wrote between cells
 	s.stderr.flushAll()
 	if s.abandoned != nil {
@@ -396,6 +405,9 @@ func (s *Session) Execute(ctx context.Context, code string, out Output) (*displa
 		s.abandoned = nil
 	}
 	s.intr.reset()
+	if s.pending() {
+		s.drain(true) // posted between cells, before this cell took the session
+	}
 	if name := helpName(code); name != "" {
 		return nil, s.help(name, out)
 	}
@@ -420,12 +432,7 @@ func (s *Session) goPanic(r any) {
 	if isInterrupt(r) {
 		return
 	}
-	e := s.panicError(r)
-	msg := "panic in goroutine: " + e.Name + ": " + e.Value + "\n"
-	for _, l := range e.Traceback[1:] {
-		msg += l + "\n"
-	}
-	io.WriteString(s.cellStderr, msg)
+	io.WriteString(s.cellStderr, s.panicReport("panic in goroutine", r))
 }
 
 // stdinReader makes os.Stdin reads in a cell ask the front end for a line.

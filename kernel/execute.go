@@ -41,11 +41,13 @@ func (k *kernel) execute(r *request) {
 	ctx, cancel := context.WithCancel(k.ctx)
 	k.mu.Lock()
 	k.cellCancel = cancel
+	k.running = r.msg
 	k.mu.Unlock()
 	out := &cellOutput{k: k, req: r, ctx: ctx, silent: c.Silent, allowStdin: c.AllowStdin}
 	bundle, err := k.runCell(ctx, c.Code, out)
 	k.mu.Lock()
 	k.cellCancel = nil
+	k.running = nil
 	k.mu.Unlock()
 	interrupted := ctx.Err() != nil
 	cancel()

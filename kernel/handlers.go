@@ -108,26 +108,6 @@ func (k *kernel) isComplete(r *request) {
 	k.reply(r, "is_complete_reply", content)
 }
 
-// commInfo answers comm_info_request: the kernel has no comms.
-func (k *kernel) commInfo(r *request) {
-	k.reply(r, "comm_info_reply", map[string]any{"status": "ok", "comms": map[string]any{}})
-}
-
-// commOpen refuses every comm, as ipykernel does for an unknown target: no
-// target is registered, so the comm is closed at once.
-func (k *kernel) commOpen(r *request) {
-	var c struct {
-		CommID     string `json:"comm_id"`
-		TargetName string `json:"target_name"`
-	}
-	if err := r.msg.DecodeContent(&c); err != nil || c.CommID == "" {
-		k.log.Warn("kernel: comm_open without a comm_id", "err", err)
-		return
-	}
-	k.log.Info("kernel: no such comm target, closing the comm", "target_name", c.TargetName, "comm_id", c.CommID)
-	k.publish(r.msg, "comm_close", map[string]any{"comm_id": c.CommID, "data": map[string]any{}})
-}
-
 // shutdown answers shutdown_request (on shell or control). The kernel stops
 // once dispatch has published idle.
 func (k *kernel) shutdown(r *request) {

@@ -42,6 +42,11 @@ type Output interface {
 	// Notebook show beside the notebook. A later Page of the same cell
 	// replaces an earlier one.
 	Page(b Bundle)
+	// Comm sends one of the Interpreter's comm messages (comm_open,
+	// comm_msg, comm_close; see Comms) on iopub, as the child of the
+	// request being handled, also for a silent execute_request: a widget
+	// that the front end never hears of cannot be shown.
+	Comm(m CommMessage)
 }
 
 // Bundle is a value's representations keyed by MIME type ("text/plain",

@@ -67,8 +67,8 @@ var (
 		"history_request":     (*kernel).history,
 		"comm_info_request":   (*kernel).commInfo,
 		"comm_open":           (*kernel).commOpen,
-		"comm_msg":            func(*kernel, *request) {},
-		"comm_close":          func(*kernel, *request) {},
+		"comm_msg":            (*kernel).commMsg,
+		"comm_close":          (*kernel).commClose,
 		"shutdown_request":    (*kernel).shutdown,
 	}
 	controlHandlers = map[string]func(*kernel, *request){
@@ -92,6 +92,9 @@ type request struct {
 	sock    zmq4.Socket
 	channel string // "shell" or "control"
 	msg     *protocol.Message
+	// commBefore counts the comm messages received before this shell
+	// request: an execute_request runs once they are handled.
+	commBefore int64
 }
 
 // kernel is one running kernel.
@@ -108,6 +111,8 @@ type kernel struct {
 	shell, control, stdin, iopub, hb zmq4.Socket
 
 	shellQ chan *request
+	commQ  chan *request // comm messages, served beside the running cell (comm.go)
+	order  commOrder
 
 	// Owned by the execution goroutine (the shell worker).
 	executionCount int
@@ -116,6 +121,8 @@ type kernel struct {
 
 	mu         sync.Mutex
 	cellCancel context.CancelFunc // cancels the running cell; nil when idle
+	running    *protocol.Message  // the running cell's execute_request; nil when idle
+	commCancel context.CancelFunc // cancels the comm message being handled; nil when none
 
 	inputMu      sync.Mutex  // one input_request at a time
 	inputReplies chan string // values of input_reply messages
@@ -151,10 +158,12 @@ func start(ctx context.Context, cfg Config) (*kernel, error) {
 		signer:       signer,
 		session:      protocol.NewSession("kernel"),
 		shellQ:       make(chan *request, shellQueueSize),
+		commQ:        make(chan *request, shellQueueSize),
 		inputReplies: make(chan string, 1),
 		stopped:      make(chan struct{}),
 	}
 	k.ctx, k.cancel = context.WithCancel(ctx)
+	k.order.init()
 
 	zlog := slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
 	opts := []zmq4.Option{zmq4.WithLogger(zlog), zmq4.WithTimeout(10 * time.Second)}
@@ -196,15 +205,24 @@ func (k *kernel) serve() bool {
 		k.dispatch(&request{sock: k.control, channel: "control", msg: m})
 	})
 	go k.recvLoop(k.shell, "shell", func(m *protocol.Message) {
+		r := &request{sock: k.shell, channel: "shell", msg: m}
+		q := k.shellQ
+		if commTypes[m.Header.MsgType] {
+			q = k.commQ
+			k.order.received()
+		} else {
+			r.commBefore = k.order.snapshot()
+		}
 		select {
-		case k.shellQ <- &request{sock: k.shell, channel: "shell", msg: m}:
+		case q <- r:
 		case <-k.ctx.Done():
 		}
 	})
 	go k.recvLoop(k.stdin, "stdin", k.stdinMessage)
-	// The execution goroutine is not in wg: a cell that ignores its
-	// context must not keep Run from returning.
+	// The execution and comm goroutines are not in wg: a cell that
+	// ignores its context must not keep Run from returning.
 	go k.shellWorker()
+	go k.commWorker()
 
 	k.publish(nil, "status", map[string]string{"execution_state": "starting"})
 	k.log.Info("kernel: started", "shell", k.cfg.Conn.Endpoint(k.cfg.Conn.ShellPort), "session", k.session.ID)
@@ -288,13 +306,18 @@ func (k *kernel) heartbeat() {
 }
 
 // shellWorker is the execution goroutine: it handles shell requests one at
-// a time, in arrival order.
+// a time, in arrival order. Comm messages are served beside it, on the
+// comm goroutine (comm.go), so that they reach a running cell; an
+// execute_request waits for the comm messages received before it.
 func (k *kernel) shellWorker() {
 	for {
 		select {
 		case <-k.ctx.Done():
 			return
 		case r := <-k.shellQ:
+			if r.msg.Header.MsgType == "execute_request" {
+				k.order.wait(k.ctx, r.commBefore)
+			}
 			if k.abortQueued > 0 {
 				k.abortQueued--
 				if r.msg.Header.MsgType == "execute_request" {
@@ -383,11 +406,15 @@ func (k *kernel) send(sock zmq4.Socket, name string, m *protocol.Message) error 
 	return err
 }
 
-// interruptCell cancels the running cell, if any.
+// interruptCell cancels the running cell, if any, and the handling of a
+// comm message (a widget's callback run between cells).
 func (k *kernel) interruptCell() {
 	k.mu.Lock()
 	if k.cellCancel != nil {
 		k.cellCancel()
+	}
+	if k.commCancel != nil {
+		k.commCancel()
 	}
 	k.mu.Unlock()
 }

@@ -403,11 +403,20 @@ func TestComms(t *testing.T) {
 	if got := content(t, out[1]); !reflect.DeepEqual(got, map[string]any{"comm_id": "c-1", "data": map[string]any{}}) {
 		t.Errorf("comm_close = %v", got)
 	}
-	for _, typ := range []string{"comm_msg", "comm_close"} {
-		id := c.send(c.shell, typ, map[string]any{"comm_id": "c-1", "data": map[string]any{}})
+	// A comm_msg to a comm the kernel does not have is answered with
+	// comm_close, as comm_open to an unknown target is; comm_close is
+	// not answered.
+	for _, tc := range []struct {
+		typ  string
+		want []string
+	}{
+		{"comm_msg", []string{"status:busy", "comm_close", "status:idle"}},
+		{"comm_close", []string{"status:busy", "status:idle"}},
+	} {
+		id := c.send(c.shell, tc.typ, map[string]any{"comm_id": "c-1", "data": map[string]any{}})
 		c.noReply(c.shellIn, id, 50*time.Millisecond)
-		if s := types(c.outputs(id)); !slices.Equal(s, []string{"status:busy", "status:idle"}) {
-			t.Errorf("%s iopub = %v", typ, s)
+		if s := types(c.outputs(id)); !slices.Equal(s, tc.want) {
+			t.Errorf("%s iopub = %v, want %v", tc.typ, s, tc.want)
 		}
 	}
 }

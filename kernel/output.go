@@ -122,3 +122,10 @@ func (o *cellOutput) payload() []any {
 	}
 	return []any{map[string]any{"source": "page", "data": orEmpty(b.Data), "start": 0}}
 }
+
+// Comm publishes one of the Interpreter's comm messages.
+func (o *cellOutput) Comm(m CommMessage) {
+	if err := o.k.publishComm(o.req.msg, m); err != nil {
+		o.Stream("stderr", "kernel: cannot send a comm message: "+err.Error()+"\n")
+	}
+}

@@ -34,7 +34,10 @@ const extensions = [
   require('@jupyterlab/statusbar-extension'),
   require('@jupyterlab/theme-light-extension'),
   require('@jupyterlab/tooltip-extension'),
-  require('@jupyterlab/translation-extension')
+  require('@jupyterlab/translation-extension'),
+  // Jupyter widgets (ipywidgets' protocol 2.1.0): the widget manager and the
+  // base, controls and output widgets, for the Go package widgets.
+  require('@jupyter-widgets/jupyterlab-manager')
 ];
 
 // The news announcements ask a server gotensor does not run; the page

@@ -85,13 +85,14 @@ func TestPinned(t *testing.T) {
 }
 
 // TestExtensionsLoaded checks that index.js starts exactly the extension
-// packages that package.json installs.
+// packages that package.json installs: JupyterLab's, and the widget
+// manager of ipywidgets.
 func TestExtensionsLoaded(t *testing.T) {
 	var m manifest
 	readJSON(t, "package.json", &m)
 	var want []string
 	for n := range m.Dependencies {
-		if strings.HasSuffix(n, "-extension") {
+		if strings.HasSuffix(n, "-extension") || n == widgetManager {
 			want = append(want, n)
 		}
 	}
@@ -112,6 +113,55 @@ func TestExtensionsLoaded(t *testing.T) {
 		"rendermime", "mathjax2", "debugger", "mainmenu", "launcher"} {
 		if _, ok := m.Dependencies["@jupyterlab/"+e+"-extension"]; !ok {
 			t.Errorf("package.json lacks @jupyterlab/%s-extension", e)
+		}
+	}
+}
+
+// widgetManager is the JupyterLab extension that draws Jupyter widgets.
+const widgetManager = "@jupyter-widgets/jupyterlab-manager"
+
+// TestWidgetManager checks that the widget manager is 5.0.15, the last
+// release that supports JupyterLab 3, with the widget packages it needs at
+// releases that still accept JupyterLab 3's packages (later ones require
+// @jupyterlab/services 7 and Lumino 2, and npm would install JupyterLab 4's
+// packages beside 3.6's), and that the lock holds no JupyterLab 4 package.
+func TestWidgetManager(t *testing.T) {
+	var m manifest
+	var l lockfile
+	readJSON(t, "package.json", &m)
+	readJSON(t, "package-lock.json", &l)
+	for name, want := range map[string]string{
+		widgetManager:                   "5.0.15",
+		"@jupyter-widgets/base":         "6.0.11",
+		"@jupyter-widgets/base-manager": "1.0.12",
+		"@jupyter-widgets/controls":     "5.0.12",
+		"@jupyter-widgets/output":       "6.0.11",
+	} {
+		if m.Dependencies[name] != want {
+			t.Errorf("package.json: %s %q, want %s", name, m.Dependencies[name], want)
+		}
+	}
+	// One copy of each JupyterLab and Lumino package, JupyterLab 3's: a
+	// package of JupyterLab 4 would come as a second, nested copy.
+	copies := map[string][]string{}
+	for path, p := range l.Packages {
+		i := strings.LastIndex(path, "node_modules/")
+		if i < 0 {
+			continue
+		}
+		name := path[i+len("node_modules/"):]
+		if strings.HasPrefix(name, "@jupyterlab/") || strings.HasPrefix(name, "@lumino/") {
+			copies[name] = append(copies[name], path+" "+p.Version)
+		}
+	}
+	for name, c := range copies {
+		if len(c) > 1 {
+			t.Errorf("package-lock.json installs %d copies of %s: %v", len(c), name, c)
+		}
+	}
+	for name, major := range map[string]string{"@jupyterlab/services": "6.", "@lumino/widgets": "1.", "@lumino/coreutils": "1."} {
+		if v := l.Packages["node_modules/"+name].Version; !strings.HasPrefix(v, major) {
+			t.Errorf("package-lock.json installs %s %s, not JupyterLab 3's (%sx)", name, v, major)
 		}
 	}
 }

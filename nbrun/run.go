@@ -62,7 +62,25 @@ var (
 // Run also sets the notebook's kernelspec and language_info metadata to the
 // gotensor kernel's.
 func Run(ctx context.Context, nb *Notebook, ex Executor, progress io.Writer) error {
+	return RunWith(ctx, nb, ex, progress, Options{})
+}
+
+// RunWith is Run with options: errors recorded and the run going on
+// (AllowErrors), a time limit per cell (Timeout), parameters injected
+// (Parameters). When the run had errors and AllowErrors is set, it returns
+// a *CellErrors with every cell that failed.
+//
+// When ex keeps widgets (it has a WidgetState method, as *interp.Session
+// does), the state of the widgets open at the end is saved in the
+// notebook's metadata (metadata.widgets), as nbconvert --execute saves it,
+// so that a viewer that renders widgets shows them.
+func RunWith(ctx context.Context, nb *Notebook, ex Executor, progress io.Writer, opts Options) error {
 	SetKernelMetadata(nb)
+	if len(opts.Parameters) > 0 {
+		if err := InjectParameters(nb, opts.Parameters); err != nil {
+			return err
+		}
+	}
 	var todo []int
 	for i, c := range nb.Cells {
 		if c.Type != CodeCell {
@@ -77,6 +95,8 @@ func Run(ctx context.Context, nb *Notebook, ex Executor, progress io.Writer) err
 	defer col.Close()
 	term := newTerminal(progress)
 	out := tee{col, term}
+	defer saveWidgets(nb, ex)
+	var failed CellErrors
 	for k, i := range todo {
 		if err := ctx.Err(); err != nil {
 			return &CellError{Cell: i, Err: interruptedError()}
@@ -85,10 +105,19 @@ func Run(ctx context.Context, nb *Notebook, ex Executor, progress io.Writer) err
 		col.Begin(cell, k+1)
 		term.begin(k+1, len(todo), i)
 		start := time.Now()
-		b, err := execute(ctx, ex, cell.Source, out)
+		cellCtx, cancel := ctx, context.CancelFunc(func() {})
+		if opts.Timeout > 0 {
+			cellCtx, cancel = context.WithTimeout(ctx, opts.Timeout)
+		}
+		b, err := execute(cellCtx, ex, cell.Source, out)
+		timedOut := cellCtx.Err() == context.DeadlineExceeded && ctx.Err() == nil
+		cancel()
 		var e *interp.Error
 		if err != nil {
-			e = asInterpError(err, ctx.Err() != nil)
+			e = asInterpError(err, cellCtx.Err() != nil)
+			if timedOut {
+				e = timeoutError(opts.Timeout)
+			}
 			col.Error(e)
 		} else {
 			col.Result(b)
@@ -96,12 +125,78 @@ func Run(ctx context.Context, nb *Notebook, ex Executor, progress io.Writer) err
 		}
 		col.End()
 		term.end(time.Since(start), e != nil)
-		if e != nil {
-			return &CellError{Cell: i, Err: e}
+		if e == nil {
+			continue
 		}
+		ce := &CellError{Cell: i, Err: e}
+		if !opts.AllowErrors || ctx.Err() != nil {
+			return ce
+		}
+		failed = append(failed, ce)
 	}
 	settle(col)
+	if len(failed) > 0 {
+		return failed
+	}
 	return nil
+}
+
+// Options change how RunWith runs a notebook.
+type Options struct {
+	// AllowErrors runs every cell, as jupyter nbconvert --execute
+	// --allow-errors does: a cell's error is recorded in its outputs and
+	// the run goes on; RunWith then returns a *CellErrors. An interrupt
+	// still stops the run.
+	AllowErrors bool
+	// Timeout, when positive, limits each cell's time: a cell still
+	// running after it is interrupted, and fails with a CellTimeoutError
+	// (nbconvert's name).
+	Timeout time.Duration
+	// Parameters are injected as papermill does (see InjectParameters).
+	Parameters []Parameter
+}
+
+// CellErrors are the cells that failed in a run with AllowErrors, in
+// order.
+type CellErrors []*CellError
+
+func (e CellErrors) Error() string {
+	msgs := make([]string, len(e))
+	for i, c := range e {
+		msgs[i] = c.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// timeoutError is the error of a cell that ran past Options.Timeout.
+func timeoutError(d time.Duration) *interp.Error {
+	msg := fmt.Sprintf("the cell ran longer than the time limit of %v and was interrupted (gotensor run --timeout)", d)
+	return &interp.Error{Name: "CellTimeoutError", Value: msg, Traceback: []string{"CellTimeoutError: " + msg}}
+}
+
+// widgetStater is an Executor that keeps widgets (*interp.Session).
+type widgetStater interface {
+	WidgetState() map[string]any
+}
+
+// widgetStateMIME is the key of the widget state in a notebook's
+// metadata.widgets.
+const widgetStateMIME = "application/vnd.jupyter.widget-state+json"
+
+// saveWidgets stores the state of ex's open widgets in nb's metadata, as
+// nbconvert --execute (store_widget_state) does; a notebook without
+// widgets gets no entry, and loses one it had.
+func saveWidgets(nb *Notebook, ex Executor) {
+	w, ok := ex.(widgetStater)
+	if !ok {
+		return
+	}
+	state := w.WidgetState()
+	if s, _ := state["state"].(map[string]any); len(s) == 0 {
+		delete(nb.Metadata, "widgets")
+		return
+	}
+	nb.Metadata["widgets"] = map[string]any{widgetStateMIME: state}
 }
 
 // settle waits until live outputs have not redrawn for settleQuiet, at most

@@ -226,3 +226,121 @@ func TestRunLivePlot(t *testing.T) {
 		t.Errorf("the live plot's output is not its final state (%d bytes of PNG, want %d)", len(got.(string)), len(s))
 	}
 }
+
+// newSession starts a session that the test closes.
+func newSession(t *testing.T) *interp.Session {
+	t.Helper()
+	sess, err := interp.New(interp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sess.Close() })
+	return sess
+}
+
+// newCells returns a notebook of code cells.
+func newCells(sources ...string) *Notebook {
+	nb := &Notebook{Metadata: map[string]any{}}
+	for i, s := range sources {
+		nb.Cells = append(nb.Cells, &Cell{ID: string(rune('a' + i)), Type: CodeCell, Source: s, Metadata: map[string]any{}})
+	}
+	return nb
+}
+
+// TestRunAllowErrors checks --allow-errors and --timeout: every cell runs,
+// a failed cell holds its error, a cell past the time limit is
+// interrupted with a CellTimeoutError (nbconvert's name), and the run
+// returns the failed cells.
+func TestRunAllowErrors(t *testing.T) {
+	sess := newSession(t)
+	nb := newCells(`fmt.Println("one")`, `panic("two")`, `for {}`, `fmt.Println("four")`)
+	err := RunWith(context.Background(), nb, sess, nil, Options{AllowErrors: true, Timeout: 300 * time.Millisecond})
+	var failed CellErrors
+	if !errors.As(err, &failed) || len(failed) != 2 || failed[0].Cell != 1 || failed[1].Cell != 2 {
+		t.Fatalf("RunWith = %v; want the errors of cells 2 and 3", err)
+	}
+	if got := kinds(nb.Cells[3].Outputs); !reflect.DeepEqual(got, []string{"stream:stdout:four\n"}) || nb.Cells[3].ExecutionCount != 4 {
+		t.Errorf("the cell after the errors: %q, count %d", got, nb.Cells[3].ExecutionCount)
+	}
+	if o := nb.Cells[2].Outputs; len(o) != 1 || o[0].EName != "CellTimeoutError" {
+		t.Errorf("the endless cell: %+v", o)
+	}
+	if o := nb.Cells[1].Outputs; len(o) != 1 || o[0].Type != ErrorOutput || !strings.Contains(o[0].EValue, "two") {
+		t.Errorf("the panicking cell: %+v", o)
+	}
+	// Without AllowErrors the run stops at the time limit.
+	nb = newCells(`for {}`, `fmt.Println("never")`)
+	err = RunWith(context.Background(), nb, sess, nil, Options{Timeout: 200 * time.Millisecond})
+	var ce *CellError
+	if !errors.As(err, &ce) || ce.Err.Name != "CellTimeoutError" || len(nb.Cells[1].Outputs) != 0 {
+		t.Errorf("RunWith = %v, second cell %v", err, nb.Cells[1].Outputs)
+	}
+}
+
+// TestInjectParameters checks papermill's convention: the parameters go in
+// a cell tagged "injected-parameters" right after the cell tagged
+// "parameters" (at the top when there is none), a run injects them afresh,
+// and the values are Go literals of the parameters cell's types.
+func TestInjectParameters(t *testing.T) {
+	nb := newCells(`fmt.Println("setup")`, "lr := 0.001\nname := \"base\"\nvar epochs = 3\nvar tag string", `fmt.Println(lr, name, epochs, tag, extra)`)
+	nb.Cells[1].Metadata["tags"] = []any{"parameters"}
+	params := []Parameter{{"lr", "1e-2"}, {"name", "42"}, {"epochs", "5"}, {"tag", "x y"}, {"extra", "true"}}
+	for range 2 { // injecting twice replaces the first injection
+		if err := InjectParameters(nb, params); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(nb.Cells) != 4 {
+		t.Fatalf("%d cells, want 4", len(nb.Cells))
+	}
+	inj := nb.Cells[2]
+	want := "// Parameters\nlr = 1e-2\nname = \"42\"\nepochs = 5\ntag = \"x y\"\nextra := true"
+	if inj.Source != want || !reflect.DeepEqual(inj.Metadata["tags"], []any{"injected-parameters"}) || inj.Type != CodeCell {
+		t.Errorf("injected cell %q %v, want %q", inj.Source, inj.Metadata, want)
+	}
+	sess := newSession(t)
+	if err := Run(context.Background(), nb, sess, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := kinds(nb.Cells[3].Outputs); !reflect.DeepEqual(got, []string{"stream:stdout:0.01 42 5 x y true\n"}) {
+		t.Errorf("the cell reading the parameters printed %q", got)
+	}
+	// A parameters cell with imports and functions among its statements.
+	mixed := newCells("import (\n\t\"os\"\n\t\"time\"\n)\n\nfunc double(x int) int {\n\treturn 2 * x\n}\nquick := os.Getenv(\"Q\") != \"\"\nimport \"strings\"\nvar label = strings.ToUpper(\"x\")")
+	mixed.Cells[0].Metadata["tags"] = []any{"parameters"}
+	if err := InjectParameters(mixed, []Parameter{{"quick", "true"}, {"label", "7"}}); err != nil || mixed.Cells[1].Source != "// Parameters\nquick = true\nlabel = 7" {
+		t.Errorf("after a cell with imports and functions: %v, %q", err, mixed.Cells[1].Source)
+	}
+	plain := newCells(`fmt.Println(n)`)
+	if err := InjectParameters(plain, []Parameter{{"n", "-3"}}); err != nil || plain.Cells[0].Source != "// Parameters\nn := -3" {
+		t.Errorf("without a parameters cell: %v, first cell %q", err, plain.Cells[0].Source)
+	}
+	if err := InjectParameters(plain, []Parameter{{"not a name", "1"}}); err == nil {
+		t.Error("a parameter that is not an identifier was injected")
+	}
+}
+
+// TestRunWidgetState checks that a headless run saves its widgets as
+// nbconvert --execute does: the view in the cell's outputs and the state
+// of the open widgets under metadata.widgets.
+func TestRunWidgetState(t *testing.T) {
+	sess := newSession(t)
+	nb := newCells(`s := widgets.NewIntSlider("n", 0, 10, 4)`+"\ns.SetValue(6)\ns", `fmt.Println(s.Value())`)
+	if err := Run(context.Background(), nb, sess, nil); err != nil {
+		t.Fatal(err)
+	}
+	view, _ := nb.Cells[0].Outputs[0].Data["application/vnd.jupyter.widget-view+json"].(map[string]any)
+	if view == nil || view["version_major"] != 2 {
+		t.Fatalf("the slider's output %+v", nb.Cells[0].Outputs[0])
+	}
+	w, _ := nb.Metadata["widgets"].(map[string]any)
+	st, _ := w["application/vnd.jupyter.widget-state+json"].(map[string]any)
+	states, _ := st["state"].(map[string]any)
+	e, _ := states[view["model_id"].(string)].(map[string]any)
+	if e["model_name"] != "IntSliderModel" || e["state"].(map[string]any)["value"] != 6 {
+		t.Errorf("saved state of the slider: %v", e)
+	}
+	if st["version_major"] != 2 || len(states) != 3 {
+		t.Errorf("saved widget state: version %v, %d models (want the slider, its layout and style)", st["version_major"], len(states))
+	}
+}

@@ -27,16 +27,17 @@ declare -A may=(
 	[kernels]=""
 	[cuda]="autograd tensorlib/backend tensorlib/internal/access tensorlib/internal/parallel tensorlib/internal/blas tensorlib/tensor kernels"
 	[display]="autograd tensorlib/backend tensorlib/internal tensorlib/tensor"
+	[widgets]="autograd tensorlib/backend tensorlib/internal tensorlib/tensor display"
 	[protocol]=""
 	[kernel]="protocol"
 	[remote]="protocol"
 	[install]=""
 	[internal/testenv]=""
 	[lab]=""
-	[interp]="autograd tensorlib kernels cuda display"
-	[nbrun]="autograd tensorlib kernels cuda display interp"
-	[cmd]="autograd tensorlib kernels cuda display interp protocol kernel remote install nbrun lab"
-	[bench]="autograd tensorlib kernels cuda display interp"
+	[interp]="autograd tensorlib kernels cuda display widgets"
+	[nbrun]="autograd tensorlib kernels cuda display widgets interp"
+	[cmd]="autograd tensorlib kernels cuda display widgets interp protocol kernel remote install nbrun lab"
+	[bench]="autograd tensorlib kernels cuda display widgets interp"
 )
 
 # rule prints the most specific prefix of may that covers package $1.

@@ -98,6 +98,10 @@ step "warm compiled cells" go run ./cmd/gotensor warm
 # -timeout: the interp package runs two corpora of Go programs as cells,
 # several minutes on two busy cores, past go test's default 10 minutes.
 step "go test" go test -count=1 -timeout 40m ./...
+# Widgets' callbacks run on a running cell's goroutine and their values are
+# read from its loops while the kernel's comm goroutine changes them: the
+# live-control tests under the race detector.
+step "go test -race (live control)" go test -race -count=1 -run 'TestWidgets|TestComm|TestUpdate|TestClick|TestSetValue|TestInteract' ./interp ./kernel ./widgets
 
 # build_kernel builds bin/gotensor afresh: an older binary left by a failed
 # build must not be what the Python tests run.

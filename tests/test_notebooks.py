@@ -324,6 +324,28 @@ def test_mnist_reloaded_model_matches(mnist):
     assert loaded == trained == acc["CNN"], line
 
 
+def test_mnist_steered_by_widgets(mnist):
+    """The learning-rate slider and Stop button of "Steering a run by
+    hand": run headless nobody clicks, so the loop runs its 300 batches,
+    and the widgets are saved as nbconvert --execute saves them: the
+    view in the cell's outputs, the state under metadata.widgets (version
+    2 of the widget state schema), the log slider's range in decades."""
+    out = stdout(cell(mnist, "steer-train"))
+    assert re.search(r"^300 more batches \(stopped by hand: false\): MLP test accuracy [0-9.]+%", out, re.M), out
+    views = rich(cell(mnist, "steer-controls"), "application/vnd.jupyter.widget-view+json")
+    assert len(views) == 1 and views[0]["version_major"] == 2, views
+    state = mnist["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]
+    assert state["version_major"] == 2 and views[0]["model_id"] in state["state"]
+    models = {}
+    for m in state["state"].values():
+        models.setdefault(m["model_name"], []).append(m["state"])
+    (lr,) = models["FloatLogSliderModel"]
+    assert (lr["min"], lr["max"], lr["value"], lr["description"]) == (-5, -2, 1e-4, "learning rate")
+    (progress,) = models["FloatProgressModel"]
+    assert progress["value"] == 300 and progress["max"] == 300
+    assert len(models["ButtonModel"]) == 1 and models["VBoxModel"]
+
+
 def test_mnist_data_and_normalisation(mnist):
     out = stdout(cell(mnist, "load"))
     assert "Dataset(60000 examples, images [60000 1 28 28] float32, labels [60000] int64)" in out, out

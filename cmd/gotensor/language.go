@@ -7,6 +7,7 @@ import (
 	"github.com/gotensor/gotensor/display"
 	"github.com/gotensor/gotensor/interp"
 	"github.com/gotensor/gotensor/kernel"
+	"github.com/gotensor/gotensor/widgets"
 )
 
 // goLanguage adapts a Go notebook session to the kernel's Interpreter: the
@@ -17,6 +18,7 @@ type goLanguage struct{ s *interp.Session }
 var (
 	_ kernel.Interpreter = goLanguage{}
 	_ kernel.Debugger    = goLanguage{}
+	_ kernel.Comms       = goLanguage{}
 )
 
 func (g goLanguage) Execute(ctx context.Context, code string, out kernel.Output) (*kernel.Bundle, error) {
@@ -55,6 +57,28 @@ func (g goLanguage) IsComplete(code string) kernel.Completeness {
 	return kernel.Completeness{Status: c.Status, Indent: c.Indent}
 }
 
+// CommOpen hands a front end's comm_open to the session's widgets.
+func (g goLanguage) CommOpen(ctx context.Context, m kernel.CommMessage, out kernel.Output) bool {
+	return g.s.CommOpen(ctx, toWidgets(m), cellOutput{out})
+}
+
+// CommMsg hands a front end's comm_msg to the session's widgets.
+func (g goLanguage) CommMsg(ctx context.Context, m kernel.CommMessage, out kernel.Output) bool {
+	return g.s.CommMsg(ctx, toWidgets(m), cellOutput{out})
+}
+
+// CommClose hands a front end's comm_close to the session's widgets.
+func (g goLanguage) CommClose(ctx context.Context, m kernel.CommMessage, out kernel.Output) {
+	g.s.CommClose(ctx, toWidgets(m), cellOutput{out})
+}
+
+// CommInfo lists the session's open comms.
+func (g goLanguage) CommInfo(target string) map[string]string { return g.s.CommInfo(target) }
+
+func toWidgets(m kernel.CommMessage) widgets.Message {
+	return widgets.Message{Type: m.Type, ID: m.ID, Target: m.Target, Data: m.Data, Metadata: m.Metadata, Buffers: m.Buffers}
+}
+
 func toKernel(b display.Bundle) kernel.Bundle {
 	return kernel.Bundle{Data: b.Data, Metadata: b.Metadata}
 }
@@ -63,8 +87,9 @@ func toKernel(b display.Bundle) kernel.Bundle {
 type cellOutput struct{ out kernel.Output }
 
 var (
-	_ interp.Output = cellOutput{}
-	_ interp.Pager  = cellOutput{}
+	_ interp.Output     = cellOutput{}
+	_ interp.Pager      = cellOutput{}
+	_ interp.CommOutput = cellOutput{}
 )
 
 func (c cellOutput) Stream(name, text string) { c.out.Stream(name, text) }
@@ -81,3 +106,8 @@ func (c cellOutput) Input(prompt string, password bool) (string, error) {
 
 // Page shows b in the front end's pager (?name).
 func (c cellOutput) Page(b display.Bundle) { c.out.Page(toKernel(b)) }
+
+// Comm sends one of the session's widget messages.
+func (c cellOutput) Comm(m widgets.Message) {
+	c.out.Comm(kernel.CommMessage{Type: m.Type, ID: m.ID, Target: m.Target, Data: m.Data, Metadata: m.Metadata, Buffers: m.Buffers})
+}

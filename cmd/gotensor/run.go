@@ -9,8 +9,10 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/gotensor/gotensor/interp"
 	"github.com/gotensor/gotensor/nbrun"
@@ -20,18 +22,35 @@ import (
 // the gotensor kernel, and writes the executed copy:
 //
 //	gotensor run NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html]
+//	        [--allow-errors] [--timeout D] [-p NAME VALUE]...
 //
 // NOTEBOOK.ipynb is never changed: the executed notebook goes to -o, by
 // default NOTEBOOK.executed.ipynb next to it ("-o -" writes it to standard
 // output). Cells run in the notebook's directory, as Jupyter runs them.
 // Progress goes to standard error. The exit status is 0 when every cell
 // ran, 1 when a cell failed (its error is printed; the executed notebook is
-// written up to it), 2 for a usage error and 130 when interrupted (Ctrl-C
-// stops the running cell; what ran is written).
+// written up to it, or, with --allow-errors, with every cell run), 2 for a
+// usage error and 130 when interrupted (Ctrl-C stops the running cell;
+// what ran is written).
+//
+// -p NAME VALUE sets a parameter as papermill does: a cell setting it is
+// added after the cell tagged "parameters" (see nbrun.InjectParameters).
+// --timeout limits each cell's time (a Go duration, 90s or 5m, or
+// seconds). The state of the widgets open at the end is saved in the
+// notebook's metadata, as nbconvert --execute saves it.
 func runRun(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("run", "NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html]", stderr)
+	fs := newFlagSet("run", "NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html] [--allow-errors] [--timeout D] [-p NAME VALUE]...", stderr)
 	outPath := fs.String("o", "", "write the executed notebook to `file` (default NOTEBOOK.executed.ipynb; - for standard output)")
 	htmlPath := fs.String("html", "", "also write the executed notebook as a standalone HTML page to `file`")
+	allowErrors := fs.Bool("allow-errors", false, "run every cell, recording errors in the notebook; exit 1 at the end when a cell failed")
+	timeout := fs.String("timeout", "", "interrupt a cell that runs longer than `D` (a duration such as 90s or 5m, or seconds) and record a CellTimeoutError")
+	fs.Func("p", "set parameter `NAME VALUE` (two arguments), as papermill -p does; repeatable", func(string) error { return nil })
+	args, params, err := takeParameters(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "gotensor run: %v\n", err)
+		fs.Usage()
+		return 2
+	}
 	var name string
 	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
 		name, args = args[0], args[1:] // the notebook may come before the flags
@@ -59,6 +78,15 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	if *outPath == "" {
 		*outPath = strings.TrimSuffix(name, ".ipynb") + ".executed.ipynb"
 	}
+	opts := nbrun.Options{AllowErrors: *allowErrors, Parameters: params}
+	if *timeout != "" {
+		d, err := parseTimeout(*timeout)
+		if err != nil {
+			fmt.Fprintf(stderr, "gotensor run: --timeout %s: %v\n", *timeout, err)
+			return 2
+		}
+		opts.Timeout = d
+	}
 	nb, err := nbrun.ReadFile(name)
 	if err != nil {
 		fmt.Fprintf(stderr, "gotensor run: %v\n", err)
@@ -77,8 +105,14 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	runErr := execNotebook(nb, filepath.Dir(name), stdout, stderr)
-	if runErr != nil && !errors.As(runErr, new(*nbrun.CellError)) {
+	runErr := execNotebook(nb, filepath.Dir(name), stdout, stderr, opts)
+	var failed nbrun.CellErrors
+	if errors.As(runErr, &failed) {
+		for _, ce := range failed {
+			printCellError(stderr, name, ce)
+		}
+		runErr = nil
+	} else if runErr != nil && !errors.As(runErr, new(*nbrun.CellError)) {
 		fmt.Fprintf(stderr, "gotensor run: %v\n", runErr)
 		return 1
 	}
@@ -103,16 +137,13 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gotensor run: wrote %s\n", *htmlPath)
 	}
 
+	if len(failed) > 0 {
+		fmt.Fprintf(stderr, "gotensor run: %s: %d of its cells failed (--allow-errors ran them all)\n", name, len(failed))
+		return 1
+	}
 	var ce *nbrun.CellError
 	if errors.As(runErr, &ce) {
-		fmt.Fprintf(stderr, "gotensor run: %s: cell %d failed:\n", name, ce.Cell+1)
-		tb := ce.Err.Traceback
-		if len(tb) == 0 || !strings.Contains(tb[0], ce.Err.Value) {
-			fmt.Fprintf(stderr, "%s: %s\n", ce.Err.Name, ce.Err.Value)
-		}
-		for _, l := range tb {
-			fmt.Fprintln(stderr, l)
-		}
+		printCellError(stderr, name, ce)
 		if ce.Interrupted() {
 			return 130
 		}
@@ -121,9 +152,54 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// printCellError prints a failed cell's error.
+func printCellError(stderr io.Writer, name string, ce *nbrun.CellError) {
+	fmt.Fprintf(stderr, "gotensor run: %s: cell %d failed:\n", name, ce.Cell+1)
+	tb := ce.Err.Traceback
+	if len(tb) == 0 || !strings.Contains(tb[0], ce.Err.Value) {
+		fmt.Fprintf(stderr, "%s: %s\n", ce.Err.Name, ce.Err.Value)
+	}
+	for _, l := range tb {
+		fmt.Fprintln(stderr, l)
+	}
+}
+
+// takeParameters takes papermill's -p NAME VALUE (and --p, -parameters,
+// --parameters) out of args, which the flag package cannot parse (a flag
+// of two values).
+func takeParameters(args []string) (rest []string, params []nbrun.Parameter, err error) {
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "-p", "--p", "-parameters", "--parameters":
+			if i+2 >= len(args) {
+				return nil, nil, fmt.Errorf("%s needs a NAME and a VALUE", args[i])
+			}
+			params = append(params, nbrun.Parameter{Name: args[i+1], Value: args[i+2]})
+			i += 2
+		case "--":
+			return append(rest, args[i:]...), params, nil
+		default:
+			rest = append(rest, args[i])
+		}
+	}
+	return rest, params, nil
+}
+
+// parseTimeout reads --timeout: a Go duration (90s, 5m) or a number of
+// seconds, as nbconvert's timeout is given.
+func parseTimeout(s string) (time.Duration, error) {
+	if d, err := time.ParseDuration(s); err == nil && d > 0 {
+		return d, nil
+	}
+	if n, err := strconv.ParseFloat(s, 64); err == nil && n > 0 {
+		return time.Duration(n * float64(time.Second)), nil
+	}
+	return 0, errors.New("not a positive duration (90s, 5m) or number of seconds")
+}
+
 // execNotebook runs nb's cells in a fresh session, in dir, with progress on
 // stderr. SIGINT and SIGTERM interrupt the running cell.
-func execNotebook(nb *nbrun.Notebook, dir string, stdout, stderr io.Writer) error {
+func execNotebook(nb *nbrun.Notebook, dir string, stdout, stderr io.Writer, opts nbrun.Options) error {
 	// Catch what compiled code writes to file descriptors 1 and 2, as the
 	// kernel does, when they are the process's own.
 	capture := stdout == io.Writer(os.Stdout) && stderr == io.Writer(os.Stderr)
@@ -154,5 +230,5 @@ func execNotebook(nb *nbrun.Notebook, dir string, stdout, stderr io.Writer) erro
 		}
 		defer os.Chdir(wd)
 	}
-	return nbrun.Run(ctx, nb, sess, progress)
+	return nbrun.RunWith(ctx, nb, sess, progress, opts)
 }

@@ -154,3 +154,45 @@ func toStrings(v any) []string {
 	}
 	return ss
 }
+
+// TestRunOptions checks gotensor run's --allow-errors (every cell runs,
+// exit status 1 at the end), --timeout and -p NAME VALUE (papermill's
+// parameters, after the cell tagged "parameters").
+func TestRunOptions(t *testing.T) {
+	dir := t.TempDir()
+	nbPath := writeNotebook(t, dir, "opts.ipynb",
+		"epochs := 2\nname := \"base\"",
+		`panic("bad")`,
+		`for {}`,
+		`fmt.Println(epochs, name)`)
+	b, _ := os.ReadFile(nbPath)
+	var nb map[string]any
+	json.Unmarshal(b, &nb)
+	nb["cells"].([]any)[0].(map[string]any)["metadata"] = map[string]any{"tags": []any{"parameters"}}
+	b, _ = json.Marshal(nb)
+	os.WriteFile(nbPath, b, 0o644)
+
+	out := filepath.Join(dir, "opts-run.ipynb")
+	code, _, stderr := runCmd(t, "run", nbPath, "-o", out, "--allow-errors", "--timeout", "0.5", "-p", "epochs", "7", "-p", "name", "tuned")
+	if code != 1 || !strings.Contains(stderr, "2 of its cells failed") || !strings.Contains(stderr, "CellTimeoutError") {
+		t.Fatalf("run = %d, stderr:\n%s", code, stderr)
+	}
+	cells := readCells(t, out)
+	if len(cells) != 5 {
+		t.Fatalf("%d cells, want 5 (the injected one)", len(cells))
+	}
+	if o := cells[4].Outputs; len(o) != 1 || strings.Join(toStrings(o[0]["text"]), "") != "7 tuned\n" {
+		t.Errorf("last cell outputs %v", o)
+	}
+	for i, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", nbPath, "-p", "x"}, "-p needs a NAME and a VALUE"},
+		{[]string{"run", nbPath, "--timeout", "soon"}, "not a positive duration"},
+	} {
+		if code, _, stderr := runCmd(t, tc.args...); code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%d: %v = %d, stderr %q", i, tc.args, code, stderr)
+		}
+	}
+}

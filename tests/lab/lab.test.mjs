@@ -202,6 +202,50 @@ async function expand(path) {
   }, SHORT, VARIABLES, path);
 }
 
+/** Opens a notebook of the kernel from a new launcher (the file browser's +) and waits for its kernel. */
+async function newNotebook() {
+  const plus = '.jp-FileBrowser-toolbar [data-command="filebrowser:create-main-launcher"]';
+  await page.waitForSelector(plus, { visible: true, timeout: SHORT });
+  await page.click(plus);
+  // The card of the launcher on screen (an earlier one may be in a hidden tab).
+  const card = await page.waitForFunction(
+    t => [...document.querySelectorAll(`.jp-Launcher-section .jp-LauncherCard[title="${t}"]`)].find(c => c.offsetParent),
+    { timeout: SHORT, polling: 200 },
+    kernelTitle
+  );
+  const before = await page.$$eval('.jp-NotebookPanel', ps => ps.length);
+  await card.asElement().click();
+  await until((n) => document.querySelectorAll('.jp-NotebookPanel').length > n, SHORT, before);
+  await page.waitForSelector(`${CELLS} .CodeMirror`, { timeout: SHORT });
+  await kernelIdle();
+}
+
+/** Runs code in the last cell and returns its index once it has run. */
+async function run(code, timeout = CELL) {
+  const i = await runLast(code);
+  await outputOf(i, timeout);
+  return i;
+}
+
+/** Waits until the output of cell i holds an element matching sel and returns it. */
+function inOutput(i, sel, timeout = SHORT) {
+  return page
+    .waitForFunction((cells, i, sel) => document.querySelectorAll(cells)[i]?.querySelector(`.jp-OutputArea ${sel}`), { timeout, polling: 200 }, CELLS, i, sel)
+    .then(h => h.asElement());
+}
+
+/** Sets a slider in cell i's output as a person types a value in its readout. */
+async function setSlider(i, value, nth = 0) {
+  const readout = (await (await inOutput(i, '.widget-readout')).evaluateHandle((el, nth) =>
+    el.closest('.jp-OutputArea').querySelectorAll('.widget-readout')[nth], nth)).asElement();
+  await readout.click({ clickCount: 3 });
+  await page.keyboard.down('Control');
+  await page.keyboard.press('KeyA');
+  await page.keyboard.up('Control');
+  await page.keyboard.type(String(value));
+  await page.keyboard.press('Enter');
+}
+
 /** A test that saves a screenshot of the page when it fails, to see why. */
 function check(name, fn) {
   test(name, async () => {
@@ -387,21 +431,8 @@ describe('gotensor lab', () => {
   });
 
   check('the debugger stops at a gutter breakpoint, shows a tensor, steps and continues', async () => {
-    // A notebook of its own, from a new launcher (the file browser's +).
-    const plus = '.jp-FileBrowser-toolbar [data-command="filebrowser:create-main-launcher"]';
-    await page.waitForSelector(plus, { visible: true, timeout: SHORT });
-    await page.click(plus);
-    // The card of the launcher on screen (an earlier one may be in a hidden tab).
-    const card = await page.waitForFunction(
-      t => [...document.querySelectorAll(`.jp-Launcher-section .jp-LauncherCard[title="${t}"]`)].find(c => c.offsetParent),
-      { timeout: SHORT, polling: 200 },
-      kernelTitle
-    );
-    const before = await page.$$eval('.jp-NotebookPanel', ps => ps.length);
-    await card.asElement().click();
-    await until((n) => document.querySelectorAll('.jp-NotebookPanel').length > n, SHORT, before);
-    await page.waitForSelector(`${CELLS} .CodeMirror`, { timeout: SHORT });
-    await kernelIdle();
+    // A notebook of its own.
+    await newNotebook();
     // A tensor made before the debugger is on: the session's variables show it.
     const first = await runLast('t := tensor.Ones(2, 3)');
     assert.equal((await outputOf(first)).trim(), '');
@@ -689,5 +720,114 @@ describe('gotensor lab', () => {
     );
     assert.match(math, /max\(0,x\)/);
     await shot('11-mnist-latex');
+  });
+});
+
+describe('widgets', () => {
+  check('a slider sets a value that the next cell prints', async () => {
+    await newNotebook();
+    const i = await run('s := widgets.NewIntSlider("epochs", 0, 100, 10)\ns');
+    await inOutput(i, '.widget-slider .noUi-target');
+    await setSlider(i, 42);
+    const p = await run('fmt.Println("epochs:", s.Value())');
+    assert.match(await outputOf(p), /^epochs: 42\s*$/);
+    await shot('12-widgets-slider');
+  });
+
+  check('every control renders', async () => {
+    const i = await run([
+      'img := widgets.NewImage(nil)',
+      'img.SetTensor(tensor.Arange(0, 784, 1).Reshape(1, 28, 28))',
+      'all := widgets.NewVBox(',
+      '\twidgets.NewHBox(widgets.NewFloatSlider("dropout", 0, 0.9, 0.1), widgets.NewFloatLogSlider("lr", 1e-5, 1e-1, 1e-3)),',
+      '\twidgets.NewHBox(widgets.NewDropdown("model", []string{"mlp", "cnn"}, "cnn"), widgets.NewCheckbox("augment", true), widgets.NewText("name", "baseline")),',
+      '\twidgets.NewHBox(widgets.NewButton("Go").SetStyle("success"), widgets.NewLabel("a label"), widgets.NewHTML("<b>bold</b> HTML")),',
+      '\twidgets.NewHBox(widgets.NewFloatProgress("epoch", 0, 10), img, widgets.NewOutput()),',
+      ')',
+      'all'
+    ].join('\n'));
+    for (const sel of ['.widget-vbox', '.widget-hslider', '.widget-dropdown select', '.widget-checkbox input',
+      '.widget-text input', 'button.jupyter-button.mod-success', '.widget-label', '.widget-html b', '.widget-hprogress .progress-bar', 'img.widget-image', '.widget-output'])
+      await inOutput(i, sel);
+    const readouts = await page.$$eval(CELLS, (cs, i) => [...cs[i].querySelectorAll('.widget-readout')].map(r => r.textContent), i);
+    assert.deepEqual(readouts, ['0.100', '0.00100']);
+    const shown = await page.$$eval(CELLS, (cs, i) => cs[i].querySelector('.jp-OutputArea').innerText, i);
+    assert.doesNotMatch(shown, /Error|not found/);
+    await shot('13-widgets-all');
+  });
+
+  check('Interact redraws a plot when its slider moves', async () => {
+    const i = await run([
+      'import "gonum.org/v1/plot"',
+      'freq := widgets.NewFloatSlider("freq", 1, 5, 1)',
+      'widgets.Interact(func(f float64) *plot.Plot {',
+      '\tys := make([]float64, 200)',
+      '\tfor i := range ys {',
+      '\t\tys[i] = math.Sin(f * float64(i) / 20)',
+      '\t}',
+      '\treturn display.LinePlot(fmt.Sprintf("sin(%gx)", f), display.Series{Name: "sin", Y: ys})',
+      '}, freq)'
+    ].join('\n'));
+    await inOutput(i, '.widget-output img');
+    const first = await page.$$eval(CELLS, (cs, i) => cs[i].querySelector('.widget-output img').src, i);
+    await shot('14-widgets-interact-1');
+    await setSlider(i, 3);
+    await until((sel, i, first) => {
+      const src = document.querySelectorAll(sel)[i].querySelector('.widget-output img')?.src;
+      return src && src !== first;
+    }, CELL, CELLS, i, first);
+    const p = await run('fmt.Println(freq.Value())');
+    assert.match(await outputOf(p), /^3\s*$/);
+    // One plot in the output area: the redraw replaced the first.
+    assert.equal(await page.$$eval(CELLS, (cs, i) => cs[i].querySelectorAll('.widget-output img').length, i), 1);
+    await shot('14-widgets-interact-2');
+  });
+
+  check('a Stop button ends a 60-second training cell and keeps the model', async () => {
+    await run([
+      'model := nn.NewSequential(nn.NewLinear(16, 64), nn.NewReLU(), nn.NewLinear(64, 1))',
+      'opt := optim.NewSGD(model.Parameters(), 0.01)',
+      'x, y := tensor.Randn(256, 16), tensor.Randn(256, 1)',
+      'lr := widgets.NewFloatLogSlider("lr", 1e-4, 1e-1, 1e-2)',
+      'stop := widgets.NewButton("Stop").SetStyle("danger")',
+      'bar := widgets.NewFloatProgress("seconds", 0, 60)',
+      'display.Show(widgets.NewHBox(lr, stop, bar))',
+      'steps, lastLR := 0, 0.0'
+    ].join('\n'));
+    const cell = await runLast([
+      'import "time"',
+      'start := time.Now()',
+      'for time.Since(start) < 60*time.Second && stop.Clicks() == 0 {',
+      '\tlastLR = lr.Value()',
+      '\topt.SetLR(lastLR)',
+      '\tloss := nn.MSELoss(model.Forward(x), y)',
+      '\topt.ZeroGrad()',
+      '\tloss.Backward()',
+      '\topt.Step()',
+      '\tsteps++',
+      '\tbar.SetValue(time.Since(start).Seconds())',
+      '}',
+      'fmt.Printf("stopped after %d steps, %.1f s, lr %g\\n", steps, time.Since(start).Seconds(), lastLR)'
+    ].join('\n'));
+    await until((sel, i) => /\[\*\]/.test(document.querySelectorAll(sel)[i].querySelector('.jp-InputPrompt').textContent), SHORT, CELLS, cell);
+    // The slider moves while the cell runs; the loop reads it.
+    const controls = cell - 1;
+    await setSlider(controls, 0.001);
+    await new Promise(r => setTimeout(r, 2000));
+    await shot('15-widgets-training');
+    const button = await inOutput(controls, 'button.jupyter-button');
+    const clicked = Date.now();
+    await button.click();
+    const out = await outputOf(cell, 55_000);
+    const took = Date.now() - clicked;
+    console.log(`# Stop: the cell ended ${took} ms after the click`);
+    const m = out.match(/stopped after (\d+) steps, ([\d.]+) s, lr ([\d.e-]+)/);
+    assert.ok(m, `the cell printed:\n${out}`);
+    assert.ok(Number(m[1]) > 0 && Number(m[2]) < 55, `the cell ran ${m[2]} s: the click did not end it`);
+    assert.equal(Number(m[3]), 0.001);
+    await shot('16-widgets-stopped');
+    // The cell ended normally: the model and the counters are there.
+    const after = await run('fmt.Println(steps > 0, model.Forward(x).Shape(), lastLR)');
+    assert.match(await outputOf(after), /^true \[256 1\] 0\.001\s*$/);
   });
 });

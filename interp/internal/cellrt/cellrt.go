@@ -32,6 +32,17 @@ type Runtime struct {
 	// Interrupted reports whether the running cell is being interrupted.
 	Interrupted func() bool
 
+	// OnAttention is called by Stop and Check, the safe points of a
+	// cell: Stop when a loop found the interrupt flag (the prelude's
+	// _gtStop) set, Check at every iteration of a loop that cannot read
+	// the flag. The flag is set for an interrupt and for work posted to
+	// the running cell (a widget's callback): OnAttention runs that work
+	// when it is called on the cell's goroutine, clears what it handled
+	// and reports whether the cell is interrupted, and Stop and Check
+	// end the cell when it is. Compiled loops call Stop or Check the
+	// same way. Default: the flag always means an interrupt.
+	OnAttention func() (interrupted bool)
+
 	// Limit is the recursion limit the executor set in _gtLimit, for the
 	// message of a RecursionError.
 	Limit int
@@ -167,12 +178,25 @@ func (rt *Runtime) exports() map[string]map[string]reflect.Value {
 	}}
 }
 
-// Stop ends the cell: the interrupt flag was set.
-func (rt *Runtime) Stop() { panic(Interrupted{}) }
+// Stop is called by a loop that found the interrupt flag set: it runs
+// the work posted to the cell (see OnAttention) and returns, or ends the
+// cell with an Interrupted panic when the cell is interrupted.
+func (rt *Runtime) Stop() {
+	if rt.OnAttention != nil && !rt.OnAttention() {
+		return
+	}
+	panic(Interrupted{})
+}
 
-// Check stops the cell when it is being interrupted: the loop check of
-// code that cannot read the prelude's _gtStop.
+// Check is the loop check of code that cannot read the prelude's
+// _gtStop: what Stop does, when there is something to do.
 func (rt *Runtime) Check() {
+	if rt.OnAttention != nil {
+		if rt.OnAttention() {
+			panic(Interrupted{})
+		}
+		return
+	}
 	if rt.Interrupted != nil && rt.Interrupted() {
 		rt.Stop()
 	}

@@ -46,6 +46,18 @@ type Hooks struct {
 	// Stdin is what a cell's os.Stdin reads: lines the front end asks
 	// the user for. Default: os.Stdin.
 	Stdin io.Reader
+
+	// OnAdopt makes a widget that compiled code made the session's, so
+	// that the front end shows it. Default: nothing.
+	OnAdopt func(w any)
+}
+
+// Adopt makes a widget that a constructor of package widgets returned the
+// session's.
+func (h *Hooks) Adopt(w any) {
+	if h != nil && h.OnAdopt != nil {
+		h.OnAdopt(w)
+	}
 }
 
 // MaxStack is how deep, in bytes of a goroutine's stack, the functions of

@@ -1091,6 +1091,10 @@ func (g *cgen) call(call *ast.CallExpr) {
 	if !ok {
 		return
 	}
+	if fn, ok := g.c.info.Uses[f.Sel].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == widgetsPath {
+		g.adopt(call, fn)
+		return
+	}
 	s, ok := g.c.info.Selections[f]
 	if !ok || s.Kind() != types.MethodVal {
 		return
@@ -1355,4 +1359,48 @@ func constMaker(v constant.Value) string {
 		return cConstPkg + ".BinaryOp(" + constMaker(constant.Real(v)) + ", " + cTokenPkg + ".ADD, " + cConstPkg + ".MakeImag(" + constMaker(constant.Imag(v)) + "))"
 	}
 	return cConstPkg + ".MakeUnknown()"
+}
+
+// widgetsPath is the import path of package widgets.
+const widgetsPath = ModulePath + "/widgets"
+
+// adopt makes the widgets that a call of package widgets' function fn
+// makes the session's (native.Hooks.Adopt): the interpreter's table binds
+// its constructors to the session, compiled code calls them as they are.
+func (g *cgen) adopt(call *ast.CallExpr, fn *types.Func) {
+	pkg, err := g.s.u.Import(widgetsPath)
+	if err != nil {
+		return
+	}
+	wt, ok := pkg.Scope().Lookup("Widget").(*types.TypeName)
+	if !ok {
+		return
+	}
+	iface, ok := wt.Type().Underlying().(*types.Interface)
+	if !ok {
+		return
+	}
+	res := fn.Type().(*types.Signature).Results()
+	var names, types_, adopts []string
+	makes := false
+	for i := 0; i < res.Len(); i++ {
+		t := res.At(i).Type()
+		ts, ok := g.typeSrc(t)
+		if !ok {
+			return
+		}
+		n := "ꞏr" + strconv.Itoa(i)
+		names = append(names, n)
+		types_ = append(types_, n+" "+ts)
+		if types.Implements(t, iface) {
+			makes = true
+			adopts = append(adopts, cHooks+".Adopt("+n+")")
+		}
+	}
+	if !makes {
+		return
+	}
+	g.substitute(call, func(inner string) string {
+		return "func() (" + strings.Join(types_, ", ") + ") { " + strings.Join(names, ", ") + " = " + inner + "; " + strings.Join(adopts, "; ") + "; return }()"
+	})
 }

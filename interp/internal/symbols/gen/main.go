@@ -37,6 +37,7 @@ var packages = []string{
 	"github.com/gotensor/gotensor/tensorlib/data",
 	"github.com/gotensor/gotensor/tensorlib/tensorio",
 	"github.com/gotensor/gotensor/cuda",
+	"github.com/gotensor/gotensor/widgets",
 }
 
 // importable lists the import paths of other modules whose tables are
