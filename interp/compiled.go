@@ -272,6 +272,12 @@ func (s *Session) runCompiled(ctx context.Context, code string, p *plan.Plan) (*
 	err = c.run(ctx, func() error { return s.runCell(c, cell) })
 	s.plan.Commit(p, 1)
 	s.importCompiled(cell, path)
+	for _, st := range cp.Steps {
+		// The cell's imports, for later interpreted cells.
+		if prog, err := s.compileStep(st); err == nil {
+			s.exec(prog)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

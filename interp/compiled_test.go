@@ -305,3 +305,24 @@ func TestDebugBreakpointInCompiledCell(t *testing.T) {
 		t.Errorf("after disconnect: %q", out)
 	}
 }
+
+// TestCompiledImports checks that a compiled cell's imports are the
+// session's: a later interpreted cell uses them.
+func TestCompiledImports(t *testing.T) {
+	s := newCompiledSession(t)
+	mustRun(t, s, "import (\"strings\"; \"sort\")\nfunc up(s string) string { return strings.ToUpper(s) }")
+	if res, _ := mustRun(t, s, "xs := []string{\"b\", \"a\"}\nsort.Strings(xs)\nstrings.Join(xs, up(\"-\"))"); res != "a-b" {
+		t.Errorf("got %q, want a-b", res)
+	}
+}
+
+// TestCompiledVariablesFromGlue assigns a compiled cell's variables of
+// basic types from interpreted cells.
+func TestCompiledVariablesFromGlue(t *testing.T) {
+	s := newCompiledSession(t)
+	mustRun(t, s, "var done bool\ncount, name := 0, \"a\"\nfunc report() string { return fmt.Sprint(done, count, name) }")
+	mustRun(t, s, "done = true\ncount++\ncount += 2\nname += \"b\"\np := &count\n*p *= 10")
+	if res, _ := mustRun(t, s, "report()"); res != "true 30ab" {
+		t.Errorf("got %q, want true 30ab (Sprint puts no space before a string)", res)
+	}
+}

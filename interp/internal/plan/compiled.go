@@ -129,6 +129,11 @@ type Compiled struct {
 	// it sets Path before Commit, which records it for later cells.
 	Path string
 
+	// Steps are the interpreter's steps that import what the cell
+	// imported (StepImport), for later interpreted cells: the executor
+	// runs them after the cell.
+	Steps []Step
+
 	// Redefined maps the types the cell declares again to the import
 	// path of the compiled cell that declared them before ("" when it ran
 	// interpreted): the same cell run again is the same package, and its
@@ -349,7 +354,14 @@ func (s *Session) commitCompiled(c *cell, p *Plan, reuse map[types.Object]bool) 
 	markCompiled(c.pkg, path)
 	s.recordTypes(c)
 	imp := s.compiledImport(path)
-	name := func(obj types.Object) { s.yname[obj] = imp + "." + tableKey(obj) }
+	name := func(obj types.Object) {
+		s.yname[obj] = imp + "." + tableKey(obj)
+		if v, ok := obj.(*types.Var); ok && !v.IsField() {
+			// A pointer in the table: yaegi takes a compiled package's
+			// variable of a basic type for a constant.
+			s.yname[obj] = "(*" + s.yname[obj] + ")"
+		}
+	}
 	src := func(from, to token.Pos) string {
 		return strings.TrimSpace(c.text[c.tf.Offset(from):c.tf.Offset(to)])
 	}
@@ -468,6 +480,23 @@ func (s *Session) planCompiled(c *cell) (*Plan, string, error) {
 		return nil, why, nil
 	}
 	p := &Plan{Cell: c.n, Compiled: cp}
+	type imported struct{ name, path string }
+	var imps []imported
+	for _, sp := range c.imports {
+		path, _ := strconv.Unquote(sp.Path.Value)
+		name := importName(sp, s.u)
+		if s.imports[name] == path || name == "_" {
+			continue
+		}
+		imps = append(imps, imported{name, path})
+		src := "import " + strconv.Quote(path)
+		if sp.Name != nil {
+			src = "import " + sp.Name.Name + " " + strconv.Quote(path)
+		}
+		if (path == "unsafe" || s.u.InTables(path)) && s.imported[name] != path && name != "." {
+			cp.Steps = append(cp.Steps, Step{Kind: StepImport, Src: src, Import: &Import{Name: name, Path: path}, Declares: []string{name}})
+		}
+	}
 	at2 := func(pos token.Pos) int {
 		line, _ := c.lineCol(max(c.cellOffset(c.tf.Offset(pos)), 0))
 		return line
@@ -514,6 +543,13 @@ func (s *Session) planCompiled(c *cell) (*Plan, string, error) {
 	}
 	p.commit = func(ran int) {
 		if ran > 0 && cp.Path != "" {
+			for _, imp := range imps {
+				delete(s.entries, imp.name)
+				s.imports[imp.name] = imp.path
+				if imp.name != "." {
+					s.imported[imp.name] = imp.path
+				}
+			}
 			s.commitCompiled(c, p, reuse)
 		}
 	}

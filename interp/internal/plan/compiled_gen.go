@@ -1318,10 +1318,13 @@ func (g *cgen) symbols(b *strings.Builder, tops []string) {
 			}
 		}
 	}
+	// Variables as pointers: the interpreter takes a variable of a
+	// compiled package of a basic type for a constant (see
+	// Session.commitCompiled).
 	for _, vs := range c.vars {
 		for _, id := range vs.Names {
 			if id.Name != "_" {
-				add(cVarAcc+id.Name, cReflect+".ValueOf(&"+cVar+id.Name+").Elem()")
+				add(cVarAcc+id.Name, cReflect+".ValueOf(&"+cVar+id.Name+")")
 			}
 		}
 	}
@@ -1334,7 +1337,7 @@ func (g *cgen) symbols(b *strings.Builder, tops []string) {
 	}
 	for _, name := range tops {
 		if !g.reuse[c.topVars[name]] {
-			add(cVarAcc+name, cReflect+".ValueOf(&"+cVar+name+").Elem()")
+			add(cVarAcc+name, cReflect+".ValueOf(&"+cVar+name+")")
 		}
 	}
 }
