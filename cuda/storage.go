@@ -94,6 +94,10 @@ func suffix(dt tensor.DType) string {
 		return "i64"
 	case tensor.Bool:
 		return "bool"
+	case tensor.BFloat16:
+		return "bf16"
+	case tensor.Float16:
+		return "f16"
 	}
 	panic(fmt.Sprintf("cuda: unsupported dtype %v", dt))
 }

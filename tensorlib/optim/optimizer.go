@@ -109,7 +109,7 @@ func checkParams(op string, params []*tensor.Tensor) []*tensor.Tensor {
 		case p == nil:
 			panic(fmt.Sprintf("optim: %s: parameter %d is nil", op, i))
 		case !p.DType().IsFloat():
-			panic(fmt.Sprintf("optim: %s: parameter %d has dtype %v; parameters must be Float32 or Float64", op, i, p.DType()))
+			panic(fmt.Sprintf("optim: %s: parameter %d has dtype %v; parameters must be floating point (Float32 usually)", op, i, p.DType()))
 		case !p.IsLeaf():
 			panic(fmt.Sprintf("optim: %s: parameter %d is not a leaf of the autograd graph (it is computed from other tensors); optimize the tensors it is computed from, or make it a leaf with Detach().SetRequiresGrad(true)", op, i))
 		}

@@ -144,6 +144,11 @@ func binaryScalar(op backend.BinaryOp, x *Tensor, s float64, reversed bool) *Ten
 		panic(dtypeErr(name, "convert first with x.AsType(tensor.Float32)", []DType{x.DType()},
 			"integers to negative integer powers are not allowed (%v ** %v)", x.DType(), s))
 	}
+	if dt.IsHalf() && op != backend.OpPow {
+		// PyTorch's type promotion converts the scalar to the tensor's
+		// dtype first: x + 0.1 adds bfloat16's 0.1, 0.10009765625.
+		s = roundScalar(s, dt)
+	}
 	xs := x.AsType(dt)
 	out := newTensor(x.backend, x.backend.BinaryScalar(op, xs.storage, xs.layout, s, reversed), x.Shape())
 	if !tracked(x) {
@@ -231,7 +236,7 @@ func unary(op backend.UnaryOp, in *Tensor) *Tensor {
 	if !tracked(x) {
 		return out
 	}
-	if ab, ok := x.backend.Backend.(backend.ActivationGrad); ok {
+	if ab, ok := x.backend.Backend.(backend.ActivationGrad); ok && fused("ActivationGrad", x) {
 		if op == backend.OpReLU {
 			return recordOwned(out, "ReLU", func(g *Tensor, owned bool) []*Tensor {
 				if g.DType() != out.DType() {

@@ -27,6 +27,9 @@ func CrossEntropy(logits, labels *Tensor) *Tensor {
 		panic(shapeErr(op, "pass logits [N, C] and labels [N]", [][]int{logits.Shape(), labels.Shape()},
 			"logits %v and labels %v do not fit", logits.layout.Shape, labels.layout.Shape))
 	}
+	if !fused("Loss", logits) {
+		return inFloat32(logits.DType(), func(xs []*Tensor) *Tensor { return CrossEntropy(xs[0], labels) }, logits)
+	}
 	n := logits.layout.Shape[0]
 	var lsm, out *Tensor
 	var lse backend.Storage

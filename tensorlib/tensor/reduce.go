@@ -105,6 +105,9 @@ func mean(name string, x *Tensor, dims []int, keep bool) *Tensor {
 		panic(dtypeErr(name, "convert first with x.AsType(tensor.Float32)", []DType{x.DType()},
 			"the mean needs a floating-point tensor, got %v", x.DType()))
 	}
+	if isHalf(x) { // sum and divide in float32, round once
+		return inFloat32(x.DType(), func(xs []*Tensor) *Tensor { return mean(name, xs[0], dims, keep) }, x)
+	}
 	dims = reduceDims(name, x, dims)
 	n := 1
 	for _, d := range dims {
@@ -210,8 +213,11 @@ func softmax(op string, x *Tensor, dim int, log bool) *Tensor {
 	if x.Numel() == 0 {
 		return x.Clone()
 	}
-	sb, fused := x.backend.Backend.(backend.Softmax)
-	if !fused {
+	if !fused("Softmax", x) {
+		return inFloat32(x.DType(), func(xs []*Tensor) *Tensor { return softmax(op, xs[0], dim, log) }, x)
+	}
+	sb, ok := x.backend.Backend.(backend.Softmax)
+	if !ok {
 		c := x.Sub(x.Detach().MaxKeep(d))
 		if log {
 			return c.Sub(c.Exp().SumKeep(d).Log())

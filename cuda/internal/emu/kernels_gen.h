@@ -5,10 +5,10 @@
 // any of them changes this file, so the Go build recompiles the emulator):
 //   activation.cu sha256:774d77f28b00ed6e94b61c44736c3390bac32076cb996d8cce11e61a2d5b8cd2
 //   attention.cu sha256:e5ed3fd5fe1c2ebfcfd76d65de3e24d87c08d1298c3dac6e327c0224ca65ef53
-//   common.cuh sha256:6a9af040c2ed4fa768cb5294b0625cad7c78c264ce1ca4499a1520d5f3a0b910
+//   common.cuh sha256:9227d0b7dab1c6d26650179e51cb597e431cadfa965f496003dc0a1b74fa64dd
 //   compare.cu sha256:cc282688fbde131af875aa1221a6a889f393f8057170b44feacd725e5e152222
 //   conv.cu sha256:03563a0da51c15a5fbd2c761f376d651c308488372b1cb458c0a88bb2b18cf64
-//   copy.cu sha256:838ade4f74e1afbba35bccd1c9a477009a861a0b5108ebeb38534df52819295d
+//   copy.cu sha256:43ea7eb5193980c7c141620f97d3f85ce40685fb667a48d3dad60f13b0fc27cf
 //   elementwise.cu sha256:2605a201cc50e21758c48ff8468c02e61c15a0b9d26e97a7edd2e77d6c08341d
 //   elementwise.cuh sha256:1cfbc88ec7d991f227b03b327e2c7ac61bb6b45a576960e276b033f2107bdcef
 //   emu/cuda_emu.h sha256:f883ecc1a189e1e31dd0230a2b84e78f1e4723568ad058898007fe27574d14e0
@@ -97,30 +97,54 @@
   X(copy_f64, 0) \
   X(copy_i64, 0) \
   X(copy_bool, 0) \
+  X(copy_bf16, 0) \
+  X(copy_f16, 0) \
   X(copy_rows_b1, 0) \
+  X(copy_rows_b2, 0) \
   X(copy_rows_b4, 0) \
   X(copy_rows_b8, 0) \
   X(copy_rows_b16, 0) \
   X(copy_flat_b16, 0) \
   X(transpose_b1, 1) \
+  X(transpose_b2, 1) \
   X(transpose_b4, 1) \
   X(transpose_b8, 1) \
   X(cast_f32_f32, 0) \
   X(cast_f32_f64, 0) \
   X(cast_f32_i64, 0) \
   X(cast_f32_bool, 0) \
+  X(cast_f32_bf16, 0) \
+  X(cast_f32_f16, 0) \
   X(cast_f64_f32, 0) \
   X(cast_f64_f64, 0) \
   X(cast_f64_i64, 0) \
   X(cast_f64_bool, 0) \
+  X(cast_f64_bf16, 0) \
+  X(cast_f64_f16, 0) \
   X(cast_i64_f32, 0) \
   X(cast_i64_f64, 0) \
   X(cast_i64_i64, 0) \
   X(cast_i64_bool, 0) \
+  X(cast_i64_bf16, 0) \
+  X(cast_i64_f16, 0) \
   X(cast_bool_f32, 0) \
   X(cast_bool_f64, 0) \
   X(cast_bool_i64, 0) \
   X(cast_bool_bool, 0) \
+  X(cast_bool_bf16, 0) \
+  X(cast_bool_f16, 0) \
+  X(cast_bf16_f32, 0) \
+  X(cast_bf16_f64, 0) \
+  X(cast_bf16_i64, 0) \
+  X(cast_bf16_bool, 0) \
+  X(cast_bf16_bf16, 0) \
+  X(cast_bf16_f16, 0) \
+  X(cast_f16_f32, 0) \
+  X(cast_f16_f64, 0) \
+  X(cast_f16_i64, 0) \
+  X(cast_f16_bool, 0) \
+  X(cast_f16_bf16, 0) \
+  X(cast_f16_f16, 0) \
   X(fill_f32, 0) \
   X(arange_f32, 0) \
   X(fill_f64, 0) \
@@ -129,6 +153,10 @@
   X(arange_i64, 0) \
   X(fill_bool, 0) \
   X(arange_bool, 0) \
+  X(fill_bf16, 0) \
+  X(arange_bf16, 0) \
+  X(fill_f16, 0) \
+  X(arange_f16, 0) \
   X(neg_f32, 0) \
   X(neg_f64, 0) \
   X(neg_i64, 0) \
