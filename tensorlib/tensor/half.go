@@ -14,6 +14,37 @@ import "github.com/gotensor/gotensor/tensorlib/backend"
 // reached by type assertions in the ops' front ends, which convert 16-bit
 // inputs to Float32 themselves (see inFloat32).
 
+// BF16 is one bfloat16 number as its bits, with a Float32 method;
+// backend.BF16FromFloat32 rounds a float32 to it. BFloat16 tensors hold
+// these.
+type BF16 = backend.BF16
+
+// F16 is one float16 number as its bits, with a Float32 method;
+// backend.F16FromFloat32 rounds a float32 to it. Float16 tensors hold
+// these.
+type F16 = backend.F16
+
+// FromBFloat16s returns a BFloat16 tensor on the CPU holding a copy of
+// data, bfloat16 numbers as their bits (as a file stores them), with the
+// given shape as in FromFloat32s. FromFloat32s(...).AsType(BFloat16)
+// makes one from float32 values.
+func FromBFloat16s(data []BF16, shape ...int) *Tensor {
+	return fromData("FromBFloat16s", append([]BF16(nil), data...), len(data), shape)
+}
+
+// FromFloat16s is FromBFloat16s for float16 bits: the tensor is Float16.
+func FromFloat16s(data []F16, shape ...int) *Tensor {
+	return fromData("FromFloat16s", append([]F16(nil), data...), len(data), shape)
+}
+
+// BFloat16s returns a new slice with x's elements in row-major order as
+// bfloat16 bits, converted (rounded) when x has another dtype.
+func (x *Tensor) BFloat16s() []BF16 { return x.AsType(BFloat16).host().([]BF16) }
+
+// Float16s returns a new slice with x's elements in row-major order as
+// float16 bits, converted (rounded) when x has another dtype.
+func (x *Tensor) Float16s() []F16 { return x.AsType(Float16).host().([]F16) }
+
 // native reports whether e's backend computes op on 16-bit storages.
 func (e *engine) native(op string) bool {
 	h, ok := e.Backend.(backend.HalfOps)

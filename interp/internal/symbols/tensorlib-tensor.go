@@ -35,7 +35,9 @@ func init() {
 		"Float32":                   reflect.ValueOf(tensor.Float32),
 		"Float32MatmulPrecision":    reflect.ValueOf(tensor.Float32MatmulPrecision),
 		"Float64":                   reflect.ValueOf(tensor.Float64),
+		"FromBFloat16s":             reflect.ValueOf(tensor.FromBFloat16s),
 		"FromBools":                 reflect.ValueOf(tensor.FromBools),
+		"FromFloat16s":              reflect.ValueOf(tensor.FromFloat16s),
 		"FromFloat32s":              reflect.ValueOf(tensor.FromFloat32s),
 		"FromFloat64s":              reflect.ValueOf(tensor.FromFloat64s),
 		"FromInt64s":                reflect.ValueOf(tensor.FromInt64s),
@@ -72,11 +74,13 @@ func init() {
 
 		// type definitions
 		"AttentionOption":  reflect.ValueOf((*tensor.AttentionOption)(nil)),
+		"BF16":             reflect.ValueOf((*tensor.BF16)(nil)),
 		"DType":            reflect.ValueOf((*tensor.DType)(nil)),
 		"DTypeError":       reflect.ValueOf((*tensor.DTypeError)(nil)),
 		"Device":           reflect.ValueOf((*tensor.Device)(nil)),
 		"DeviceError":      reflect.ValueOf((*tensor.DeviceError)(nil)),
 		"Error":            reflect.ValueOf((*tensor.Error)(nil)),
+		"F16":              reflect.ValueOf((*tensor.F16)(nil)),
 		"GradError":        reflect.ValueOf((*tensor.GradError)(nil)),
 		"IndexError":       reflect.ValueOf((*tensor.IndexError)(nil)),
 		"OutOfMemoryError": reflect.ValueOf((*tensor.OutOfMemoryError)(nil)),
