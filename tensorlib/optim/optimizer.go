@@ -21,6 +21,9 @@ type Optimizer interface {
 	SetLR(lr float64)
 	// LR returns the current learning rate.
 	LR() float64
+	// Params returns the parameters it updates (GradScaler unscales
+	// their gradients).
+	Params() []*tensor.Tensor
 }
 
 // An Option configures an optimizer when it is created. SGD takes

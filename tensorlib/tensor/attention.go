@@ -77,6 +77,7 @@ func AttnFused() AttentionOption { return func(c *attentionConfig) { c.fused = t
 //	out := tensor.ScaledDotProductAttention(q, k, v, tensor.Causal())
 func ScaledDotProductAttention(q, k, v *Tensor, opts ...AttentionOption) *Tensor {
 	const op = "ScaledDotProductAttention"
+	q, k, v = AutocastLower(q), AutocastLower(k), AutocastLower(v)
 	var c attentionConfig
 	for _, o := range opts {
 		o(&c)

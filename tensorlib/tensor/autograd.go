@@ -127,6 +127,7 @@ func (x *Tensor) BackwardWith(grad *Tensor) {
 	checkGradLike("BackwardWith", x, grad)
 	var g *Tensor
 	NoGrad(func() { g = grad.AsType(x.DType()).Detach() })
+	defer suspendAutocast()()
 	if err := autograd.Backward(x.node, &gradValue{t: g}, false); err != nil {
 		panic(gradErr("Backward", "run the forward pass again to build a new graph before calling Backward again",
 			"Backward through the graph a second time: the graph behind this tensor was freed by an earlier Backward, which releases it (saved inputs, closures and intermediate gradients) to reclaim memory"))

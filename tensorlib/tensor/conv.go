@@ -65,6 +65,7 @@ func (x *Tensor) Unfold2d(kernel, stride, padding, dilation [2]int) *Tensor {
 //
 //	y := tensor.Conv2d(x, w, b, [2]int{1, 1}, [2]int{1, 1}, [2]int{1, 1}) // 3x3 "same" convolution
 func Conv2d(x, w, b *Tensor, stride, padding, dilation [2]int) *Tensor {
+	x, w, b = AutocastLower(x), AutocastLower(w), AutocastLower(b)
 	if w.Dim() != 4 {
 		panic(shapeErr("Conv2d", "filters are [F, C, KH, KW]", [][]int{x.Shape(), w.Shape()},
 			"weight must be 4-D, got shape %v", w.layout.Shape))

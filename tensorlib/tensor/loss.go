@@ -17,6 +17,7 @@ import (
 //	loss := tensor.CrossEntropy(model.Forward(x), y)
 func CrossEntropy(logits, labels *Tensor) *Tensor {
 	const op = "CrossEntropy"
+	logits = AutocastFloat32(logits)
 	sameDevice(op, logits, labels)
 	needFloat(op, logits)
 	if labels.DType() != Int64 {

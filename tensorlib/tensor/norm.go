@@ -225,6 +225,7 @@ func storageOf(x *Tensor) (backend.Storage, backend.Layout) {
 //	y := tensor.LayerNorm(x, []int{512}, w, b, 1e-5) // nn.LayerNorm(512)'s forward
 func LayerNorm(x *Tensor, normalizedShape []int, weight, bias *Tensor, eps float64) *Tensor {
 	const op = "LayerNorm"
+	x, weight, bias = AutocastFloat32(x), AutocastFloat32(weight), AutocastFloat32(bias)
 	needFloat(op, x)
 	k := len(normalizedShape)
 	shape := x.layout.Shape

@@ -71,6 +71,7 @@ func (x *Tensor) TopK(k, dim int) (values, indices *Tensor) {
 //
 //	cdf := probs.CumSum(-1)
 func (x *Tensor) CumSum(dim int) *Tensor {
+	x = AutocastFloat32(x)
 	d := normDim("CumSum", dim, x.Dim(), x.layout.Shape)
 	if isHalf(x) {
 		return inFloat32(x.DType(), func(xs []*Tensor) *Tensor { return xs[0].CumSum(d) }, x)
