@@ -61,6 +61,7 @@ func (d *device) newStorage(dt tensor.DType, n int) *storage {
 		return s
 	}
 	s.ptr, s.size = d.alloc.malloc(n * elemSize(dt))
+	d.alloc.track(s.ptr, dt, n)
 	runtime.SetFinalizer(s, finalizeStorage)
 	return s
 }
