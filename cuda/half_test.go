@@ -211,7 +211,11 @@ func TestTF32(t *testing.T) {
 		if got := tensor.Float32MatmulPrecision(); got != c.precision {
 			t.Errorf("Float32MatmulPrecision() = %q after setting %q", got, c.precision)
 		}
-		if got := a.To(c.dev).MatMul(b.To(c.dev)).Item(); got != c.want {
+		got := a.To(c.dev).MatMul(b.To(c.dev)).Item()
+		// A GPU's cuBLAS may compute so small a product without tensor
+		// cores; the emulator always models them.
+		gpu := c.dev != tensor.CPU && !Devices()[0].Emulated
+		if got != c.want && !(gpu && got == exact) {
 			t.Errorf("%s on %v: %v, want %v", c.precision, c.dev, got, c.want)
 		}
 	}

@@ -23,6 +23,7 @@ type block struct {
 	mask           *tensor.Tensor // [T, T]: 0 on and below the diagonal, -Inf above
 	scale          float64
 	params         []*tensor.Tensor
+	sdpa           bool // attention by tensor.ScaledDotProductAttention (causal) rather than composed
 }
 
 func newBlock(dev tensor.Device, s sizes) *block {
@@ -53,8 +54,13 @@ func (b *block) Forward(x *tensor.Tensor) *tensor.Tensor {
 	B, T, D := b.s.B, b.s.T, b.s.D()
 	h := b.ln1.Forward(x)
 	q, k, v := b.heads(b.wq.Forward(h)), b.heads(b.wk.Forward(h)), b.heads(b.wv.Forward(h))
-	att := q.MatMul(k.Transpose(-2, -1)).MulScalar(b.scale).Add(b.mask).Softmax(-1)
-	y := att.MatMul(v).Permute(0, 2, 1, 3).Reshape(B, T, D)
+	var y *tensor.Tensor
+	if b.sdpa {
+		y = tensor.ScaledDotProductAttention(q, k, v, tensor.Causal())
+	} else {
+		y = q.MatMul(k.Transpose(-2, -1)).MulScalar(b.scale).Add(b.mask).Softmax(-1).MatMul(v)
+	}
+	y = y.Permute(0, 2, 1, 3).Reshape(B, T, D)
 	x = x.Add(b.wo.Forward(y))
 	return x.Add(b.fc2.Forward(b.fc1.Forward(b.ln2.Forward(x)).GELU()))
 }
