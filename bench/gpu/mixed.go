@@ -8,8 +8,6 @@ import (
 
 	"github.com/gotensor/gotensor/cuda"
 	"github.com/gotensor/gotensor/tensorlib/backend"
-	"github.com/gotensor/gotensor/tensorlib/nn"
-	"github.com/gotensor/gotensor/tensorlib/optim"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
@@ -77,49 +75,15 @@ func benchAMP(w io.Writer, dev tensor.Device, s sizes, ref *reference, sync func
 		return nil
 	}
 
-	blk := newBlock(dev, s)
-	x := tensor.RandnOn(dev, s.B, s.T, s.D())
-	adamw := optim.NewAdamW(blk.Parameters(), 1e-4)
-	f32Step := func() float64 {
-		adamw.ZeroGrad()
-		out := blk.Forward(x)
-		loss := out.Mul(out).Mean()
-		loss.Backward()
-		adamw.Step()
-		return loss.Item()
-	}
+	_, f32Step := blockStep(dev, s, false, false)
 	// The float32 step's peak, for the memory table.
 	peaks = append(peaks, peak{"transformer block, float32 (composed attention)", "transformer", peakOf(f32Step)})
-	blk.sdpa = true
-	ampStep := func() float64 {
-		adamw.ZeroGrad()
-		var loss *tensor.Tensor
-		tensor.Autocast(tensor.BFloat16, func() {
-			out := blk.Forward(x)
-			loss = out.Mul(out).Mean()
-		})
-		loss.Backward()
-		adamw.Step()
-		return loss.Item()
-	}
+	_, ampStep := blockStep(dev, s, true, true)
 	if err := row(fmt.Sprintf("transformer block B %d T %d D %d, %d heads, SDPA, AdamW", s.B, s.T, s.D(), s.H), "transformer_amp",
 		ampStep, ref.AMP["transformer"]); err != nil {
 		return err
 	}
-
-	net := convNet(dev, s)
-	imgs := tensor.RandnOn(dev, s.ConvN, 3, s.ConvHW, s.ConvHW)
-	labels := tensor.RandIntOn(dev, 0, 10, s.ConvN)
-	sgd := optim.NewSGD(net.Parameters(), 0.01, optim.Momentum(0.9))
-	if err := row(fmt.Sprintf("conv net 3→%d→%d on %d×%d, batch %d, SGD momentum", s.ConvC1, s.ConvC2, s.ConvHW, s.ConvHW, s.ConvN), "convnet_amp",
-		func() float64 {
-			sgd.ZeroGrad()
-			var loss *tensor.Tensor
-			tensor.Autocast(tensor.BFloat16, func() { loss = nn.CrossEntropy(net.Forward(imgs), labels) })
-			loss.Backward()
-			sgd.Step()
-			return loss.Item()
-		}, ref.AMP["convnet"]); err != nil {
+	if err := row(convName(s), "convnet_amp", convStep(dev, s, true), ref.AMP["convnet"]); err != nil {
 		return err
 	}
 

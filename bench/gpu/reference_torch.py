@@ -14,6 +14,7 @@ and torch.cuda.max_memory_allocated of one step). The op names are the
 keys bench/gpu looks up: keep them in step with bench/gpu/ops.go.
 """
 import argparse
+import contextlib
 import json
 import math
 import time
@@ -141,35 +142,45 @@ def conv_net(s):
         nn.Flatten(), nn.Linear(c2 * side * side, 10))
 
 
-def bench_train(s, dev):
-    out = {}
-    blk = Block(s).to(dev)
+def block_step(s, dev, amp=None, block=None):
+    """One training step of a transformer block (AdamW, loss mean(o*o)),
+    the forward under the context amp() makes when given."""
+    blk = (block or Block)(s).to(dev)
     x = torch.randn(s["B"], s["T"], s["H"] * s["Dh"], device=dev)
-    adamw = torch.optim.AdamW(blk.parameters(), lr=1e-4)
+    opt = torch.optim.AdamW(blk.parameters(), lr=1e-4)
 
-    def step_block():
-        adamw.zero_grad()
-        o = blk(x)
-        loss = (o * o).mean()
+    def step():
+        opt.zero_grad()
+        with (amp() if amp else contextlib.nullcontext()):
+            o = blk(x)
+            loss = (o * o).mean()
         loss.backward()
-        adamw.step()
+        opt.step()
         return loss.item()
 
-    out["transformer"] = time_loop(step_block, dev)
+    return step
+
+
+def conv_step(s, dev, amp=None):
+    """One training step of the conv net (SGD momentum, cross-entropy)."""
     net = conv_net(s).to(dev)
     imgs = torch.randn(s["conv_n"], 3, s["conv_hw"], s["conv_hw"], device=dev)
     labels = torch.randint(0, 10, (s["conv_n"],), device=dev)
     sgd = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9)
 
-    def step_conv():
+    def step():
         sgd.zero_grad()
-        loss = F.cross_entropy(net(imgs), labels)
+        with (amp() if amp else contextlib.nullcontext()):
+            loss = F.cross_entropy(net(imgs), labels)
         loss.backward()
         sgd.step()
         return loss.item()
 
-    out["convnet"] = time_loop(step_conv, dev)
-    return out
+    return step
+
+
+def bench_train(s, dev):
+    return {"transformer": time_loop(block_step(s, dev), dev), "convnet": time_loop(conv_step(s, dev), dev)}
 
 
 def bench_gemm16(sizes, dev):
@@ -228,51 +239,12 @@ def peak_of(step, dev):
 
 def bench_amp(s, dev):
     """The training steps under bfloat16 autocast, and peak memory."""
-    times, mem = {}, {}
     amp = lambda: torch.autocast(dev.type, dtype=torch.bfloat16)
-    x = torch.randn(s["B"], s["T"], s["H"] * s["Dh"], device=dev)
-    blk = Block(s).to(dev)
-    opt = torch.optim.AdamW(blk.parameters(), lr=1e-4)
-
-    def step_f32():
-        opt.zero_grad()
-        o = blk(x)
-        loss = (o * o).mean()
-        loss.backward()
-        opt.step()
-        return loss.item()
-
-    mem["transformer"] = peak_of(step_f32, dev)
-    del blk, opt
-    blk = SDPABlock(s).to(dev)
-    opt = torch.optim.AdamW(blk.parameters(), lr=1e-4)
-
-    def step_block():
-        opt.zero_grad()
-        with amp():
-            o = blk(x)
-            loss = (o * o).mean()
-        loss.backward()
-        opt.step()
-        return loss.item()
-
-    times["transformer"] = time_loop(step_block, dev)
-    mem["transformer_amp"] = peak_of(step_block, dev)
-    net = conv_net(s).to(dev)
-    imgs = torch.randn(s["conv_n"], 3, s["conv_hw"], s["conv_hw"], device=dev)
-    labels = torch.randint(0, 10, (s["conv_n"],), device=dev)
-    sgd = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9)
-
-    def step_conv():
-        sgd.zero_grad()
-        with amp():
-            loss = F.cross_entropy(net(imgs), labels)
-        loss.backward()
-        sgd.step()
-        return loss.item()
-
-    times["convnet"] = time_loop(step_conv, dev)
-    mem["convnet_amp"] = peak_of(step_conv, dev)
+    mem = {"transformer": peak_of(block_step(s, dev), dev)}
+    block, conv = block_step(s, dev, amp, SDPABlock), conv_step(s, dev, amp)
+    times = {"transformer": time_loop(block, dev), "convnet": time_loop(conv, dev)}
+    mem["transformer_amp"] = peak_of(block, dev)
+    mem["convnet_amp"] = peak_of(conv, dev)
     return times, mem
 
 
