@@ -81,7 +81,7 @@ func (b *convBackend) Conv2d(x backend.Storage, xl backend.Layout, w backend.Sto
 	}
 	ol := backend.Contiguous([]int{c.N, c.F, c.OH, c.OW})
 	bb := backend.Layout{Shape: ol.Shape, Strides: []int{0, bl.Strides[0], 0, 0}, Offset: bl.Offset}
-	s := b.binaryAnyFloat(backend.OpAdd, out, ol, bias, bb)
+	s := b.Binary(backend.OpAdd, out, ol, bias, bb) // 16-bit floats too
 	out.Free()
 	return s
 }

@@ -8,22 +8,33 @@ import (
 
 // The 16-bit floats (BFloat16, Float16) live on the device as their bits
 // (kernels/common.cuh's bf16 and f16): copies, casts and fills have
-// kernels of their own, and package tensor converts them to Float32 for
-// every other op, except those HalfNative names, which run on the tensor
-// cores: MatMul with cuBLAS's GemmEx and, where cuDNN convolves,
-// Conv2d, both summing in float32 and rounding the result once.
+// kernels of their own, and so have the elementwise ops (Unary, Binary,
+// BinaryScalar: load as float, compute, store rounded, one pass as for
+// Float32). MatMul runs on the tensor cores with cuBLAS's GemmEx and,
+// where cuDNN convolves, so does Conv2d, both summing in float32 and
+// rounding the result once. Package tensor converts 16-bit operands to
+// Float32 for every other op (HalfNative says which are native).
 
 var (
 	_ backend.HalfOps = (*deviceBackend)(nil)
 	_ backend.HalfOps = (*convBackend)(nil)
 )
 
-// HalfNative reports whether op takes 16-bit storages: "MatMul".
-func (b *deviceBackend) HalfNative(op string) bool { return op == "MatMul" }
+// HalfNative reports whether op takes 16-bit storages: "MatMul",
+// "Unary", "Binary" and "BinaryScalar".
+func (b *deviceBackend) HalfNative(op string) bool {
+	switch op {
+	case "MatMul", "Unary", "Binary", "BinaryScalar":
+		return true
+	}
+	return false
+}
 
-// HalfNative reports whether op takes 16-bit storages: "MatMul" and
-// "Conv2d" (cuDNN).
-func (b *convBackend) HalfNative(op string) bool { return op == "MatMul" || op == "Conv2d" }
+// HalfNative reports whether op takes 16-bit storages: those of
+// deviceBackend, and "Conv2d" (cuDNN).
+func (b *convBackend) HalfNative(op string) bool {
+	return op == "Conv2d" || b.deviceBackend.HalfNative(op)
+}
 
 // halfOf returns the GEMM and convolution operand type of dt.
 func halfOf(dt tensor.DType) driver.Half {
@@ -42,23 +53,9 @@ func tf32(dt tensor.DType) bool {
 	return dt == tensor.Float32 && backend.Float32Precision() != backend.Highest
 }
 
-// binaryAnyFloat is Binary for float storages of any dtype: 16-bit ones
-// are computed in float32 and rounded (the device's own kernels take
-// Float32 and Float64 only).
-func (b *deviceBackend) binaryAnyFloat(op backend.BinaryOp, x backend.Storage, xl backend.Layout, y backend.Storage, yl backend.Layout) backend.Storage {
-	dt := x.DType()
-	if !dt.IsHalf() {
-		return b.Binary(op, x, xl, y, yl)
-	}
-	x32, y32 := b.Cast(x, xl, tensor.Float32), b.Cast(y, yl, tensor.Float32)
-	r := b.Binary(op, x32, backend.Contiguous(xl.Shape), y32, backend.Contiguous(yl.Shape))
-	out := b.Cast(r, backend.Contiguous(xl.Shape), dt)
-	freeAll(b.store(x32), b.store(y32), b.store(r))
-	return out
-}
-
-// reduceAnyFloat is Reduce for float storages of any dtype, as
-// binaryAnyFloat.
+// reduceAnyFloat is Reduce for float storages of any dtype: 16-bit ones
+// are summed in float32 and the result rounded (the device's reduction
+// kernels take Float32 and Float64 only).
 func (b *deviceBackend) reduceAnyFloat(op backend.ReduceOp, s backend.Storage, l backend.Layout, dims []int) backend.Storage {
 	dt := s.DType()
 	if !dt.IsHalf() {

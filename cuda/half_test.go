@@ -135,7 +135,7 @@ func TestConvBackendHalf(t *testing.T) {
 		t.Fatal(err)
 	}
 	cb := &convBackend{deviceBackend: &deviceBackend{dev: d}, conv: d.drv.(driver.Convolver)}
-	if !cb.HalfNative("Conv2d") || !cb.HalfNative("MatMul") || cb.deviceBackend.HalfNative("Conv2d") {
+	if !cb.HalfNative("Conv2d") || !cb.HalfNative("MatMul") || !cb.HalfNative("Binary") || cb.deviceBackend.HalfNative("Conv2d") {
 		t.Fatal("HalfNative does not name Conv2d for the cuDNN backend only")
 	}
 	stride, pad, dil := [2]int{1, 2}, [2]int{1, 1}, [2]int{1, 1}
