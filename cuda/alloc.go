@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"sort"
 	"sync"
 	"time"
 
 	"github.com/gotensor/gotensor/cuda/internal/driver"
+	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
 // allocator is a device's caching allocator. Blocks are rounded up to a
@@ -31,10 +33,29 @@ type allocator struct {
 	// limit is the soft cap on allocated: past it, malloc collects garbage
 	// before asking the driver for more (see malloc).
 	limit int64
+
+	// What the blocks handed out hold (track), for MemoryAllocated and
+	// for saying what fills the device.
+	live      map[driver.DevicePtr]liveBlock
+	tensors   int64 // bytes of the live storages, each rounded up to 512 (PyTorch's memory_allocated)
+	peakTens  int64 // highest tensors
+	peakTotal int64 // highest total
+	counts    allocCounts
+}
+
+// liveBlock is what a block handed out holds: n elements of dt.
+type liveBlock struct {
+	dt tensor.DType
+	n  int
+}
+
+// allocCounts are the allocator's event counts since the device opened.
+type allocCounts struct {
+	mallocs, fromCache, driverAllocs, cacheFlushes, ooms int64
 }
 
 func newAllocator(dev int, drv driver.Driver) *allocator {
-	a := &allocator{dev: dev, drv: drv, free: map[int][]driver.DevicePtr{}}
+	a := &allocator{dev: dev, drv: drv, free: map[int][]driver.DevicePtr{}, live: map[driver.DevicePtr]liveBlock{}}
 	a.limit = a.minLimit()
 	return a
 }
@@ -63,6 +84,9 @@ func roundSize(n int) int {
 // malloc returns a block of at least n bytes and its bucket size.
 func (a *allocator) malloc(n int) (driver.DevicePtr, int) {
 	size := roundSize(n)
+	a.mu.Lock()
+	a.counts.mallocs++
+	a.mu.Unlock()
 	if p, ok := a.reuse(size); ok {
 		return p, size
 	}
@@ -107,6 +131,9 @@ func (a *allocator) malloc(n int) (driver.DevicePtr, int) {
 	}
 	if err != nil {
 		if errors.Is(err, driver.ErrOutOfMemory) {
+			a.mu.Lock()
+			a.counts.ooms++
+			a.mu.Unlock()
 			panic(a.oomError(n, err))
 		}
 		panic(&DriverError{Device: a.dev, Op: fmt.Sprintf("allocating %d bytes", size), Err: err})
@@ -115,8 +142,26 @@ func (a *allocator) malloc(n int) (driver.DevicePtr, int) {
 	a.allocated += int64(size)
 	a.total += int64(size)
 	a.peak = max(a.peak, a.allocated)
+	a.peakTotal = max(a.peakTotal, a.total)
+	a.counts.driverAllocs++
 	a.mu.Unlock()
 	return p, size
+}
+
+// track records that the block at p, just handed out, holds n elements of
+// dt.
+func (a *allocator) track(p driver.DevicePtr, dt tensor.DType, n int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.live[p] = liveBlock{dt: dt, n: n}
+	a.tensors += tensorBytes(dt, n)
+	a.peakTens = max(a.peakTens, a.tensors)
+}
+
+// tensorBytes is what n elements of dt count in MemoryAllocated: their
+// bytes rounded up to 512, as PyTorch's allocator counts them.
+func tensorBytes(dt tensor.DType, n int) int64 {
+	return (int64(n*elemSize(dt)) + smallAlign - 1) / smallAlign * smallAlign
 }
 
 func (a *allocator) reuse(size int) (driver.DevicePtr, bool) {
@@ -131,6 +176,7 @@ func (a *allocator) reuse(size int) (driver.DevicePtr, bool) {
 	a.cached -= int64(size)
 	a.allocated += int64(size)
 	a.peak = max(a.peak, a.allocated)
+	a.counts.fromCache++
 	return p, true
 }
 
@@ -141,6 +187,10 @@ func (a *allocator) release(p driver.DevicePtr, size int) {
 	a.free[size] = append(a.free[size], p)
 	a.allocated -= int64(size)
 	a.cached += int64(size)
+	if b, ok := a.live[p]; ok {
+		a.tensors -= tensorBytes(b.dt, b.n)
+		delete(a.live, p)
+	}
 }
 
 // emptyCache returns every cached block to the driver, after the device
@@ -153,6 +203,7 @@ func (a *allocator) emptyCache() {
 	a.mu.Lock()
 	free := a.free
 	a.free = map[int][]driver.DevicePtr{}
+	a.counts.cacheFlushes++
 	a.mu.Unlock()
 	for size, list := range free {
 		for _, p := range list {
@@ -176,7 +227,39 @@ func (a *allocator) stats() (allocated, cached, peak int64) {
 func (a *allocator) oomError(n int, cause error) *OutOfMemoryError {
 	allocated, cached, _ := a.stats()
 	return &OutOfMemoryError{Device: a.dev, Requested: int64(n), Allocated: allocated,
-		Cached: cached, Total: a.drv.Props().TotalMem, cause: cause}
+		Cached: cached, Total: a.drv.Props().TotalMem, Largest: a.largest(maxHolders), cause: cause}
+}
+
+// maxHolders is how many groups of live tensors an out-of-memory error
+// and MemorySummary list.
+const maxHolders = 5
+
+// largest returns the live storages grouped by dtype and length, the
+// groups that hold the most memory first (at most k groups).
+func (a *allocator) largest(k int) []LiveTensors {
+	a.mu.Lock()
+	groups := map[liveBlock]int{}
+	for _, b := range a.live {
+		groups[b]++
+	}
+	a.mu.Unlock()
+	out := make([]LiveTensors, 0, len(groups))
+	for b, c := range groups {
+		out = append(out, LiveTensors{DType: b.dt, Elements: b.n, Count: c, Bytes: int64(c) * int64(b.n*elemSize(b.dt))})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Bytes != out[j].Bytes {
+			return out[i].Bytes > out[j].Bytes
+		}
+		if out[i].Elements != out[j].Elements {
+			return out[i].Elements > out[j].Elements
+		}
+		return out[i].DType < out[j].DType
+	})
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out
 }
 
 // collectGarbage runs the Go garbage collector and waits (up to a second)

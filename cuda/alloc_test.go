@@ -106,7 +106,13 @@ func TestOutOfMemory(t *testing.T) {
 	if oom.Requested != 256<<10 || oom.Allocated != 1<<20 || oom.Total != 1<<20 || oom.Cached != 0 {
 		t.Errorf("error fields %+v", *oom)
 	}
-	for _, want := range []string{"cuda:90", "256.0 KiB", "1.0 MiB held by tensors", "x.Free()"} {
+	// What holds the memory: the two 256 KiB tensors kept and the 512 KiB one.
+	if len(oom.Largest) != 2 || oom.Largest[0] != (LiveTensors{tensor.Float32, 2 * quarter, 1, 512 << 10}) ||
+		oom.Largest[1] != (LiveTensors{tensor.Float32, quarter, 2, 512 << 10}) {
+		t.Errorf("largest live tensors %v", oom.Largest)
+	}
+	for _, want := range []string{"cuda:90", "256.0 KiB", "1.0 MiB held by tensors", "x.Free()",
+		"the largest live tensors: 1 × float32[131072] (512.0 KiB each), 2 × float32[65536] (256.0 KiB each)", "%gpu lists them"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("message %q lacks %q", err, want)
 		}

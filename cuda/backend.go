@@ -67,6 +67,16 @@ func (b *deviceBackend) FromHost(data any) backend.Storage {
 		if n > 0 {
 			ptr = unsafe.Pointer(&v[0])
 		}
+	case []backend.BF16:
+		dt, n = tensor.BFloat16, len(v)
+		if n > 0 {
+			ptr = unsafe.Pointer(&v[0])
+		}
+	case []backend.F16:
+		dt, n = tensor.Float16, len(v)
+		if n > 0 {
+			ptr = unsafe.Pointer(&v[0])
+		}
 	case []bool:
 		dt, n = tensor.Bool, len(v)
 		u := make([]byte, n)
@@ -117,6 +127,18 @@ func (b *deviceBackend) ToHost(s backend.Storage, l backend.Layout) any {
 		}
 	case tensor.Int64:
 		v := make([]int64, n)
+		out = v
+		if n > 0 {
+			ptr = unsafe.Pointer(&v[0])
+		}
+	case tensor.BFloat16:
+		v := make([]backend.BF16, n)
+		out = v
+		if n > 0 {
+			ptr = unsafe.Pointer(&v[0])
+		}
+	case tensor.Float16:
+		v := make([]backend.F16, n)
 		out = v
 		if n > 0 {
 			ptr = unsafe.Pointer(&v[0])

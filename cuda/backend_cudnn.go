@@ -32,10 +32,10 @@ func (d *device) dense(s *storage, l backend.Layout) (p driver.DevicePtr, tmp *s
 }
 
 // convArgs returns the sizes of a convolution of x [N, C, H, W] with w
-// [F, C, KH, KW].
-func convArgs(kind driver.ConvKind, double bool, xShape, wShape []int, stride, padding, dilation [2]int) driver.ConvArgs {
+// [F, C, KH, KW], of dtype dt.
+func convArgs(kind driver.ConvKind, dt tensor.DType, xShape, wShape []int, stride, padding, dilation [2]int) driver.ConvArgs {
 	g := backend.NewWindow(xShape, [2]int{wShape[2], wShape[3]}, stride, padding, dilation)
-	return driver.ConvArgs{Kind: kind, Double: double, N: g.N, C: g.C, H: g.H, W: g.W,
+	return driver.ConvArgs{Kind: kind, Double: dt == tensor.Float64, Half: halfOf(dt), TF32: tf32(dt), N: g.N, C: g.C, H: g.H, W: g.W,
 		F: wShape[0], KH: g.KH, KW: g.KW, OH: g.OH, OW: g.OW,
 		PadH: g.PH, PadW: g.PW, StrideH: g.SH, StrideW: g.SW, DilH: g.DH, DilW: g.DW}
 }
@@ -65,7 +65,7 @@ func (d *device) runConv(conv driver.Convolver, c driver.ConvArgs) {
 // Conv2d convolves with cuDNN, then adds the bias.
 func (b *convBackend) Conv2d(x backend.Storage, xl backend.Layout, w backend.Storage, wl backend.Layout, bias backend.Storage, bl backend.Layout, stride, padding, dilation [2]int) backend.Storage {
 	xs, ws := b.store(x), b.store(w)
-	c := convArgs(driver.ConvForward, xs.dt == tensor.Float64, xl.Shape, wl.Shape, stride, padding, dilation)
+	c := convArgs(driver.ConvForward, xs.dt, xl.Shape, wl.Shape, stride, padding, dilation)
 	var out *storage
 	d := b.dev
 	d.do(func() {
@@ -81,7 +81,7 @@ func (b *convBackend) Conv2d(x backend.Storage, xl backend.Layout, w backend.Sto
 	}
 	ol := backend.Contiguous([]int{c.N, c.F, c.OH, c.OW})
 	bb := backend.Layout{Shape: ol.Shape, Strides: []int{0, bl.Strides[0], 0, 0}, Offset: bl.Offset}
-	s := b.Binary(backend.OpAdd, out, ol, bias, bb)
+	s := b.Binary(backend.OpAdd, out, ol, bias, bb) // 16-bit floats too
 	out.Free()
 	return s
 }
@@ -90,13 +90,13 @@ func (b *convBackend) Conv2d(x backend.Storage, xl backend.Layout, w backend.Sto
 // (backward filter) and the bias's (g summed over N, OH and OW).
 func (b *convBackend) Conv2dBackward(g backend.Storage, gl backend.Layout, x backend.Storage, xl backend.Layout, w backend.Storage, wl backend.Layout, stride, padding, dilation [2]int, need [3]bool) (gx, gw, gb backend.Storage) {
 	gs, xs, ws := b.store(g), b.store(x), b.store(w)
-	double := xs.dt == tensor.Float64
+	dt := xs.dt
 	d := b.dev
 	d.do(func() {
 		gp, gt := d.dense(gs, gl)
 		defer freeAll(gt)
 		if need[0] {
-			c := convArgs(driver.ConvBackwardData, double, xl.Shape, wl.Shape, stride, padding, dilation)
+			c := convArgs(driver.ConvBackwardData, dt, xl.Shape, wl.Shape, stride, padding, dilation)
 			wp, wt := d.dense(ws, wl)
 			out := d.newStorage(xs.dt, c.N*c.C*c.H*c.W)
 			c.X, c.Wt, c.Y = out.ptr, wp, gp
@@ -105,7 +105,7 @@ func (b *convBackend) Conv2dBackward(g backend.Storage, gl backend.Layout, x bac
 			gx = out
 		}
 		if need[1] {
-			c := convArgs(driver.ConvBackwardFilter, double, xl.Shape, wl.Shape, stride, padding, dilation)
+			c := convArgs(driver.ConvBackwardFilter, dt, xl.Shape, wl.Shape, stride, padding, dilation)
 			xp, xt := d.dense(xs, xl)
 			out := d.newStorage(xs.dt, c.F*c.C*c.KH*c.KW)
 			c.X, c.Wt, c.Y = xp, out.ptr, gp
@@ -115,7 +115,7 @@ func (b *convBackend) Conv2dBackward(g backend.Storage, gl backend.Layout, x bac
 		}
 	})
 	if need[2] {
-		gb = b.Reduce(backend.OpSum, g, gl, []int{0, 2, 3})
+		gb = b.reduceAnyFloat(backend.OpSum, g, gl, []int{0, 2, 3})
 	}
 	return gx, gw, gb
 }

@@ -73,7 +73,7 @@ func (b *deviceBackend) BinaryScalar(op backend.BinaryOp, x backend.Storage, la 
 		a.I64(int64(n)).Ptr(out.ptr).Ptr(xs.ptr)
 		packLayout(a, shape, st[0], la.Offset)
 		switch xs.dt {
-		case tensor.Float32:
+		case tensor.Float32, tensor.BFloat16, tensor.Float16: // the 16-bit kernels take a float
 			a.F32(float32(s))
 		case tensor.Float64:
 			a.F64(s)

@@ -69,7 +69,9 @@ func (d *device) fillsDevice(batch, m, n int) bool {
 
 // MatMul returns the batched product of a [batch..., m, k] and b
 // [batch..., k, n]. Float32 and Float64 go to cuBLAS's strided batched
-// GEMM (sgemm, dgemm): the row-major product C = A·B is the
+// GEMM (sgemm, dgemm; Float32 as TF32 when SetFloat32MatmulPrecision
+// allows it), BFloat16 and Float16 to its GemmEx on the tensor cores,
+// summing in float32: the row-major product C = A·B is the
 // column-major product Cᵀ = Bᵀ·Aᵀ, so B is passed as cuBLAS's first
 // operand and A as its second, and each operand's memory, read
 // column-major, is already its transpose (or, for a transposed view, the
@@ -95,7 +97,7 @@ func (b *deviceBackend) MatMul(x backend.Storage, la backend.Layout, y backend.S
 			d.matmulInt(out, xs, la, ys, lb, batch, m, n, k)
 			return
 		}
-		if xs.dt != tensor.Float32 && xs.dt != tensor.Float64 {
+		if !xs.dt.IsFloat() {
 			panic("cuda: MatMul on " + xs.dt.String())
 		}
 		if d.matmulLooped(out, xs, la, ys, lb) {
@@ -123,6 +125,8 @@ func (d *device) gemm(la, lb backend.Layout, A, B gemmOperand, out *storage, cOf
 	m, k, n := la.Shape[nd-2], la.Shape[nd-1], lb.Shape[nd-1]
 	g := driver.GemmArgs{
 		Double: out.dt == tensor.Float64,
+		Half:   halfOf(out.dt),
+		TF32:   tf32(out.dt),
 		TransA: driver.Transpose(B.trans), TransB: driver.Transpose(A.trans),
 		M: n, N: m, K: k, Alpha: 1, Beta: 0,
 		A: B.s.at(B.offset), LDA: B.ld, StrideA: int64(B.stride),

@@ -91,12 +91,11 @@ func MemoryStats() []Stats {
 	return out
 }
 
-// ResetPeak sets every open device's peak to its current allocation.
+// ResetPeak resets the peaks of every open device, as
+// ResetPeakMemoryStats does for one.
 func ResetPeak() {
 	for _, d := range openDevices() {
-		d.alloc.mu.Lock()
-		d.alloc.peak = d.alloc.allocated
-		d.alloc.mu.Unlock()
+		d.alloc.resetPeaks()
 	}
 }
 

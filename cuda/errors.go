@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gotensor/gotensor/tensorlib/backend"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
@@ -21,18 +22,47 @@ import (
 // garbage collector. Tensor ops panic with it; tensor.Try (or a notebook
 // cell) turns the panic into an error, and the session goes on.
 type OutOfMemoryError struct {
-	Device    int   // the device ordinal
-	Requested int64 // bytes asked for
-	Allocated int64 // bytes held by live tensors
-	Cached    int64 // bytes cached for reuse (0 after the retry)
-	Total     int64 // the device's memory
+	Device    int           // the device ordinal
+	Requested int64         // bytes asked for
+	Allocated int64         // bytes held by live tensors
+	Cached    int64         // bytes cached for reuse (0 after the retry)
+	Total     int64         // the device's memory
+	Largest   []LiveTensors // what holds the most memory: live tensors grouped by dtype and length
 	cause     error
 }
 
+// LiveTensors is a group of live tensor storages on a device of one dtype
+// and length: what MemorySummary and an *OutOfMemoryError list as holding
+// memory.
+type LiveTensors struct {
+	DType    tensor.DType
+	Elements int   // elements in each
+	Count    int   // how many such storages are alive
+	Bytes    int64 // their bytes in all
+}
+
+// String formats the group: "3 × float32[1048576] (4.0 MiB each)".
+func (l LiveTensors) String() string {
+	return fmt.Sprintf("%d × %v[%d] (%s each)", l.Count, l.DType, l.Elements, backend.ByteSize(l.Bytes/int64(max(1, l.Count))))
+}
+
 func (e *OutOfMemoryError) Error() string {
+	var held strings.Builder
+	for i, l := range e.Largest {
+		if i > 0 {
+			held.WriteString(", ")
+		}
+		held.WriteString(l.String())
+	}
+	if held.Len() > 0 {
+		held.WriteString("; ")
+	}
 	return fmt.Sprintf("cuda: out of memory on cuda:%d: tried to allocate %s with %s held by tensors, %s cached, of %s; "+
-		"free tensors you no longer need (x.Free(), or drop references), use smaller batches, or move work to the CPU",
-		e.Device, backend.ByteSize(e.Requested), backend.ByteSize(e.Allocated), backend.ByteSize(e.Cached), backend.ByteSize(e.Total))
+		"the largest live tensors: %s"+
+		"free tensors you no longer need (x.Free(), or drop the variables that hold them: %%gpu lists them), "+
+		"mind that a loss not yet Backward'ed keeps its forward's activations, "+
+		"use smaller batches or tensor.Autocast(tensor.BFloat16, ...), or move work to the CPU",
+		e.Device, backend.ByteSize(e.Requested), backend.ByteSize(e.Allocated), backend.ByteSize(e.Cached), backend.ByteSize(e.Total), held.String())
 }
 
 // Unwrap returns the driver's error.

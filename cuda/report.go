@@ -1,21 +1,18 @@
 package cuda
 
-import (
-	"fmt"
-	"strings"
-
-	"github.com/gotensor/gotensor/tensorlib/backend"
-)
+import "strings"
 
 // Report returns a text summary of the CUDA devices and their memory, as
-// the notebook's %gpu magic shows it: one line per device (name, compute
-// capability, memory) followed, for a device that tensors have used, by
-// what the caching allocator holds. Without devices it says how to get
+// the notebook's %gpu magic shows it: for each device its name, compute
+// capability and memory, and for a device that tensors have used its
+// MemorySummary (what tensors hold and the peak, what is cached and
+// reserved, the largest live tensors). Without devices it says how to get
 // them.
 //
 //	fmt.Print(cuda.Report())
 //	// cuda:0 NVIDIA A100-SXM4-40GB, compute 8.0, 39.4 GiB
-//	//   1.2 GiB allocated, 256.0 MiB cached, peak 2.0 GiB
+//	//                             current  peak
+//	//   allocated by tensors      1.2 GiB  2.0 GiB  ...
 func Report() string {
 	ds := Devices()
 	if len(ds) == 0 {
@@ -23,19 +20,9 @@ func Report() string {
 			"(build gotensor with -tags cuda on a machine with an NVIDIA driver), " +
 			"or call cuda.UseEmulator(cuda.EmulatorConfig{}) to try GPU tensors on an emulated device\n"
 	}
-	stats := map[int]Stats{}
-	for _, s := range MemoryStats() {
-		stats[s.Device] = s
-	}
 	var b strings.Builder
 	for _, d := range ds {
-		fmt.Fprintln(&b, d)
-		if s, ok := stats[d.Index]; ok {
-			fmt.Fprintf(&b, "  %s allocated, %s cached, peak %s\n",
-				backend.ByteSize(s.Allocated), backend.ByteSize(s.Cached), backend.ByteSize(s.Peak))
-		} else {
-			b.WriteString("  not used yet\n")
-		}
+		b.WriteString(MemorySummary(d.Index))
 	}
 	return b.String()
 }

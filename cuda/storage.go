@@ -61,6 +61,7 @@ func (d *device) newStorage(dt tensor.DType, n int) *storage {
 		return s
 	}
 	s.ptr, s.size = d.alloc.malloc(n * elemSize(dt))
+	d.alloc.track(s.ptr, dt, n)
 	runtime.SetFinalizer(s, finalizeStorage)
 	return s
 }
@@ -94,6 +95,10 @@ func suffix(dt tensor.DType) string {
 		return "i64"
 	case tensor.Bool:
 		return "bool"
+	case tensor.BFloat16:
+		return "bf16"
+	case tensor.Float16:
+		return "f16"
 	}
 	panic(fmt.Sprintf("cuda: unsupported dtype %v", dt))
 }

@@ -81,6 +81,12 @@ func TestTensorHTMLVectorScalarDTypes(t *testing.T) {
 			[][]string{{"0", "1", "2", "3"}, {"nan", "inf", "-inf", "1.5000"}}},
 		// Magnitudes spanning more than 1000x switch to scientific notation.
 		{tensor.FromFloat64s([]float64{0.001, 10}, 2), "shape [2]", [][]string{{"0", "1"}, {"1.0000e-03", "1.0000e+01"}}},
+		// 16-bit floats show their rounded values, as PyTorch prints
+		// torch.tensor([3.14159, 1e-3]).bfloat16(): 3.1406, 9.9945e-04.
+		{tensor.FromFloat32s([]float32{3.14159, 100}, 2).AsType(tensor.BFloat16), "dtype bfloat16",
+			[][]string{{"0", "1"}, {"3.1406", "100.0000"}}},
+		{tensor.FromFloat32s([]float32{0.1, 2}, 2).AsType(tensor.Float16), "dtype float16",
+			[][]string{{"0", "1"}, {"0.1000", "2.0000"}}},
 	} {
 		header, _, tables := tensorTables(t, c.x)
 		if !strings.Contains(header, c.header) {

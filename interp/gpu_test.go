@@ -23,7 +23,8 @@ func TestGPUMagic(t *testing.T) {
 		t.Errorf("sum on the emulated device in a later cell = %s, want 65536", res)
 	}
 	_, out := mustRun(t, s, "%gpu")
-	if !strings.Contains(out, "cuda:0") || !strings.Contains(out, "allocated") {
+	if !strings.Contains(out, "cuda:0") || !strings.Contains(out, "allocated by tensors") ||
+		!strings.Contains(out, "variables holding GPU tensors:\n  g            [256 256] float32 cuda:0 256 KiB") {
 		t.Errorf("%%gpu after a GPU tensor:\n%s", out)
 	}
 	t.Logf("%%gpu:\n%s", out)

@@ -25,7 +25,8 @@ const magicHelp = `Magics (at the start of a line):
   %timeit STMT      run STMT many times and print the time per run; %%timeit times the cell
   %who              list the session's variables with their types and values
                     (tensors: shape, dtype, device, bytes)
-  %gpu              list the GPUs (CUDA devices) and their memory in use
+  %gpu              list the GPUs (CUDA devices), their memory (cuda.MemorySummary)
+                    and the variables holding GPU tensors
   %reset            forget every variable, function, type and import
   %maxdepth [N]     show or set the recursion limit (nested calls of cell functions)
   %env [NAME[=VALUE]]  list, show or set environment variables
@@ -133,6 +134,7 @@ func (s *Session) lineMagic(ctx context.Context, line string) (*display.Bundle, 
 		fmt.Fprintf(s.stdout, "recursion limit: %d nested calls\n", s.intr.max)
 	case "gpu":
 		io.WriteString(s.stdout, cuda.Report())
+		s.gpuVars()
 	case "reset":
 		if err := s.reset(); err != nil {
 			return nil, magicError("%%reset: %v", err)
@@ -287,6 +289,34 @@ func (s *Session) who() {
 			}
 		}
 		fmt.Fprintf(s.stdout, "%-12s %-20s %s\n", name, typeString(s.plan.Lookup(name).Type()), sum)
+	}
+}
+
+// gpuVars lists the session's tensor variables on a GPU, the largest
+// first: what holds the memory %gpu reports.
+func (s *Session) gpuVars() {
+	type held struct {
+		name  string
+		bytes int64
+		t     *tensor.Tensor
+	}
+	var hs []held
+	g := s.globals()
+	for _, name := range s.plan.Names() {
+		if _, isVar := s.plan.Lookup(name).(*types.Var); !isVar {
+			continue
+		}
+		if t, ok := tensorOf(g[s.plan.InterpName(name)]); ok && t.Device() != tensor.CPU {
+			hs = append(hs, held{name, int64(t.Numel()) * int64(t.DType().Size()), t})
+		}
+	}
+	if len(hs) == 0 {
+		return
+	}
+	sort.Slice(hs, func(i, j int) bool { return hs[i].bytes > hs[j].bytes })
+	fmt.Fprintln(s.stdout, "variables holding GPU tensors:")
+	for _, h := range hs {
+		fmt.Fprintf(s.stdout, "  %-12s %s\n", h.name, tensorSummary(h.t))
 	}
 }
 

@@ -133,6 +133,98 @@ DEVICE float m_abs(float x) { return fabsf(x); }
 DEVICE double m_abs(double x) { return fabs(x); }
 DEVICE long long m_abs(long long x) { return x < 0 ? -x : x; }
 
+// ---- 16-bit floats ----
+
+// bf16 and f16 are bfloat16 and float16 (IEEE binary16) as their bits, the
+// storage of gotensor's BFloat16 and Float16 tensors. Kernels load them as
+// float, compute in float and store the result rounded to nearest, ties to
+// even, as PyTorch does; the conversions below are bit arithmetic, the
+// same under nvcc and in the emulator (tensorlib/backend's BF16FromFloat32
+// and F16FromFloat32 are the Go twins, checked against PyTorch), except
+// float16's on a GPU, which take the hardware's cvt instructions (the same
+// numbers; a NaN's bits differ).
+struct bf16 {
+  unsigned short bits;
+};
+struct f16 {
+  unsigned short bits;
+};
+
+DEVICE unsigned f32_bits(float f) {
+#ifdef __CUDACC__
+  return __float_as_uint(f);
+#else
+  unsigned u;
+  memcpy(&u, &f, 4);
+  return u;
+#endif
+}
+
+DEVICE float bits_f32(unsigned u) {
+#ifdef __CUDACC__
+  return __uint_as_float(u);
+#else
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+#endif
+}
+
+DEVICE float to_f32(bf16 b) { return bits_f32((unsigned)b.bits << 16); }
+
+DEVICE float to_f32(f16 h) {
+#ifdef __CUDACC__
+  // The hardware's conversion: exact, as the bit arithmetic below.
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h.bits));
+  return f;
+#else
+  unsigned sign = (unsigned)(h.bits & 0x8000) << 16, e = (h.bits >> 10) & 0x1f, m = h.bits & 0x3ff;
+  if (e == 0x1f) return bits_f32(sign | 0x7f800000u | m << 13);
+  if (e != 0) return bits_f32(sign | (e + 112) << 23 | m << 13);
+  float v = (float)m * (1.0f / 16777216.0f);  // a subnormal or zero, exact
+  return sign ? -v : v;
+#endif
+}
+
+DEVICE bf16 to_bf16(float f) {
+  unsigned u = f32_bits(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return bf16{(unsigned short)(u >> 16 | 0x40)};  // NaN stays quiet NaN
+  u += 0x7fffu + ((u >> 16) & 1);
+  return bf16{(unsigned short)(u >> 16)};
+}
+
+DEVICE f16 to_f16(float f) {
+#ifdef __CUDACC__
+  // The hardware's conversion, round to nearest even as the bit arithmetic
+  // below (a NaN becomes the canonical 0x7fff, the emulator's sign|0x7e00).
+  unsigned short h;
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+  return f16{h};
+#else
+  unsigned u = f32_bits(f);
+  unsigned short sign = (unsigned short)((u >> 16) & 0x8000);
+  unsigned a = u & 0x7fffffffu;
+  if (a > 0x7f800000u) return f16{(unsigned short)(sign | 0x7e00)};  // NaN
+  if (a >= 0x477ff000u) return f16{(unsigned short)(sign | 0x7c00)};  // 65520 and up: Inf
+  if (a >= 0x38800000u) {                                             // normal
+    a -= 112u << 23;
+    a += 0xfffu + ((a >> 13) & 1);
+    return f16{(unsigned short)(sign | (a >> 13))};
+  }
+  if (a <= 0x33000000u) return f16{sign};  // 2^-25 and less: zero
+  unsigned e = a >> 23, m = (a & 0x7fffffu) | 0x800000u, shift = 126 - e;
+  unsigned q = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+  if (rem > half || (rem == half && (q & 1))) q++;
+  return f16{(unsigned short)(sign | q)};
+#endif
+}
+
+// from_f32<H> rounds v to the 16-bit float H.
+template <typename H> DEVICE H from_f32(float v);
+template <> DEVICE bf16 from_f32<bf16>(float v) { return to_bf16(v); }
+template <> DEVICE f16 from_f32<f16>(float v) { return to_f16(v); }
+
 // Limits for max/min identities.
 template <typename T> struct limits;
 template <> struct limits<float> {
@@ -183,6 +275,8 @@ template <> struct VecWidth<float> { static constexpr int n = 4; };
 template <> struct VecWidth<double> { static constexpr int n = 2; };
 template <> struct VecWidth<long long> { static constexpr int n = 2; };
 template <> struct VecWidth<unsigned char> { static constexpr int n = 4; };
+template <> struct VecWidth<bf16> { static constexpr int n = 8; };
+template <> struct VecWidth<f16> { static constexpr int n = 8; };
 
 // is_aligned reports whether p may be read as Vec<T, N>.
 template <int N, typename T> DEVICE bool is_aligned(const T* p) {

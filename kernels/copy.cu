@@ -14,8 +14,10 @@
 //   arange_<dt>(n, dst, start, step)      dst[i] = start + i*step
 //
 // dtypes: f32 (float), f64 (double), i64 (long long), bool (unsigned char,
-// 0 or 1). Casts truncate floats toward zero for i64 and map nonzero to 1
-// for bool, as the CPU backend does.
+// 0 or 1), bf16 and f16 (the 16-bit floats, common.cuh). Casts truncate
+// floats toward zero for i64 and map nonzero to 1 for bool, as the CPU
+// backend does; casts to bf16 and f16 round through float (a double is
+// rounded twice, as PyTorch converts).
 #include "common.cuh"
 
 template <typename T>
@@ -35,10 +37,12 @@ COPY(float, f32)
 COPY(double, f64)
 COPY(long long, i64)
 COPY(unsigned char, bool)
+COPY(bf16, bf16)
+COPY(f16, f16)
 
 // The row copy and the tiled transpose move bytes, so they come in one
-// version per element width <w>: b1 (bool), b4 (float), b8 (double, long
-// long) and, for the row copy, b16: four floats or two doubles at once,
+// version per element width <w>: b1 (bool), b2 (bf16, f16), b4 (float),
+// b8 (double, long long) and, for the row copy, b16: four floats or two doubles at once,
 // which the Go side uses when every row and its length are 16-byte
 // aligned (vectorized loads and stores).
 struct alignas(16) vec16 {
@@ -86,6 +90,7 @@ DEVICE void copy_rows(long long rows, long long len, int small, T* dst, const La
     copy_rows<T>(rows, len, small, dst, dl, src, sl);                                           \
   }
 COPY_ROWS(unsigned char, b1)
+COPY_ROWS(unsigned short, b2)
 COPY_ROWS(unsigned int, b4)
 COPY_ROWS(unsigned long long, b8)
 COPY_ROWS(vec16, b16)
@@ -141,6 +146,7 @@ DEVICE void transpose(long long R, long long C, long long batch, int small, T* d
     transpose<T>(R, C, batch, small, dst, dl, drs, dcs, src, sl, srs, scs);                     \
   }
 TRANSPOSE(unsigned char, b1)
+TRANSPOSE(unsigned short, b2)
 TRANSPOSE(unsigned int, b4)
 TRANSPOSE(unsigned long long, b8)
 
@@ -150,6 +156,40 @@ template <typename D, typename S> struct Convert {
 template <typename S> struct Convert<unsigned char, S> {
   DEVICE static unsigned char apply(S v) { return v != S(0) ? 1 : 0; }
 };
+// To the 16-bit floats through float; from them through float, exactly.
+template <typename S> struct Convert<bf16, S> {
+  DEVICE static bf16 apply(S v) { return to_bf16((float)v); }
+};
+template <typename S> struct Convert<f16, S> {
+  DEVICE static f16 apply(S v) { return to_f16((float)v); }
+};
+template <typename H> struct FromHalf {
+  template <typename D> DEVICE static D to(H v) { return Convert<D, float>::apply(to_f32(v)); }
+};
+template <typename D> struct Convert<D, bf16> {
+  DEVICE static D apply(bf16 v) { return FromHalf<bf16>::to<D>(v); }
+};
+template <typename D> struct Convert<D, f16> {
+  DEVICE static D apply(f16 v) { return FromHalf<f16>::to<D>(v); }
+};
+template <> struct Convert<unsigned char, bf16> {
+  DEVICE static unsigned char apply(bf16 v) { return to_f32(v) != 0.0f ? 1 : 0; }
+};
+template <> struct Convert<unsigned char, f16> {
+  DEVICE static unsigned char apply(f16 v) { return to_f32(v) != 0.0f ? 1 : 0; }
+};
+template <> struct Convert<bf16, bf16> {
+  DEVICE static bf16 apply(bf16 v) { return v; }
+};
+template <> struct Convert<f16, f16> {
+  DEVICE static f16 apply(f16 v) { return v; }
+};
+template <> struct Convert<bf16, f16> {
+  DEVICE static bf16 apply(f16 v) { return to_bf16(to_f32(v)); }
+};
+template <> struct Convert<f16, bf16> {
+  DEVICE static f16 apply(bf16 v) { return to_f16(to_f32(v)); }
+};
 
 template <typename D, typename S>
 DEVICE void cast(long long n, D* dst, const S* src, const Layout& sl) {
@@ -158,12 +198,15 @@ DEVICE void cast(long long n, D* dst, const S* src, const Layout& sl) {
 
 #define CAST(S, sn, D, dn) \
   KERNEL cast_##sn##_##dn(long long n, D* dst, const S* src, Layout sl) { cast<D, S>(n, dst, src, sl); }
-#define CAST_FROM(S, sn) \
-  CAST(S, sn, float, f32) CAST(S, sn, double, f64) CAST(S, sn, long long, i64) CAST(S, sn, unsigned char, bool)
+#define CAST_FROM(S, sn)                                                                          \
+  CAST(S, sn, float, f32) CAST(S, sn, double, f64) CAST(S, sn, long long, i64) CAST(S, sn, unsigned char, bool) \
+  CAST(S, sn, bf16, bf16) CAST(S, sn, f16, f16)
 CAST_FROM(float, f32)
 CAST_FROM(double, f64)
 CAST_FROM(long long, i64)
 CAST_FROM(unsigned char, bool)
+CAST_FROM(bf16, bf16)
+CAST_FROM(f16, f16)
 
 template <typename T>
 DEVICE void fill(long long n, T* dst, const Layout& dl, double v) {
@@ -183,3 +226,5 @@ FILL(float, f32)
 FILL(double, f64)
 FILL(long long, i64)
 FILL(unsigned char, bool)
+FILL(bf16, bf16)
+FILL(f16, f16)

@@ -7,7 +7,9 @@
 //
 // Semantics follow the CPU backend (tensorlib/tensor/cpu_elementwise.go):
 // ReLU and Maximum/Minimum propagate NaN, GELU is the exact erf form,
-// integer Pow follows PyTorch for negative exponents.
+// integer Pow follows PyTorch for negative exponents. The 16-bit floats
+// (bf16, f16) load as float, compute as float and store rounded, as the
+// CPU computes them; their scalar kernels take the scalar as a float.
 //
 // Dense inputs, 0-d and broadcast vectors (see elementwise.cuh) take the
 // fast path: 32-bit indices and 16-byte vector loads and stores; other
@@ -60,8 +62,22 @@ DEVICE void unary(long long n, T* out, const T* in, const Layout& l) {
 #define UNARY(name, Op, T, suffix) \
   KERNEL name##_##suffix(long long n, T* out, const T* in, Layout l) { unary<T, Op>(n, out, in, l); }
 
-#define UNARY_ALL(name, Op) UNARY(name, Op, float, f32) UNARY(name, Op, double, f64) UNARY(name, Op, long long, i64)
-#define UNARY_FLOAT(name, Op) UNARY(name, Op, float, f32) UNARY(name, Op, double, f64)
+// Half1 and Half2 run a float op on 16-bit floats: widen, compute, round.
+template <typename H, typename Op> struct Half1 {
+  DEVICE H operator()(H x) const { return from_f32<H>(Op()(to_f32(x))); }
+};
+template <typename H, typename Op> struct Half2 {
+  DEVICE H operator()(H x, H y) const { return from_f32<H>(Op()(to_f32(x), to_f32(y))); }
+};
+template <typename Op> using Bf16Op1 = Half1<bf16, Op>;
+template <typename Op> using F16Op1 = Half1<f16, Op>;
+template <typename Op> using Bf16Op2 = Half2<bf16, Op>;
+template <typename Op> using F16Op2 = Half2<f16, Op>;
+
+#define UNARY_HALF(name, Op) UNARY(name, Bf16Op1<Op>, bf16, bf16) UNARY(name, F16Op1<Op>, f16, f16)
+#define UNARY_ALL(name, Op) \
+  UNARY(name, Op, float, f32) UNARY(name, Op, double, f64) UNARY(name, Op, long long, i64) UNARY_HALF(name, Op)
+#define UNARY_FLOAT(name, Op) UNARY(name, Op, float, f32) UNARY(name, Op, double, f64) UNARY_HALF(name, Op)
 
 UNARY_ALL(neg, NegOp)
 UNARY_ALL(abs, AbsOp)
@@ -153,25 +169,34 @@ DEVICE void binary_scalar(long long n, T* out, const T* a, const Layout& la, T s
   FOR_EACH(i, n) out[i] = Reversed ? op(s, a[at(la, i)]) : op(a[at(la, i)], s);
 }
 
-#define BINARY(name, Op, T, suffix)                                                            \
-  KERNEL name##_##suffix(long long n, T* out, const T* a, Layout la, const T* b, Layout lb) { \
-    binary<T, Op>(n, out, a, la, b, lb);                                                      \
-  }                                                                                           \
-  KERNEL name##_scalar_##suffix(long long n, T* out, const T* a, Layout la, T s, int reversed) { \
-    if (reversed) {                                                                           \
-      binary_scalar<T, Op, true>(n, out, a, la, s);                                           \
-    } else {                                                                                  \
-      binary_scalar<T, Op, false>(n, out, a, la, s);                                          \
-    }                                                                                         \
+// BINARY_K declares a binary op's kernels on T (suffix sx), the scalar
+// form taking an S that conv turns into a T (conv empty: S is T).
+#define BINARY_K(name, Op, T, sx, S, conv)                                                      \
+  KERNEL name##_##sx(long long n, T* out, const T* a, Layout la, const T* b, Layout lb) {       \
+    binary<T, Op>(n, out, a, la, b, lb);                                                         \
+  }                                                                                              \
+  KERNEL name##_scalar_##sx(long long n, T* out, const T* a, Layout la, S s, int reversed) {    \
+    if (reversed) {                                                                              \
+      binary_scalar<T, Op, true>(n, out, a, la, conv(s));                                        \
+    } else {                                                                                     \
+      binary_scalar<T, Op, false>(n, out, a, la, conv(s));                                       \
+    }                                                                                            \
   }
+#define BINARY(name, Op, T, suffix) BINARY_K(name, Op, T, suffix, T, )
 
-#define BINARY_ALL(name, Op) BINARY(name, Op, float, f32) BINARY(name, Op, double, f64) BINARY(name, Op, long long, i64)
+// The 16-bit kernels compute with Half2 of the float op and take the
+// scalar as a float.
+#define BINARY_HALF(name, Op) \
+  BINARY_K(name, Bf16Op2<Op>, bf16, bf16, float, from_f32<bf16>) BINARY_K(name, F16Op2<Op>, f16, f16, float, from_f32<f16>)
+#define BINARY_ALL(name, Op) \
+  BINARY(name, Op, float, f32) BINARY(name, Op, double, f64) BINARY(name, Op, long long, i64) BINARY_HALF(name, Op)
 
 BINARY_ALL(add, AddOp)
 BINARY_ALL(sub, SubOp)
 BINARY_ALL(mul, MulOp)
 BINARY(div, DivOp, float, f32)
 BINARY(div, DivOp, double, f64)
+BINARY_HALF(div, DivOp)
 BINARY_ALL(pow, PowOp)
 BINARY_ALL(maximum, MaximumOp)
 BINARY_ALL(minimum, MinimumOp)

@@ -41,7 +41,7 @@ func TestModulesHaveEntries(t *testing.T) {
 // whatever their dtype (the test kernels of selftest.cu, which no op
 // launches, excepted).
 func TestKernelNames(t *testing.T) {
-	re := regexp.MustCompile(`^[a-z0-9]+(_[a-z0-9]+)*_(f32|f64|i64|bool|b1|b2|b4|b8|b16)$`)
+	re := regexp.MustCompile(`^[a-z0-9]+(_[a-z0-9]+)*_(f32|f64|i64|bool|bf16|f16|b1|b2|b4|b8|b16)$`)
 	for _, k := range Kernels() {
 		if !re.MatchString(k) && !strings.HasPrefix(k, "selftest_") {
 			t.Errorf("kernel %s is not named <op>_<dtype>", k)

@@ -6,7 +6,7 @@
 # from the repository's root. Logs go to $OUT (default /tmp/gpu-check).
 #
 #   scripts/gpu-check.sh build     # here: .gpu/ with the test and bench binaries, MNIST gzipped
-#   scripts/gpu-check.sh [STEPS]   # there: STEPS from parity,bench,attention,mnist,cudnn,cudnn-parity (default all)
+#   scripts/gpu-check.sh [STEPS]   # there: STEPS from parity,amp,bench,attention,mnist,cudnn,cudnn-parity (default all)
 #
 # Each step has its own time limit, and a step that would start after
 # GPU_CHECK_BUDGET seconds (default 420) is skipped, so the whole run fits
@@ -32,7 +32,7 @@ fi
 
 OUT=${OUT:-/tmp/gpu-check}
 mkdir -p "$OUT"
-steps=",${1:-parity,bench,attention,mnist,cudnn,cudnn-parity},"
+steps=",${1:-parity,amp,bench,attention,mnist,cudnn,cudnn-parity},"
 budget=${GPU_CHECK_BUDGET:-420}
 start=$SECONDS
 
@@ -65,7 +65,13 @@ for f in .gpu/mnist/*.gz; do [ -e "$f" ] && gunzip -c "$f" >/tmp/mnist/"$(basena
 
 step parity 100 env GOTENSOR_TEST_GPU=1 .gpu/cuda.test -test.count=1 -test.timeout 95s
 grep -E '^(--- FAIL|FAIL|ok|PASS|panic)' "$OUT/parity.log" | head -40
-step bench 200 .gpu/bench-gpu -python python3 -profile 20
+# Mixed precision against PyTorch (bf16, fp16 and TF32 GEMMs; the
+# transformer block and conv net steps under bfloat16 autocast; peak
+# memory), with cuDNN on the path where PyTorch brings it, as PyTorch's
+# autocast convolves with it.
+step amp 120 env LD_LIBRARY_PATH="${cudnn:+$cudnn:}${LD_LIBRARY_PATH:-}" .gpu/bench-gpu -python python3 -only gemm16,amp -sizes 4096,8192 -profile 12
+cat "$OUT/amp.log" 2>/dev/null
+step bench 200 .gpu/bench-gpu -python python3 -only gemm,bandwidth,ops,train -profile 20
 cat "$OUT/bench.log" 2>/dev/null
 step attention 60 .gpu/bench-attention -device cuda -b 32 -t 256,1024 -rounds 2 -python python3
 tail -4 "$OUT/attention.log" 2>/dev/null

@@ -15,7 +15,15 @@
 //   - two training steps (train.go): a pre-norm transformer block (B 32,
 //     T 256, D 512, 8 heads, causal mask, AdamW, loss out.Mul(out).Mean())
 //     and a conv net (Conv2d 3→64→128 3×3 pad 1, BatchNorm2d, ReLU,
-//     MaxPool2d(2) on 32×32, Linear; batch 128, SGD with momentum).
+//     MaxPool2d(2) on 32×32, Linear; batch 128, SGD with momentum);
+//   - mixed precision (mixed.go): n×n GEMMs in BFloat16 and Float16
+//     (cuBLAS GemmEx, float32 sums) and Float32 as TF32, against torch.mm
+//     in the same dtypes; the two training steps under
+//     tensor.Autocast(tensor.BFloat16, ...) with the block's attention by
+//     ScaledDotProductAttention, against torch.autocast with
+//     F.scaled_dot_product_attention; and the peak memory of one step
+//     (cuda.MaxMemoryAllocated) against torch.cuda.max_memory_allocated
+//     (-only gemm16,amp).
 //
 // Conv2d runs through cuDNN where it is found (libcudnn.so.9 or .8 on the
 // loader's path, or GOTENSOR_CUDNN=path), as im2col + GEMM otherwise; the

@@ -29,7 +29,7 @@ type options struct {
 func main() {
 	var o options
 	flag.StringVar(&o.sizes, "sizes", "1024,2048,4096,8192", "comma-separated n of the n×n SGEMMs")
-	flag.StringVar(&o.only, "only", "gemm,bandwidth,ops,train", "comma-separated parts to run: gemm, bandwidth, ops, train")
+	flag.StringVar(&o.only, "only", "gemm,bandwidth,ops,train,gemm16,amp", "comma-separated parts to run: gemm, bandwidth, ops, train, gemm16 (bfloat16, float16 and TF32 GEMMs), amp (training steps under autocast, peak memory)")
 	flag.StringVar(&o.python, "python", "python3", "Python interpreter with a CUDA build of PyTorch")
 	flag.StringVar(&o.script, "script", "bench/gpu/reference_torch.py", "the PyTorch side of the benchmark")
 	flag.BoolVar(&o.emulate, "emulate", false, "run on the CUDA emulator (no GPU; times mean nothing, the code paths are the GPU's); PyTorch runs on the CPU")
@@ -103,6 +103,14 @@ func run(w io.Writer, o options) error {
 	}
 	if parts["train"] {
 		if err := benchTrain(w, dev, s, ref, sync, o.profile); err != nil {
+			return err
+		}
+	}
+	if parts["gemm16"] {
+		benchGemm16(w, dev, ref, ns)
+	}
+	if parts["amp"] {
+		if err := benchAMP(w, dev, s, ref, sync, o.profile); err != nil {
 			return err
 		}
 	}

@@ -20,6 +20,12 @@ type reference struct {
 	Copy   float64            `json:"copy"`
 	Ops    map[string]opTimes `json:"ops"`   // the per-op table's rows
 	Train  map[string]float64 `json:"train"` // "transformer", "convnet": seconds per step
+	// The 16-bit part (mixed.go): "bf16", "fp16", "tf32" → n → seconds of
+	// an n×n×n GEMM; the training steps under autocast, seconds per step;
+	// torch.cuda.max_memory_allocated of one step, bytes.
+	Gemm16 map[string]map[string]float64 `json:"gemm16"`
+	AMP    map[string]float64            `json:"amp"`    // "transformer", "convnet"
+	Memory map[string]float64            `json:"memory"` // "transformer", "transformer_amp", "convnet_amp"
 }
 
 // opTimes are seconds per forward, and per forward + out.sum().backward().

@@ -7,10 +7,14 @@ on the same device, and prints one JSON object.
 bench/gpu passes --config (the sizes of the op table and the training
 steps, its sizes struct) and --only. Everything runs eager in float32
 with TF32 off (PyTorch's default for matmul; set here for convolutions
-too), as gotensor's cuBLAS calls and kernels do. The op names are the
+too), as gotensor's cuBLAS calls and kernels do, except the parts gemm16
+(bfloat16, float16 and TF32 GEMMs) and amp (the training steps under
+torch.autocast with bfloat16, attention by scaled_dot_product_attention,
+and torch.cuda.max_memory_allocated of one step). The op names are the
 keys bench/gpu looks up: keep them in step with bench/gpu/ops.go.
 """
 import argparse
+import contextlib
 import json
 import math
 import time
@@ -138,35 +142,110 @@ def conv_net(s):
         nn.Flatten(), nn.Linear(c2 * side * side, 10))
 
 
-def bench_train(s, dev):
-    out = {}
-    blk = Block(s).to(dev)
+def block_step(s, dev, amp=None, block=None):
+    """One training step of a transformer block (AdamW, loss mean(o*o)),
+    the forward under the context amp() makes when given."""
+    blk = (block or Block)(s).to(dev)
     x = torch.randn(s["B"], s["T"], s["H"] * s["Dh"], device=dev)
-    adamw = torch.optim.AdamW(blk.parameters(), lr=1e-4)
+    opt = torch.optim.AdamW(blk.parameters(), lr=1e-4)
 
-    def step_block():
-        adamw.zero_grad()
-        o = blk(x)
-        loss = (o * o).mean()
+    def step():
+        opt.zero_grad()
+        with (amp() if amp else contextlib.nullcontext()):
+            o = blk(x)
+            loss = (o * o).mean()
         loss.backward()
-        adamw.step()
+        opt.step()
         return loss.item()
 
-    out["transformer"] = time_loop(step_block, dev)
+    return step
+
+
+def conv_step(s, dev, amp=None):
+    """One training step of the conv net (SGD momentum, cross-entropy)."""
     net = conv_net(s).to(dev)
     imgs = torch.randn(s["conv_n"], 3, s["conv_hw"], s["conv_hw"], device=dev)
     labels = torch.randint(0, 10, (s["conv_n"],), device=dev)
     sgd = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9)
 
-    def step_conv():
+    def step():
         sgd.zero_grad()
-        loss = F.cross_entropy(net(imgs), labels)
+        with (amp() if amp else contextlib.nullcontext()):
+            loss = F.cross_entropy(net(imgs), labels)
         loss.backward()
         sgd.step()
         return loss.item()
 
-    out["convnet"] = time_loop(step_conv, dev)
+    return step
+
+
+def bench_train(s, dev):
+    return {"transformer": time_loop(block_step(s, dev), dev), "convnet": time_loop(conv_step(s, dev), dev)}
+
+
+def bench_gemm16(sizes, dev):
+    """n×n GEMMs in bfloat16, float16 and float32 with TF32 allowed."""
+    out = {}
+    for key, dt, tf32 in (("bf16", torch.bfloat16, False), ("fp16", torch.float16, False), ("tf32", torch.float32, True)):
+        torch.backends.cuda.matmul.allow_tf32 = tf32
+        out[key] = {}
+        for n in sizes:
+            x = torch.randn(n, n, device=dev).to(dt)
+            w = torch.randn(n, n, device=dev).to(dt)
+            try:
+                out[key][str(n)] = time_loop(lambda: torch.mm(x, w), dev)
+            except RuntimeError:  # no float16 GEMM on this CPU build
+                pass
+            del x, w
+    torch.backends.cuda.matmul.allow_tf32 = False
     return out
+
+
+def attention(q, k, v, T):
+    """Causal attention: F.scaled_dot_product_attention (flash where it
+    applies) in PyTorch 2, the composed form before it."""
+    sdpa = getattr(F, "scaled_dot_product_attention", None)
+    if sdpa is not None:
+        return sdpa(q, k, v, is_causal=True)
+    mask = torch.full((T, T), float("-inf"), device=q.device).triu(1)
+    att = (q.matmul(k.transpose(-2, -1)) / math.sqrt(q.shape[-1]) + mask).softmax(-1)
+    return att.matmul(v.to(att.dtype) if att.dtype != v.dtype else v)
+
+
+class SDPABlock(Block):
+    """Block with its attention by scaled_dot_product_attention."""
+
+    def forward(self, x):
+        s = self.s
+        B, T, D = s["B"], s["T"], s["H"] * s["Dh"]
+        h = self.ln1(x)
+        q, k, v = self.heads(self.wq(h)), self.heads(self.wk(h)), self.heads(self.wv(h))
+        y = attention(q, k, v, T).permute(0, 2, 1, 3).reshape(B, T, D)
+        x = x + self.wo(y)
+        return x + self.fc2(F.gelu(self.fc1(self.ln2(x))))
+
+
+def peak_of(step, dev):
+    """torch.cuda.max_memory_allocated of one step (0 off CUDA)."""
+    if dev.type != "cuda":
+        return 0
+    step()
+    torch.cuda.synchronize()
+    torch.cuda.reset_peak_memory_stats()
+    step()
+    torch.cuda.synchronize()
+    return torch.cuda.max_memory_allocated()
+
+
+def bench_amp(s, dev):
+    """The training steps under bfloat16 autocast, and peak memory."""
+    amp = lambda: torch.autocast(dev.type, dtype=torch.bfloat16)
+    mem = {"transformer": peak_of(block_step(s, dev), dev)}
+    block, conv = block_step(s, dev, amp, SDPABlock), conv_step(s, dev, amp)
+    times = {"transformer": time_loop(block, dev), "convnet": time_loop(conv, dev)}
+    mem["transformer_amp"] = peak_of(block, dev)
+    mem["convnet_amp"] = peak_of(conv, dev)
+    return times, mem
 
 
 def main():
@@ -205,6 +284,11 @@ def main():
         out["ops"] = bench_ops(s, dev)
     if "train" in parts:
         out["train"] = bench_train(s, dev)
+    if "gemm16" in parts:
+        out["gemm16"] = bench_gemm16([int(n) for n in a.sizes.split(",")], dev)
+    if "amp" in parts:
+        # Autocast's own choice for the rest: TF32 stays off, as above.
+        out["amp"], out["memory"] = bench_amp(s, dev)
     print(json.dumps(out))
 
 

@@ -23,6 +23,7 @@ type block struct {
 	mask           *tensor.Tensor // [T, T]: 0 on and below the diagonal, -Inf above
 	scale          float64
 	params         []*tensor.Tensor
+	sdpa           bool // attention by tensor.ScaledDotProductAttention (causal) rather than composed
 }
 
 func newBlock(dev tensor.Device, s sizes) *block {
@@ -53,8 +54,13 @@ func (b *block) Forward(x *tensor.Tensor) *tensor.Tensor {
 	B, T, D := b.s.B, b.s.T, b.s.D()
 	h := b.ln1.Forward(x)
 	q, k, v := b.heads(b.wq.Forward(h)), b.heads(b.wk.Forward(h)), b.heads(b.wv.Forward(h))
-	att := q.MatMul(k.Transpose(-2, -1)).MulScalar(b.scale).Add(b.mask).Softmax(-1)
-	y := att.MatMul(v).Permute(0, 2, 1, 3).Reshape(B, T, D)
+	var y *tensor.Tensor
+	if b.sdpa {
+		y = tensor.ScaledDotProductAttention(q, k, v, tensor.Causal())
+	} else {
+		y = q.MatMul(k.Transpose(-2, -1)).MulScalar(b.scale).Add(b.mask).Softmax(-1).MatMul(v)
+	}
+	y = y.Permute(0, 2, 1, 3).Reshape(B, T, D)
 	x = x.Add(b.wo.Forward(y))
 	return x.Add(b.fc2.Forward(b.fc1.Forward(b.ln2.Forward(x)).GELU()))
 }
@@ -104,30 +110,62 @@ func benchTrain(w io.Writer, dev tensor.Device, s sizes, ref *reference, sync fu
 		return nil
 	}
 
+	_, step := blockStep(dev, s, false, false)
+	if err := row(fmt.Sprintf("transformer block B %d T %d D %d, %d heads, AdamW", s.B, s.T, s.D(), s.H), step, ref.Train["transformer"]); err != nil {
+		return err
+	}
+	return row(convName(s), convStep(dev, s, false), ref.Train["convnet"])
+}
+
+// inScope runs f, under bfloat16 autocast when amp is set.
+func inScope(amp bool, f func()) {
+	if amp {
+		tensor.Autocast(tensor.BFloat16, f)
+		return
+	}
+	f()
+}
+
+// blockStep returns a transformer block on dev and one training step of
+// it (AdamW, loss out.Mul(out).Mean()): the forward under bfloat16
+// autocast when amp is set, the attention by ScaledDotProductAttention
+// when sdpa is.
+func blockStep(dev tensor.Device, s sizes, amp, sdpa bool) (*block, func() float64) {
 	blk := newBlock(dev, s)
+	blk.sdpa = sdpa
 	x := tensor.RandnOn(dev, s.B, s.T, s.D())
 	adamw := optim.NewAdamW(blk.Parameters(), 1e-4)
-	err := row(fmt.Sprintf("transformer block B %d T %d D %d, %d heads, AdamW", s.B, s.T, s.D(), s.H), func() float64 {
+	return blk, func() float64 {
 		adamw.ZeroGrad()
-		out := blk.Forward(x)
-		loss := out.Mul(out).Mean()
+		var loss *tensor.Tensor
+		inScope(amp, func() {
+			out := blk.Forward(x)
+			loss = out.Mul(out).Mean()
+		})
 		loss.Backward()
 		adamw.Step()
 		return loss.Item()
-	}, ref.Train["transformer"])
-	if err != nil {
-		return err
 	}
+}
 
+// convStep returns one training step of the conv net on dev (SGD with
+// momentum, cross-entropy on random labels), its forward under bfloat16
+// autocast when amp is set.
+func convStep(dev tensor.Device, s sizes, amp bool) func() float64 {
 	net := convNet(dev, s)
 	imgs := tensor.RandnOn(dev, s.ConvN, 3, s.ConvHW, s.ConvHW)
 	labels := tensor.RandIntOn(dev, 0, 10, s.ConvN)
 	sgd := optim.NewSGD(net.Parameters(), 0.01, optim.Momentum(0.9))
-	return row(fmt.Sprintf("conv net 3→%d→%d on %d×%d, batch %d, SGD momentum", s.ConvC1, s.ConvC2, s.ConvHW, s.ConvHW, s.ConvN), func() float64 {
+	return func() float64 {
 		sgd.ZeroGrad()
-		loss := nn.CrossEntropy(net.Forward(imgs), labels)
+		var loss *tensor.Tensor
+		inScope(amp, func() { loss = nn.CrossEntropy(net.Forward(imgs), labels) })
 		loss.Backward()
 		sgd.Step()
 		return loss.Item()
-	}, ref.Train["convnet"])
+	}
+}
+
+func convName(s sizes) string {
+	return fmt.Sprintf("conv net 3→%d→%d on %d×%d, batch %d, SGD momentum", s.ConvC1, s.ConvC2, s.ConvHW, s.ConvHW, s.ConvN)
 }

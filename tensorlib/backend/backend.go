@@ -31,16 +31,25 @@ type Freer interface {
 // message. It never passes Bool storage to Unary, Binary, BinaryScalar,
 // Reduce, ArgReduce or MatMul.
 //
+// The 16-bit floats (BFloat16, Float16) are storage formats: a backend
+// stores them (Alloc, FromHost and ToHost with []BF16 and []F16, Copy,
+// Cast, Fill, Arange), and package tensor computes on them in float32,
+// converting operands with Cast and rounding results back, as PyTorch's
+// CPU does. So no other method receives a 16-bit storage, unless the
+// backend implements HalfOps and names the method there.
+//
 // Failures of the device itself (out of memory, a driver error) panic with
 // a value that implements tensor.Error, so that tensor.Try returns them.
 type Backend interface {
 	// Alloc returns n zero elements of dtype dt.
 	Alloc(dt DType, n int) Storage
 	// FromHost returns storage holding data, a []float32, []float64,
-	// []int64 or []bool that the backend may keep (the caller gives it up).
+	// []int64, []bool, []BF16 or []F16 that the backend may keep (the
+	// caller gives it up).
 	FromHost(data any) Storage
-	// ToHost returns a new host slice ([]float32, []float64, []int64 or
-	// []bool) with the elements of s under l, in row-major order.
+	// ToHost returns a new host slice ([]float32, []float64, []int64,
+	// []bool, []BF16 or []F16) with the elements of s under l, in
+	// row-major order.
 	ToHost(s Storage, l Layout) any
 
 	// Copy writes the elements of src under sl into dst under dl. Both have
@@ -48,6 +57,8 @@ type Backend interface {
 	Copy(src Storage, sl Layout, dst Storage, dl Layout)
 	// Cast returns the elements of s under l converted to dt, truncating
 	// floats toward zero for Int64 and mapping nonzero to true for Bool.
+	// Conversions to BFloat16 and Float16 round to nearest, ties to even,
+	// from the value converted to float32 first (as PyTorch converts).
 	Cast(s Storage, l Layout, dt DType) Storage
 	// Fill sets every element of dst under dl to v.
 	Fill(dst Storage, dl Layout, v float64)
@@ -154,4 +165,17 @@ type SGDParams struct {
 	WeightDecay float64 // L2 penalty added to the gradient
 	Nesterov    bool    // Nesterov momentum
 	First       bool    // the first step: the buffer starts as the gradient
+}
+
+// HalfOps is an optional interface for backends that compute some ops on
+// BFloat16 and Float16 storages themselves, as a GPU's tensor cores do,
+// instead of having package tensor convert the operands to Float32 and
+// round the result. HalfNative reports whether the method called op
+// takes 16-bit float operands (all of one dtype, or as the method's doc
+// says): "MatMul" (a product accumulated in float32 and rounded once, as
+// cuBLAS's GemmEx with CUBLAS_COMPUTE_32F), "Conv2d" (backend.Conv, both
+// methods), "Attention" (backend.Attention, both methods). Package tensor
+// asks before each call, so the answer may depend on nothing but op.
+type HalfOps interface {
+	HalfNative(op string) bool
 }

@@ -6,7 +6,8 @@ package backend
 // when the tensor's backend implements it and composes the same result from
 // the Backend methods when it does not. They follow Backend's conventions: inputs may be any view,
 // results are new contiguous storages, and every float operand has one
-// dtype, Float32 or Float64.
+// dtype, Float32 or Float64 (or 16-bit where the backend says so through
+// HalfOps).
 
 // Conv computes 2-D convolutions directly. The CPU backend unfolds one
 // sample at a time into a buffer that stays in cache and multiplies it

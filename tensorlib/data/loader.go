@@ -37,6 +37,7 @@ type Loader struct {
 	inEpoch bool    // an epoch is under way
 	order   []int64 // this epoch's example order (nil: sequential)
 	next    int     // index of the next batch to hand out
+	resume  int     // the batch the next epoch starts at (LoadStateDict)
 	pending chan batchResult
 	x, y    *tensor.Tensor
 }
@@ -136,7 +137,7 @@ func (l *Loader) Reset() {
 func (l *Loader) startEpoch() {
 	l.epoch++
 	l.inEpoch = true
-	l.next = 0
+	l.next, l.resume = l.resume, 0
 	l.order = nil
 	if l.shuffle {
 		// PCG seeded by (seed, epoch): each epoch's order is reproducible
@@ -149,9 +150,46 @@ func (l *Loader) startEpoch() {
 		}
 		r.Shuffle(n, func(i, j int) { l.order[i], l.order[j] = l.order[j], l.order[i] })
 	}
-	if l.Len() > 0 {
-		l.prefetch(0)
+	if l.next < l.Len() {
+		l.prefetch(l.next)
 	}
+}
+
+// StateDict returns where the Loader is, for a checkpoint
+// (nn.SaveCheckpoint): "epoch", the epochs started (Epoch), and
+// "next_batch", the batches of the current epoch handed out, or -1 between
+// epochs, as 0-d Int64 tensors.
+func (l *Loader) StateDict() map[string]*tensor.Tensor {
+	next := int64(-1)
+	if l.inEpoch {
+		next = int64(l.next)
+	}
+	return map[string]*tensor.Tensor{
+		"epoch":      tensor.FromInt64s([]int64{int64(l.epoch)}).Reshape(),
+		"next_batch": tensor.FromInt64s([]int64{next}).Reshape(),
+	}
+}
+
+// LoadStateDict moves the Loader to where a state StateDict returned says:
+// the next Next continues that epoch (in the same order, for a Loader made
+// with the same dataset and options) at the batch after the last one
+// handed out, or starts the next epoch. It returns an error, changing
+// nothing, when the state is not a Loader's or does not fit this one.
+func (l *Loader) LoadStateDict(state map[string]*tensor.Tensor) error {
+	e, n := state["epoch"], state["next_batch"]
+	if len(state) != 2 || e == nil || n == nil || e.Numel() != 1 || n.Numel() != 1 {
+		return fmt.Errorf("data: Loader.LoadStateDict: want the one-element \"epoch\" and \"next_batch\", not a state of %d entries", len(state))
+	}
+	epoch, next := int(e.Item()), int(n.Item())
+	if epoch < 0 || next > l.Len() || (next >= 0 && epoch < 1) {
+		return fmt.Errorf("data: Loader.LoadStateDict: epoch %d, batch %d does not fit a Loader of %d batches an epoch", epoch, next, l.Len())
+	}
+	l.Reset()
+	l.epoch, l.resume = epoch, 0
+	if next >= 0 {
+		l.epoch, l.resume = epoch-1, next
+	}
+	return nil
 }
 
 type batchResult struct {

@@ -33,6 +33,7 @@ func NLLLoss(logProbs, labels *tensor.Tensor) *tensor.Tensor {
 		panic(&tensor.DTypeError{Op: "nn.NLLLoss", DTypes: []tensor.DType{labels.DType()},
 			Msg: fmt.Sprintf("labels must be Int64, got %v", labels.DType()), Fix: "convert with labels.AsType(tensor.Int64)"})
 	}
+	logProbs = tensor.AutocastFloat32(logProbs) // PyTorch's autocast computes losses in float32
 	return logProbs.Gather(1, labels.Unsqueeze(1)).Mean().Neg()
 }
 
@@ -40,6 +41,7 @@ func NLLLoss(logProbs, labels *tensor.Tensor) *tensor.Tensor {
 // must have the same shape, as torch.nn.functional.mse_loss.
 func MSELoss(pred, target *tensor.Tensor) *tensor.Tensor {
 	sameShape("nn.MSELoss", pred, target)
+	pred, target = tensor.AutocastFloat32(pred), tensor.AutocastFloat32(target)
 	return pred.Sub(target).Square().Mean()
 }
 
@@ -49,6 +51,7 @@ func MSELoss(pred, target *tensor.Tensor) *tensor.Tensor {
 // the mean of log(1 + e^x) − x·y; its gradient is (sigmoid(x) − y)/n.
 func BCEWithLogits(logits, targets *tensor.Tensor) *tensor.Tensor {
 	sameShape("nn.BCEWithLogits", logits, targets)
+	logits, targets = tensor.AutocastFloat32(logits), tensor.AutocastFloat32(targets)
 	// log(1 + e^x) = logsumexp(0, x), stable for large |x| in both directions.
 	softplus := tensor.Stack(-1, tensor.ZerosLike(logits), logits).LogSumExp(-1)
 	return softplus.Sub(logits.Mul(targets)).Mean()

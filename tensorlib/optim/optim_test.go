@@ -68,7 +68,7 @@ func TestMisusePanics(t *testing.T) {
 		{"negative eps", func() { optim.NewAdam(p, 0.1, optim.Eps(-1)) }, []string{"eps -1"}},
 		{"empty params", func() { optim.NewAdam(nil, 0.1) }, []string{"empty parameter list"}},
 		{"nil param", func() { optim.NewSGD([]*tensor.Tensor{nil}, 0.1) }, []string{"parameter 0 is nil"}},
-		{"int param", func() { optim.NewSGD([]*tensor.Tensor{tensor.FromInt64s([]int64{1}, 1)}, 0.1) }, []string{"dtype int64", "Float32 or Float64"}},
+		{"int param", func() { optim.NewSGD([]*tensor.Tensor{tensor.FromInt64s([]int64{1}, 1)}, 0.1) }, []string{"dtype int64", "floating point"}},
 		{"non-leaf param", func() {
 			optim.NewSGD([]*tensor.Tensor{param(1).MulScalar(2)}, 0.1)
 		}, []string{"parameter 0 is not a leaf"}},

@@ -21,6 +21,9 @@ type Optimizer interface {
 	SetLR(lr float64)
 	// LR returns the current learning rate.
 	LR() float64
+	// Params returns the parameters it updates (GradScaler unscales
+	// their gradients).
+	Params() []*tensor.Tensor
 }
 
 // An Option configures an optimizer when it is created. SGD takes
@@ -109,7 +112,7 @@ func checkParams(op string, params []*tensor.Tensor) []*tensor.Tensor {
 		case p == nil:
 			panic(fmt.Sprintf("optim: %s: parameter %d is nil", op, i))
 		case !p.DType().IsFloat():
-			panic(fmt.Sprintf("optim: %s: parameter %d has dtype %v; parameters must be Float32 or Float64", op, i, p.DType()))
+			panic(fmt.Sprintf("optim: %s: parameter %d has dtype %v; parameters must be floating point (Float32 usually)", op, i, p.DType()))
 		case !p.IsLeaf():
 			panic(fmt.Sprintf("optim: %s: parameter %d is not a leaf of the autograd graph (it is computed from other tensors); optimize the tensors it is computed from, or make it a leaf with Detach().SetRequiresGrad(true)", op, i))
 		}

@@ -77,6 +77,7 @@ func AttnFused() AttentionOption { return func(c *attentionConfig) { c.fused = t
 //	out := tensor.ScaledDotProductAttention(q, k, v, tensor.Causal())
 func ScaledDotProductAttention(q, k, v *Tensor, opts ...AttentionOption) *Tensor {
 	const op = "ScaledDotProductAttention"
+	q, k, v = AutocastLower(q), AutocastLower(k), AutocastLower(v)
 	var c attentionConfig
 	for _, o := range opts {
 		o(&c)
@@ -119,11 +120,14 @@ func ScaledDotProductAttention(q, k, v *Tensor, opts ...AttentionOption) *Tensor
 		}
 	}
 	if ab, ok := q.backend.Backend.(backend.Attention); ok && c.fused && c.dropout == 0 && !c.composed && bias == nil &&
-		max(q.Size(-1), v.Size(-1)) <= ab.MaxAttentionHead() {
+		max(q.Size(-1), v.Size(-1)) <= ab.MaxAttentionHead() && fused("Attention", q, k, v) {
 		return attentionFused(ab, q, k, v, c.causal, scale)
 	}
 	blocked := q.Device() == CPU && c.dropout == 0 && !c.composed && (bias == nil || !tracked(bias)) &&
 		backend.Numel(scoreShape) >= attnBlockedMin
+	if blocked && isHalf(q, k, v, bias) {
+		return inFloat32(q.DType(), func(xs []*Tensor) *Tensor { return attentionBlocked(xs[0], xs[1], xs[2], xs[3], c.causal, scale) }, q, k, v, bias)
+	}
 	if blocked {
 		return attentionBlocked(q, k, v, bias, c.causal, scale)
 	}

@@ -9,9 +9,9 @@ import (
 // SetRequiresGrad marks x as a leaf whose gradient Backward computes
 // (true), or stops tracking it (false), and returns x so creation can be
 // chained. Ops on a tensor that requires grad record a graph, unless they
-// run inside NoGrad. It panics with a *DTypeError when x is not Float32 or
-// Float64, and with a *GradError when turning it off on a result of ops
-// (use Detach).
+// run inside NoGrad. It panics with a *DTypeError when x is not a float
+// (Float32, Float64, BFloat16, Float16), and with a *GradError when
+// turning it off on a result of ops (use Detach).
 //
 //	w := tensor.Randn(784, 10).SetRequiresGrad(true)
 func (x *Tensor) SetRequiresGrad(requires bool) *Tensor {
@@ -127,6 +127,7 @@ func (x *Tensor) BackwardWith(grad *Tensor) {
 	checkGradLike("BackwardWith", x, grad)
 	var g *Tensor
 	NoGrad(func() { g = grad.AsType(x.DType()).Detach() })
+	defer suspendAutocast()()
 	if err := autograd.Backward(x.node, &gradValue{t: g}, false); err != nil {
 		panic(gradErr("Backward", "run the forward pass again to build a new graph before calling Backward again",
 			"Backward through the graph a second time: the graph behind this tensor was freed by an earlier Backward, which releases it (saved inputs, closures and intermediate gradients) to reclaim memory"))
@@ -141,7 +142,7 @@ func checkGradLike(op string, x, g *Tensor) {
 			"gradient of shape %v for a tensor of shape %v", g.layout.Shape, x.layout.Shape))
 	}
 	if !g.DType().IsFloat() {
-		panic(dtypeErr(op, "pass a Float32 or Float64 gradient", []DType{g.DType()}, "gradient of dtype %v", g.DType()))
+		panic(dtypeErr(op, "pass a floating-point gradient", []DType{g.DType()}, "gradient of dtype %v", g.DType()))
 	}
 }
 

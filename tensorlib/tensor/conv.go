@@ -65,6 +65,7 @@ func (x *Tensor) Unfold2d(kernel, stride, padding, dilation [2]int) *Tensor {
 //
 //	y := tensor.Conv2d(x, w, b, [2]int{1, 1}, [2]int{1, 1}, [2]int{1, 1}) // 3x3 "same" convolution
 func Conv2d(x, w, b *Tensor, stride, padding, dilation [2]int) *Tensor {
+	x, w, b = AutocastLower(x), AutocastLower(w), AutocastLower(b)
 	if w.Dim() != 4 {
 		panic(shapeErr("Conv2d", "filters are [F, C, KH, KW]", [][]int{x.Shape(), w.Shape()},
 			"weight must be 4-D, got shape %v", w.layout.Shape))
@@ -85,6 +86,12 @@ func Conv2d(x, w, b *Tensor, stride, padding, dilation [2]int) *Tensor {
 		sameDevice("Conv2d", x, w)
 	}
 	if cb, ok := x.backend.Backend.(backend.Conv); ok && isFloat(x, w, b) {
+		if !fused("Conv2d", x, w, b) {
+			// In float32, rounded once, as PyTorch's CPU convolves 16-bit floats.
+			return inFloat32(PromoteTypes(x.DType(), w.DType()), func(xs []*Tensor) *Tensor {
+				return conv2d(cb, xs[0], xs[1], xs[2], stride, padding, dilation, oh, ow)
+			}, x, w, b)
+		}
 		return conv2d(cb, x, w, b, stride, padding, dilation, oh, ow)
 	}
 	cols := x.Unfold2d([2]int{kh, kw}, stride, padding, dilation)
@@ -167,7 +174,7 @@ func (x *Tensor) MaxPool2d(kernel, stride, padding [2]int) *Tensor {
 		return out
 	}
 	return record(out, "MaxPool2d", func(g *Tensor) []*Tensor {
-		if pb, ok := g.backend.Backend.(backend.Pool); ok {
+		if pb, ok := g.backend.Backend.(backend.Pool); ok && fused("Pool", g) {
 			s := pb.MaxPool2dBackward(g.storage, g.layout, idx, x.Shape(), kernel, stride, padding)
 			return []*Tensor{newTensor(g.backend, s, x.Shape())}
 		}

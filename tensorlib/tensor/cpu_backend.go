@@ -20,6 +20,8 @@ type cpuStorage struct {
 	f64   []float64
 	i64   []int64
 	b     []bool
+	bf16  []backend.BF16
+	f16   []backend.F16
 }
 
 func (s *cpuStorage) DType() DType { return s.dtype }
@@ -32,6 +34,10 @@ func (s *cpuStorage) Len() int {
 		return len(s.f64)
 	case Int64:
 		return len(s.i64)
+	case BFloat16:
+		return len(s.bf16)
+	case Float16:
+		return len(s.f16)
 	}
 	return len(s.b)
 }
@@ -45,6 +51,10 @@ func (s *cpuStorage) at(i int) float64 {
 		return s.f64[i]
 	case Int64:
 		return float64(s.i64[i])
+	case BFloat16:
+		return float64(s.bf16[i].Float32())
+	case Float16:
+		return float64(s.f16[i].Float32())
 	}
 	if s.b[i] {
 		return 1
@@ -64,6 +74,10 @@ func (s *cpuStorage) set(i int, v float64) {
 		s.i64[i] = int64(v)
 	case Bool:
 		s.b[i] = v != 0
+	case BFloat16:
+		s.bf16[i] = backend.BF16FromFloat32(float32(v))
+	case Float16:
+		s.f16[i] = backend.F16FromFloat32(float32(v))
 	}
 }
 
@@ -79,6 +93,10 @@ func newCPUStorage(dt DType, n int) *cpuStorage {
 		s.i64 = make([]int64, n)
 	case Bool:
 		s.b = make([]bool, n)
+	case BFloat16:
+		s.bf16 = make([]backend.BF16, n)
+	case Float16:
+		s.f16 = make([]backend.F16, n)
 	default:
 		panic(fmt.Sprintf("tensor: invalid dtype %d", dt))
 	}
@@ -108,6 +126,10 @@ func (cpuBackend) FromHost(data any) backend.Storage {
 		return &cpuStorage{dtype: Int64, i64: v}
 	case []bool:
 		return &cpuStorage{dtype: Bool, b: v}
+	case []backend.BF16:
+		return &cpuStorage{dtype: BFloat16, bf16: v}
+	case []backend.F16:
+		return &cpuStorage{dtype: Float16, f16: v}
 	}
 	panic(fmt.Sprintf("tensor: FromHost: unsupported host data %T", data))
 }
@@ -121,6 +143,10 @@ func (b cpuBackend) ToHost(s backend.Storage, l backend.Layout) any {
 		return out.f64
 	case Int64:
 		return out.i64
+	case BFloat16:
+		return out.bf16
+	case Float16:
+		return out.f16
 	}
 	return out.b
 }
@@ -152,6 +178,10 @@ func (cpuBackend) Copy(src backend.Storage, sl backend.Layout, dst backend.Stora
 		copyStrided(d.i64, dl, s.i64, sl)
 	case Bool:
 		copyStrided(d.b, dl, s.b, sl)
+	case BFloat16:
+		copyStrided(d.bf16, dl, s.bf16, sl)
+	case Float16:
+		copyStrided(d.f16, dl, s.f16, sl)
 	}
 }
 
@@ -256,7 +286,24 @@ func castRange(dst, src *cpuStorage, off, lo, hi int) {
 			boolTo(dst.i64[lo:hi], s)
 		case Bool:
 			copy(dst.b[lo:hi], s)
+		case BFloat16:
+			boolToBits(dst.bf16[lo:hi], s, 0x3f80) // 1 in bfloat16
+		case Float16:
+			boolToBits(dst.f16[lo:hi], s, 0x3c00) // 1 in float16
 		}
+	case BFloat16, Float16:
+		// Through float32, which holds every 16-bit float exactly.
+		f := make([]float32, hi-lo)
+		if src.dtype == BFloat16 {
+			for i, v := range src.bf16[a:z] {
+				f[i] = v.Float32()
+			}
+		} else {
+			for i, v := range src.f16[a:z] {
+				f[i] = v.Float32()
+			}
+		}
+		castTo(dst, f, lo, hi)
 	}
 }
 
@@ -273,6 +320,18 @@ func castTo[S number](dst *cpuStorage, s []S, lo, hi int) {
 		for i, v := range s {
 			d[i] = v != 0
 		}
+	case BFloat16:
+		// Through float32 first, as PyTorch converts (float64 is rounded
+		// twice).
+		d := dst.bf16[lo:hi]
+		for i, v := range s {
+			d[i] = backend.BF16FromFloat32(float32(v))
+		}
+	case Float16:
+		d := dst.f16[lo:hi]
+		for i, v := range s {
+			d[i] = backend.F16FromFloat32(float32(v))
+		}
 	}
 }
 
@@ -280,6 +339,17 @@ func convert[D, S number](d []D, s []S) {
 	d = d[:len(s)]
 	for i, v := range s {
 		d[i] = D(v)
+	}
+}
+
+// boolToBits sets d[i] to one where s[i] and to 0 elsewhere.
+func boolToBits[D backend.BF16 | backend.F16](d []D, s []bool, one D) {
+	d = d[:len(s)]
+	for i, v := range s {
+		d[i] = 0
+		if v {
+			d[i] = one
+		}
 	}
 }
 
@@ -305,6 +375,10 @@ func (cpuBackend) Fill(dst backend.Storage, dl backend.Layout, v float64) {
 		fillStrided(d.i64, dl, int64(v))
 	case Bool:
 		fillStrided(d.b, dl, v != 0)
+	case BFloat16:
+		fillStrided(d.bf16, dl, backend.BF16FromFloat32(float32(v)))
+	case Float16:
+		fillStrided(d.f16, dl, backend.F16FromFloat32(float32(v)))
 	}
 }
 

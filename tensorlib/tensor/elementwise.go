@@ -120,7 +120,9 @@ func (x *Tensor) Div(y *Tensor) *Tensor { return binary(backend.OpDiv, x, y) }
 
 // Pow returns x ** y elementwise with broadcasting, as Add. Int64 ** Int64
 // stays Int64.
-func (x *Tensor) Pow(y *Tensor) *Tensor { return binary(backend.OpPow, x, y) }
+func (x *Tensor) Pow(y *Tensor) *Tensor {
+	return binary(backend.OpPow, AutocastFloat32(x), AutocastFloat32(y))
+}
 
 // Maximum returns the elementwise maximum of x and y with broadcasting, as
 // Add. NaN wins, as in torch.maximum.
@@ -143,6 +145,11 @@ func binaryScalar(op backend.BinaryOp, x *Tensor, s float64, reversed bool) *Ten
 	if op == backend.OpPow && dt == Int64 && s < 0 && !reversed {
 		panic(dtypeErr(name, "convert first with x.AsType(tensor.Float32)", []DType{x.DType()},
 			"integers to negative integer powers are not allowed (%v ** %v)", x.DType(), s))
+	}
+	if dt.IsHalf() && op != backend.OpPow {
+		// PyTorch's type promotion converts the scalar to the tensor's
+		// dtype first: x + 0.1 adds bfloat16's 0.1, 0.10009765625.
+		s = roundScalar(s, dt)
 	}
 	xs := x.AsType(dt)
 	out := newTensor(x.backend, x.backend.BinaryScalar(op, xs.storage, xs.layout, s, reversed), x.Shape())
@@ -207,7 +214,9 @@ func (x *Tensor) DivScalar(s float64) *Tensor { return binaryScalar(backend.OpDi
 // with a *DTypeError for an Int64 tensor and a negative whole s.
 //
 //	tensor.Arange(1, 4, 1).PowScalar(2) // tensor([1., 4., 9.])
-func (x *Tensor) PowScalar(s float64) *Tensor { return binaryScalar(backend.OpPow, x, s, false) }
+func (x *Tensor) PowScalar(s float64) *Tensor {
+	return binaryScalar(backend.OpPow, AutocastFloat32(x), s, false)
+}
 
 // RSubScalar returns s - x elementwise; dtypes as AddScalar.
 func (x *Tensor) RSubScalar(s float64) *Tensor { return binaryScalar(backend.OpSub, x, s, true) }
@@ -231,7 +240,7 @@ func unary(op backend.UnaryOp, in *Tensor) *Tensor {
 	if !tracked(x) {
 		return out
 	}
-	if ab, ok := x.backend.Backend.(backend.ActivationGrad); ok {
+	if ab, ok := x.backend.Backend.(backend.ActivationGrad); ok && fused("ActivationGrad", x) {
 		if op == backend.OpReLU {
 			return recordOwned(out, "ReLU", func(g *Tensor, owned bool) []*Tensor {
 				if g.DType() != out.DType() {
@@ -303,11 +312,11 @@ func (x *Tensor) Abs() *Tensor { return unary(backend.OpAbs, x) }
 func (x *Tensor) Sqrt() *Tensor { return unary(backend.OpSqrt, x) }
 
 // Exp returns e**x elementwise. Int64 and Bool inputs give Float32.
-func (x *Tensor) Exp() *Tensor { return unary(backend.OpExp, x) }
+func (x *Tensor) Exp() *Tensor { return unary(backend.OpExp, AutocastFloat32(x)) }
 
 // Log returns the natural logarithm of x elementwise (-Inf at 0, NaN below).
 // Int64 and Bool inputs give Float32.
-func (x *Tensor) Log() *Tensor { return unary(backend.OpLog, x) }
+func (x *Tensor) Log() *Tensor { return unary(backend.OpLog, AutocastFloat32(x)) }
 
 // Sin returns sin(x) elementwise. Int64 and Bool inputs give Float32.
 func (x *Tensor) Sin() *Tensor { return unary(backend.OpSin, x) }

@@ -298,6 +298,9 @@ func TestFixturesCoverOps(t *testing.T) {
 func runFixture(t *testing.T, c fixtureCase, dev tensor.Device) {
 	fn, ok := fixtureOps[c.Op]
 	if !ok {
+		fn, ok = halfFixtureOps[c.Op]
+	}
+	if !ok {
 		t.Fatalf("unknown op %q", c.Op)
 	}
 	in := make([]*tensor.Tensor, len(c.Inputs))
@@ -453,6 +456,12 @@ func buildFixtureInput(ft fixtureTensor, dev tensor.Device) (x *tensor.Tensor, e
 			d[i] = v.int() != 0
 		}
 		x = tensor.FromBools(d, ft.Shape...)
+	case "bfloat16", "float16":
+		d := make([]float32, n)
+		for i, v := range ft.Data {
+			d[i] = float32(v.float(32))
+		}
+		x = tensor.FromFloat32s(d, ft.Shape...).AsType(halfDTypes[ft.DType])
 	default:
 		return nil, fmt.Errorf("unknown dtype %q", ft.DType)
 	}
@@ -499,11 +508,14 @@ func compareFixture(t *testing.T, c fixtureCase, w *fixtureTensor, got *tensor.T
 		t.Fatalf("dtype %v, want %s\ninputs: %s", got.DType(), w.DType, describeInputs(c.Inputs))
 	}
 	switch w.DType {
-	case "float32", "float64":
+	case "float32", "float64", "bfloat16", "float16":
 		rtol, atol := 1e-5, 2e-6
 		bits := 32
-		if w.DType == "float64" {
+		switch w.DType {
+		case "float64":
 			rtol, atol, bits = 1e-10, 1e-12, 64
+		case "bfloat16", "float16":
+			rtol, atol = 0, 0 // bit for bit unless the case says
 		}
 		if len(c.Tol) == 2 {
 			rtol, atol = c.Tol[0], c.Tol[1]

@@ -21,7 +21,8 @@ const (
 // "1." style when every value is whole, or scientific notation when the
 // magnitudes span more than 1000x), tensors with more than 1000 elements
 // summarised with their first and last 3 items per dim around "...", and a
-// dtype suffix for Float64 and a device suffix off the CPU.
+// dtype suffix for Float64, BFloat16 and Float16 and a device suffix off
+// the CPU.
 //
 //	tensor([[1.0000, 2.5000],
 //	        [3.0000, 4.0000]])
@@ -45,7 +46,7 @@ func (x *Tensor) String() string {
 		}
 		body = "[]"
 	} else {
-		if x.DType() == Float64 {
+		if x.DType().IsFloat() && x.DType() != Float32 {
 			suffixes = append(suffixes, "dtype="+x.DType().String())
 		}
 		p := newPrinter(x)
@@ -113,6 +114,16 @@ func newPrinter(x *Tensor) *printer {
 		}
 	case []float64:
 		p.f = h
+	case []backend.BF16:
+		p.f = make([]float64, len(h))
+		for i, v := range h {
+			p.f[i] = float64(v.Float32())
+		}
+	case []backend.F16:
+		p.f = make([]float64, len(h))
+		for i, v := range h {
+			p.f[i] = float64(v.Float32())
+		}
 	case []int64:
 		p.i = h
 	case []bool:

@@ -17,6 +17,7 @@ import (
 //	loss := tensor.CrossEntropy(model.Forward(x), y)
 func CrossEntropy(logits, labels *Tensor) *Tensor {
 	const op = "CrossEntropy"
+	logits = AutocastFloat32(logits)
 	sameDevice(op, logits, labels)
 	needFloat(op, logits)
 	if labels.DType() != Int64 {
@@ -26,6 +27,9 @@ func CrossEntropy(logits, labels *Tensor) *Tensor {
 	if logits.Dim() != 2 || labels.Dim() != 1 || labels.layout.Shape[0] != logits.layout.Shape[0] {
 		panic(shapeErr(op, "pass logits [N, C] and labels [N]", [][]int{logits.Shape(), labels.Shape()},
 			"logits %v and labels %v do not fit", logits.layout.Shape, labels.layout.Shape))
+	}
+	if !fused("Loss", logits) {
+		return inFloat32(logits.DType(), func(xs []*Tensor) *Tensor { return CrossEntropy(xs[0], labels) }, logits)
 	}
 	n := logits.layout.Shape[0]
 	var lsm, out *Tensor

@@ -17,6 +17,7 @@ import "fmt"
 //
 //	h := x.MatMul(w) // [128 784] @ [784 256] = [128 256]
 func (x *Tensor) MatMul(y *Tensor) *Tensor {
+	x, y = AutocastLower(x), AutocastLower(y)
 	sameDevice("MatMul", x, y)
 	if x.Dim() == 0 || y.Dim() == 0 {
 		panic(shapeErr("MatMul", "both operands need at least 1 dim; use Mul for a scalar product", [][]int{x.Shape(), y.Shape()},
@@ -107,6 +108,7 @@ func boolInt(b bool) int {
 //	h := tensor.Linear(x, w, b) // [128 784], [256 784], [256] → [128 256]
 func Linear(x, w, b *Tensor) *Tensor {
 	const op = "Linear"
+	x, w, b = AutocastLower(x), AutocastLower(w), AutocastLower(b)
 	operands := []*Tensor{x, w}
 	if b != nil {
 		operands = append(operands, b)

@@ -51,10 +51,17 @@ func BatchNorm(x, runningMean, runningVar, weight, bias *Tensor, training bool, 
 		panic(shapeErr(op, "use a larger batch", [][]int{x.Shape()},
 			"input %v: expected more than 1 value per channel when training", x.layout.Shape))
 	}
+	if !fused("BatchNorm", x, weight, bias) {
+		// In float32 with the statistics and parameters as they are,
+		// rounded to x's dtype, as cuDNN's batch norm of 16-bit inputs.
+		return inFloat32(x.DType(), func(xs []*Tensor) *Tensor {
+			return BatchNorm(xs[0], runningMean, runningVar, xs[1], xs[2], training, momentum, eps)
+		}, x, weight, bias)
+	}
 	dt := x.DType()
 	w, b := asTypeOrNil(weight, dt), asTypeOrNil(bias, dt)
-	nb, fused := x.backend.Backend.(backend.BatchNorm)
-	if fused && !(!training && tracked(x, w, b)) {
+	nb, ok := x.backend.Backend.(backend.BatchNorm)
+	if ok && !(!training && tracked(x, w, b)) {
 		return batchNorm(nb, x, runningMean, runningVar, w, b, training, momentum, eps, m)
 	}
 	// The composition of primitives, for backends without backend.BatchNorm
@@ -218,6 +225,7 @@ func storageOf(x *Tensor) (backend.Storage, backend.Layout) {
 //	y := tensor.LayerNorm(x, []int{512}, w, b, 1e-5) // nn.LayerNorm(512)'s forward
 func LayerNorm(x *Tensor, normalizedShape []int, weight, bias *Tensor, eps float64) *Tensor {
 	const op = "LayerNorm"
+	x, weight, bias = AutocastFloat32(x), AutocastFloat32(weight), AutocastFloat32(bias)
 	needFloat(op, x)
 	k := len(normalizedShape)
 	shape := x.layout.Shape
@@ -241,10 +249,13 @@ func LayerNorm(x *Tensor, normalizedShape []int, weight, bias *Tensor, eps float
 		}
 	}
 	sameDevice(op, operands...)
+	if !fused("LayerNorm", x, weight, bias) {
+		return inFloat32(x.DType(), func(xs []*Tensor) *Tensor { return LayerNorm(xs[0], normalizedShape, xs[1], xs[2], eps) }, x, weight, bias)
+	}
 	dt := x.DType()
 	w, b := asTypeOrNil(weight, dt), asTypeOrNil(bias, dt)
-	lb, fused := x.backend.Backend.(backend.LayerNorm)
-	if !fused || x.Numel() == 0 {
+	lb, ok := x.backend.Backend.(backend.LayerNorm)
+	if !ok || x.Numel() == 0 {
 		dims := make([]int, k)
 		for i := range dims {
 			dims[i] = len(shape) - k + i

@@ -91,7 +91,7 @@ func checkUpdate(op string, p, g *Tensor, bufs ...*Tensor) {
 	all := append([]*Tensor{p, g}, bufs...)
 	sameDevice(op, all...)
 	if !p.DType().IsFloat() {
-		panic(dtypeErr(op, "parameters are Float32 or Float64", []DType{p.DType()}, "parameter of dtype %v", p.DType()))
+		panic(dtypeErr(op, "parameters are floating point", []DType{p.DType()}, "parameter of dtype %v", p.DType()))
 	}
 	for i, t := range all {
 		if !slices.Equal(t.layout.Shape, p.layout.Shape) {

@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"sync"
 
@@ -12,21 +13,45 @@ import (
 // sequence of random calls, not on the device or on parallelism.
 var rng = struct {
 	sync.Mutex
-	r *rand.Rand
-}{r: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}
+	src *rand.PCG
+}{src: rand.NewPCG(rand.Uint64(), rand.Uint64())}
 
 // ManualSeed seeds the package's random generator: after ManualSeed(s), the
 // same sequence of Rand, Randn and RandInt calls gives the same tensors.
 func ManualSeed(seed int64) {
 	rng.Lock()
-	rng.r = rand.New(rand.NewPCG(uint64(seed), 0x853c49e6748fea9b))
+	rng.src = rand.NewPCG(uint64(seed), 0x853c49e6748fea9b)
 	rng.Unlock()
 }
 
 func nextSeed() uint64 {
 	rng.Lock()
 	defer rng.Unlock()
-	return rng.r.Uint64()
+	return rng.src.Uint64()
+}
+
+// RNGState returns the state of the package's random generator (as
+// torch.get_rng_state): SetRNGState with it makes the following random
+// calls (Randn, Dropout, shuffles drawn from it) repeat those that
+// followed RNGState. nn.SaveCheckpoint saves it.
+func RNGState() []byte {
+	rng.Lock()
+	defer rng.Unlock()
+	b, _ := rng.src.MarshalBinary() // never fails
+	return b
+}
+
+// SetRNGState restores a state RNGState returned. It returns an error,
+// changing nothing, when state is not one.
+func SetRNGState(state []byte) error {
+	src := new(rand.PCG)
+	if err := src.UnmarshalBinary(state); err != nil {
+		return fmt.Errorf("tensor: SetRNGState: not a state RNGState returned (%d bytes): %v", len(state), err)
+	}
+	rng.Lock()
+	rng.src = src
+	rng.Unlock()
+	return nil
 }
 
 func random(op string, d Device, dist backend.Distribution, dt DType, a, b float64, shape []int) *Tensor {
@@ -86,7 +111,7 @@ func RandIntOn(d Device, lo, hi int, shape ...int) *Tensor {
 // RandPerm returns a random permutation of 0..n-1 as an Int64 tensor.
 func RandPerm(n int) *Tensor {
 	rng.Lock()
-	p := rng.r.Perm(n)
+	p := rand.New(rng.src).Perm(n) // a Rand keeps no state of its own
 	rng.Unlock()
 	v := make([]int64, n)
 	for i, x := range p {

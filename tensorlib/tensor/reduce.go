@@ -93,17 +93,24 @@ func reduce(op backend.ReduceOp, name string, x *Tensor, dims []int, keep bool) 
 // and Bool tensors sum to Int64.
 //
 //	tensor.Ones(2, 3).Sum(1) // tensor([3., 3.])
-func (x *Tensor) Sum(dims ...int) *Tensor { return reduce(backend.OpSum, "Sum", x, dims, false) }
+func (x *Tensor) Sum(dims ...int) *Tensor {
+	return reduce(backend.OpSum, "Sum", AutocastFloat32(x), dims, false)
+}
 
 // SumKeep is Sum keeping the reduced dims with size 1, so the result
 // broadcasts against x: Ones(2, 3).SumKeep(1) has shape [2, 1].
-func (x *Tensor) SumKeep(dims ...int) *Tensor { return reduce(backend.OpSum, "SumKeep", x, dims, true) }
+func (x *Tensor) SumKeep(dims ...int) *Tensor {
+	return reduce(backend.OpSum, "SumKeep", AutocastFloat32(x), dims, true)
+}
 
 // mean divides a sum by the number of elements reduced.
 func mean(name string, x *Tensor, dims []int, keep bool) *Tensor {
 	if !x.DType().IsFloat() {
 		panic(dtypeErr(name, "convert first with x.AsType(tensor.Float32)", []DType{x.DType()},
 			"the mean needs a floating-point tensor, got %v", x.DType()))
+	}
+	if isHalf(x) { // sum and divide in float32, round once
+		return inFloat32(x.DType(), func(xs []*Tensor) *Tensor { return mean(name, xs[0], dims, keep) }, x)
 	}
 	dims = reduceDims(name, x, dims)
 	n := 1
@@ -196,12 +203,14 @@ func (x *Tensor) Var(dim int) *Tensor {
 // CUDA backends) it is one op forward and one backward.
 //
 //	probs := logits.Softmax(-1)
-func (x *Tensor) Softmax(dim int) *Tensor { return softmax("Softmax", x, dim, false) }
+func (x *Tensor) Softmax(dim int) *Tensor { return softmax("Softmax", AutocastFloat32(x), dim, false) }
 
 // LogSoftmax returns log(Softmax(x)) along dim, computed stably as
 // x - max - log(sum(exp(x - max))). It panics with a *DTypeError on Int64
 // and Bool tensors.
-func (x *Tensor) LogSoftmax(dim int) *Tensor { return softmax("LogSoftmax", x, dim, true) }
+func (x *Tensor) LogSoftmax(dim int) *Tensor {
+	return softmax("LogSoftmax", AutocastFloat32(x), dim, true)
+}
 
 // softmax is Softmax, or LogSoftmax with log set.
 func softmax(op string, x *Tensor, dim int, log bool) *Tensor {
@@ -210,8 +219,11 @@ func softmax(op string, x *Tensor, dim int, log bool) *Tensor {
 	if x.Numel() == 0 {
 		return x.Clone()
 	}
-	sb, fused := x.backend.Backend.(backend.Softmax)
-	if !fused {
+	if !fused("Softmax", x) {
+		return inFloat32(x.DType(), func(xs []*Tensor) *Tensor { return softmax(op, xs[0], dim, log) }, x)
+	}
+	sb, ok := x.backend.Backend.(backend.Softmax)
+	if !ok {
 		c := x.Sub(x.Detach().MaxKeep(d))
 		if log {
 			return c.Sub(c.Exp().SumKeep(d).Log())
@@ -236,6 +248,7 @@ func softmax(op string, x *Tensor, dim int, log bool) *Tensor {
 // stably: an infinite maximum is not subtracted, so rows of -Inf give -Inf
 // as in torch.logsumexp. Int64 and Bool inputs give Float32.
 func (x *Tensor) LogSumExp(dim int) *Tensor {
+	x = AutocastFloat32(x)
 	if !x.DType().IsFloat() {
 		x = x.AsType(Float32)
 	}

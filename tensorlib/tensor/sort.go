@@ -14,6 +14,9 @@ func argsort(x *Tensor, d int, descending bool) *Tensor {
 	if src.DType() == Bool {
 		src = src.AsType(Int64)
 	}
+	if src.DType().IsHalf() {
+		src = src.AsType(Float32) // exact, so the order is the same
+	}
 	if sb, ok := x.backend.Backend.(backend.Sort); ok {
 		return newTensor(x.backend, sb.Argsort(src.storage, src.layout, d, descending), x.Shape())
 	}
@@ -68,7 +71,11 @@ func (x *Tensor) TopK(k, dim int) (values, indices *Tensor) {
 //
 //	cdf := probs.CumSum(-1)
 func (x *Tensor) CumSum(dim int) *Tensor {
+	x = AutocastFloat32(x)
 	d := normDim("CumSum", dim, x.Dim(), x.layout.Shape)
+	if isHalf(x) {
+		return inFloat32(x.DType(), func(xs []*Tensor) *Tensor { return xs[0].CumSum(d) }, x)
+	}
 	var out *Tensor
 	if sb, ok := x.backend.Backend.(backend.Sort); ok {
 		out = newTensor(x.backend, sb.CumSum(x.storage, x.layout, d), x.Shape())

@@ -108,6 +108,10 @@ func hostAt(h any, i int) float64 {
 			return 1
 		}
 		return 0
+	case []backend.BF16:
+		return float64(v[i].Float32())
+	case []backend.F16:
+		return float64(v[i].Float32())
 	}
 	panic("tensor: unexpected host data type")
 }
@@ -157,11 +161,15 @@ func (x *Tensor) CPU() *Tensor { return x.To(CPU) }
 func (x *Tensor) CUDA() *Tensor { return x.To(CUDA(0)) }
 
 // AsType returns x converted to dtype dt: x itself when it already has dt,
-// otherwise a new tensor. Float to Int64 truncates toward zero; to Bool,
-// nonzero is true.
+// otherwise a new tensor (PyTorch's x.to(dtype)). Float to Int64
+// truncates toward zero; to Bool, nonzero is true; to BFloat16 and Float16
+// rounds to nearest, ties to even, through float32 as PyTorch does.
+// Gradients flow back through float conversions in the source's dtype.
+//
+//	h := x.AsType(tensor.BFloat16) // half the memory, 8 significant bits
 func (x *Tensor) AsType(dt DType) *Tensor {
 	if !validDType(dt) {
-		panic(dtypeErr("AsType", "use tensor.Float32, Float64, Int64 or Bool", []DType{dt}, "unknown dtype %v", dt))
+		panic(dtypeErr("AsType", "use tensor.Float32, Float64, BFloat16, Float16, Int64 or Bool", []DType{dt}, "unknown dtype %v", dt))
 	}
 	if x.DType() == dt {
 		return x

@@ -16,14 +16,17 @@ import (
 	"codeberg.org/sbinet/npyio/npy"
 	"codeberg.org/sbinet/npyio/npy/float16"
 
+	"github.com/gotensor/gotensor/tensorlib/backend"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
 // SaveNPY writes t to path in NumPy's .npy format (version 1.0, or 2.0 for a
 // header too long for 1.0), C order, little-endian: Float32 as '<f4',
-// Float64 '<f8', Int64 '<i8', Bool '|b1'. The bytes are those numpy.save
-// writes for the same array, header padding included. A tensor on another
-// device is copied to the host for writing.
+// Float64 '<f8', Float16 '<f2', Int64 '<i8', Bool '|b1'. The bytes are
+// those numpy.save writes for the same array, header padding included. A
+// tensor on another device is copied to the host for writing. NumPy has
+// no bfloat16: a BFloat16 tensor is an error that says to convert it
+// (AsType(tensor.Float32) keeps every value).
 //
 //	err := tensorio.SaveNPY("x.npy", x) // np.load("x.npy")
 func SaveNPY(path string, t *tensor.Tensor) error {
@@ -78,11 +81,14 @@ const (
 )
 
 // npyDescrs are the .npy dtypes of the tensor dtypes.
-var npyDescrs = map[tensor.DType]string{tensor.Float32: "<f4", tensor.Float64: "<f8", tensor.Int64: "<i8", tensor.Bool: "|b1"}
+var npyDescrs = map[tensor.DType]string{tensor.Float32: "<f4", tensor.Float64: "<f8", tensor.Float16: "<f2", tensor.Int64: "<i8", tensor.Bool: "|b1"}
 
 func writeNPY(w io.Writer, t *tensor.Tensor) error {
 	descr, ok := npyDescrs[t.DType()]
 	if !ok {
+		if t.DType() == tensor.BFloat16 {
+			return fmt.Errorf("NumPy has no bfloat16: save x.AsType(tensor.Float32), which holds every bfloat16 value, or use safetensors (SaveSafetensors), which stores BF16")
+		}
 		return fmt.Errorf("dtype %v cannot be stored", t.DType())
 	}
 	shape := t.Shape()
@@ -114,7 +120,8 @@ func writeNPY(w io.Writer, t *tensor.Tensor) error {
 }
 
 // writeElements writes t's elements in row-major order, little-endian
-// (bool as one byte, 0 or 1), as both formats store them.
+// (bool as one byte, 0 or 1, 16-bit floats as their bits), as both
+// formats store them.
 func writeElements(w io.Writer, t *tensor.Tensor) error {
 	var data any
 	switch t.DType() {
@@ -124,6 +131,10 @@ func writeElements(w io.Writer, t *tensor.Tensor) error {
 		data = t.Float64s()
 	case tensor.Int64:
 		data = t.Int64s()
+	case tensor.BFloat16:
+		data = t.BFloat16s()
+	case tensor.Float16:
+		data = t.Float16s()
 	default:
 		data = t.Bools()
 	}
@@ -143,9 +154,9 @@ func pyTuple(shape []int) string {
 }
 
 // LoadNPY reads a .npy file (versions 1.0, 2.0 and 3.0) into a CPU tensor.
-// Float32 ('f4'), Float64 ('f8'), Int64 ('i8') and bool ('b1') arrays keep
-// their type; smaller integers ('i1', 'i2', 'i4', 'u1', 'u2', 'u4') become
-// Int64 and 'f2' becomes Float32. Either byte order and both C and Fortran
+// Float32 ('f4'), Float64 ('f8'), Float16 ('f2'), Int64 ('i8') and bool
+// ('b1') arrays keep their type; smaller integers ('i1', 'i2', 'i4', 'u1',
+// 'u2', 'u4') become Int64. Either byte order and both C and Fortran
 // order are read; the tensor is always row-major. Other dtypes (complex,
 // uint64, strings, objects, structured arrays) give an error that says to
 // convert the array before saving it.
@@ -227,8 +238,8 @@ var supported = map[reflect.Kind]bool{
 }
 
 // fromSlice returns the elements of a decoded slice as a 1-D tensor:
-// floats and bools keep their type, float16 and bfloat16 become Float32
-// and integers Int64.
+// floats (16-bit ones included) and bools keep their type, integers become
+// Int64.
 func fromSlice(s any) *tensor.Tensor {
 	switch v := s.(type) {
 	case []float32:
@@ -239,24 +250,16 @@ func fromSlice(s any) *tensor.Tensor {
 		return tensor.FromBools(v)
 	case []int64:
 		return tensor.FromInt64s(v)
-	case []float16.Num:
-		f := make([]float32, len(v))
+	case []float16.Num: // npyio's float16: its bits are the value
+		h := make([]backend.F16, len(v))
 		for i, x := range v {
-			f[i] = x.Float32()
+			h[i] = backend.F16(x.Uint16())
 		}
-		return tensor.FromFloat32s(f)
-	case []half:
-		f := make([]float32, len(v))
-		for i, x := range v {
-			f[i] = float16.Float16Frombits(uint16(x)).Float32()
-		}
-		return tensor.FromFloat32s(f)
-	case []bfloat16:
-		f := make([]float32, len(v))
-		for i, x := range v {
-			f[i] = math.Float32frombits(uint32(x) << 16)
-		}
-		return tensor.FromFloat32s(f)
+		return tensor.FromFloat16s(h)
+	case []backend.F16:
+		return tensor.FromFloat16s(v)
+	case []backend.BF16:
+		return tensor.FromBFloat16s(v)
 	}
 	rv := reflect.ValueOf(s)
 	out := make([]int64, rv.Len())

@@ -75,7 +75,7 @@ func TestLoadNPYFixtures(t *testing.T) {
 		{"f4be_4.npy", tensor.Float32, []int{4}, []float64{1, 2, 3, 4}},
 		{"i4_2x2.npy", tensor.Int64, []int{2, 2}, []float64{-2, -1, 0, 1}},
 		{"u1_3.npy", tensor.Int64, []int{3}, []float64{0, 128, 255}},
-		{"f2_3.npy", tensor.Float32, []int{3}, []float64{1.5, -0.25, 65504}},
+		{"f2_3.npy", tensor.Float16, []int{3}, []float64{1.5, -0.25, 65504}},
 		{"f4_v2_2x2.npy", tensor.Float32, []int{2, 2}, []float64{10, 11, 12, 13}},
 		{"f8_v3_3.npy", tensor.Float64, []int{3}, []float64{0, 2, 4}},
 	}

@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"sort"
 
+	"github.com/gotensor/gotensor/tensorlib/backend"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
@@ -35,7 +36,7 @@ type stEntry struct {
 // SaveSafetensors writes tensors (by name) and optional string metadata to
 // path in the safetensors format, the format nn.Save uses and that the
 // Python safetensors package and PyTorch read. Float32 is stored as "F32",
-// Float64 "F64", Int64 "I64", Bool "BOOL". As the reference writer does,
+// Float64 "F64", BFloat16 "BF16", Float16 "F16", Int64 "I64", Bool "BOOL". As the reference writer does,
 // tensors are laid out by decreasing element size, then by name, so every
 // tensor's data is aligned, and the header is padded to a multiple of 8
 // bytes. Names may not be empty or "__metadata__".
@@ -136,6 +137,10 @@ func stDType(dt tensor.DType) (string, error) {
 		return "I64", nil
 	case tensor.Bool:
 		return "BOOL", nil
+	case tensor.BFloat16:
+		return "BF16", nil
+	case tensor.Float16:
+		return "F16", nil
 	}
 	return "", fmt.Errorf("dtype %v cannot be stored", dt)
 }
@@ -148,32 +153,24 @@ func stSize(dt tensor.DType) int {
 }
 
 // stKinds maps the safetensors dtypes LoadSafetensors reads to the Go
-// type of one element (16-bit floats, which Go has no types for, as the
-// bits): fromSlice then makes "F16" and "BF16" Float32 and the smaller
-// integers Int64.
+// type of one element (16-bit floats as their bits): fromSlice then makes
+// the smaller integers Int64.
 var stKinds = map[string]struct {
 	typ  reflect.Type
 	size int
 }{
 	"F64": {reflect.TypeFor[float64](), 8}, "F32": {reflect.TypeFor[float32](), 4},
-	"F16": {reflect.TypeFor[half](), 2}, "BF16": {reflect.TypeFor[bfloat16](), 2},
+	"F16": {reflect.TypeFor[backend.F16](), 2}, "BF16": {reflect.TypeFor[backend.BF16](), 2},
 	"I64": {reflect.TypeFor[int64](), 8}, "I32": {reflect.TypeFor[int32](), 4},
 	"I16": {reflect.TypeFor[int16](), 2}, "I8": {reflect.TypeFor[int8](), 1},
 	"U32": {reflect.TypeFor[uint32](), 4}, "U16": {reflect.TypeFor[uint16](), 2},
 	"U8": {reflect.TypeFor[uint8](), 1}, "BOOL": {reflect.TypeFor[bool](), 1},
 }
 
-// half and bfloat16 hold the bits of a 16-bit float: IEEE 754 binary16,
-// and bfloat16 (the top half of a float32's bits).
-type (
-	half     uint16
-	bfloat16 uint16
-)
-
 // LoadSafetensors reads a safetensors file into CPU tensors by name and
-// its "__metadata__" strings (nil when it has none). "F32", "F64", "I64"
-// and "BOOL" tensors keep their type; "F16" and "BF16" become Float32 and
-// "I8".."I32", "U8".."U32" become Int64. The header is checked: offsets
+// its "__metadata__" strings (nil when it has none). "F32", "F64", "BF16",
+// "F16", "I64" and "BOOL" tensors keep their type; "I8".."I32",
+// "U8".."U32" become Int64. The header is checked: offsets
 // must lie in the data buffer, match each shape and dtype, and neither
 // overlap nor leave gaps.
 //

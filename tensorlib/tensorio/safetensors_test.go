@@ -31,7 +31,7 @@ func TestLoadSafetensorsFixture(t *testing.T) {
 	checkTensor(t, "steps", ts["steps"], tensor.Int64, []int{}, []float64{7})
 	checkTensor(t, "mask", ts["mask"], tensor.Bool, []int{3}, []float64{1, 0, 1})
 	checkTensor(t, "double", ts["double"], tensor.Float64, []int{2, 2}, []float64{-0.5, 0.5, 1.5, 2.5})
-	checkTensor(t, "half", ts["half"], tensor.Float32, []int{3}, []float64{0.5, -2, 1024})
+	checkTensor(t, "half", ts["half"], tensor.Float16, []int{3}, []float64{0.5, -2, 1024})
 	checkTensor(t, "int32", ts["int32"], tensor.Int64, []int{2}, []float64{-3, 4})
 	checkTensor(t, "bytes", ts["bytes"], tensor.Int64, []int{2}, []float64{1, 255})
 }

@@ -64,6 +64,18 @@ const (
 	Trans   Transpose = true
 )
 
+// A Half names the 16-bit float type of a GEMM's or a convolution's
+// operands, which the device multiplies on its tensor cores and sums in
+// float32.
+type Half int
+
+// The operand types of Half.
+const (
+	NotHalf Half = iota // float32 or float64, as Double says
+	BF16                // bfloat16 (CUDA_R_16BF, CUDNN_DATA_BFLOAT16)
+	F16                 // float16, IEEE binary16 (CUDA_R_16F, CUDNN_DATA_HALF)
+)
+
 // GemmArgs are the arguments of a strided batched GEMM with cuBLAS's
 // column-major conventions: for each batch b in [0, Batch),
 //
@@ -72,9 +84,16 @@ const (
 // where A_b starts StrideA elements after A_(b-1) (StrideA may be 0), op(A)
 // is M×K, op(B) is K×N and C is M×N, all column-major with leading
 // dimensions LDA, LDB and LDC. Double selects float64 (dgemm) over float32
-// (sgemm).
+// (sgemm). Half selects 16-bit A, B and C, multiplied exactly and summed in
+// float32, C rounded once (cublasGemmStridedBatchedEx with
+// CUBLAS_COMPUTE_32F, as PyTorch's bfloat16 and float16 matmuls). TF32
+// lets a float32 GEMM round A and B to TF32 (10 mantissa bits) and use the
+// tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32), as
+// torch.set_float32_matmul_precision("high") does.
 type GemmArgs struct {
 	Double         bool
+	Half           Half
+	TF32           bool
 	TransA, TransB Transpose
 	M, N, K        int
 	Alpha, Beta    float64
@@ -123,7 +142,7 @@ type Driver interface {
 	// Synchronize waits for all work on the device.
 	Synchronize() error
 
-	// Gemm runs a strided batched sgemm or dgemm (cuBLAS).
+	// Gemm runs a strided batched sgemm, dgemm or 16-bit GemmEx (cuBLAS).
 	Gemm(g GemmArgs) error
 
 	// Close releases the device.
@@ -150,9 +169,15 @@ const (
 // row-major tensors: the input X [N, C, H, W], the filters Wt [F, C, KH,
 // KW] and the output Y [N, F, OH, OW]. Kind says which of the three is
 // written (with beta 0: overwritten); the other two are read.
+//
+// Double selects float64; Half 16-bit X, Wt and Y with float32
+// accumulation (CUDNN_TENSOR_OP_MATH); TF32 lets float32 run on TF32
+// tensor cores (CUDNN_DEFAULT_MATH rather than CUDNN_FMA_MATH).
 type ConvArgs struct {
 	Kind             ConvKind
 	Double           bool
+	Half             Half
+	TF32             bool
 	N, C, H, W       int
 	F, KH, KW        int
 	OH, OW           int

@@ -20,11 +20,16 @@ var _ driver.Convolver = ConvDriver{}
 func (d ConvDriver) ConvWorkspace(c driver.ConvArgs) (int, error) { return 0, nil }
 
 // Conv computes what cuDNN's cudnnConvolutionForward, BackwardData or
-// BackwardFilter would with alpha 1 and beta 0.
+// BackwardFilter would with alpha 1 and beta 0. 16-bit operands are
+// widened to float32, summed in float32 and the result rounded once; with
+// TF32, float32 inputs are rounded to TF32 first, as Gemm does.
 func (d ConvDriver) Conv(c driver.ConvArgs, workspace driver.DevicePtr, bytes int) error {
 	size := 4
-	if c.Double {
+	switch {
+	case c.Double:
 		size = 8
+	case c.Half != driver.NotHalf:
+		size = 2
 	}
 	nx, nw, ny := c.N*c.C*c.H*c.W, c.F*c.C*c.KH*c.KW, c.N*c.F*c.OH*c.OW
 	for _, m := range []struct {
@@ -38,9 +43,29 @@ func (d ConvDriver) Conv(c driver.ConvArgs, workspace driver.DevicePtr, bytes in
 	if c.Kind < driver.ConvForward || c.Kind > driver.ConvBackwardFilter {
 		return fmt.Errorf("emu: Conv: unknown kind %d", c.Kind)
 	}
-	if c.Double {
+	switch {
+	case c.Double:
 		conv(c, slice[float64](c.X, nx), slice[float64](c.Wt, nw), slice[float64](c.Y, ny))
-	} else {
+	case c.Half != driver.NotHalf:
+		x, w, y := widen(c.Half, c.X, nx), widen(c.Half, c.Wt, nw), widen(c.Half, c.Y, ny)
+		conv(c, x, w, y)
+		out := map[driver.ConvKind]struct {
+			v []float32
+			p driver.DevicePtr
+		}{driver.ConvForward: {y, c.Y}, driver.ConvBackwardData: {x, c.X}, driver.ConvBackwardFilter: {w, c.Wt}}[c.Kind]
+		narrow(c.Half, out.v, out.p, len(out.v), 1, len(out.v))
+	case c.TF32:
+		x, w, y := slice[float32](c.X, nx), slice[float32](c.Wt, nw), slice[float32](c.Y, ny)
+		switch c.Kind { // round the two inputs, write the output in place
+		case driver.ConvForward:
+			x, w = toTF32(x), toTF32(w)
+		case driver.ConvBackwardData:
+			w, y = toTF32(w), toTF32(y)
+		case driver.ConvBackwardFilter:
+			x, y = toTF32(x), toTF32(y)
+		}
+		conv(c, x, w, y)
+	default:
 		conv(c, slice[float32](c.X, nx), slice[float32](c.Wt, nw), slice[float32](c.Y, ny))
 	}
 	return nil

@@ -4,19 +4,29 @@ package emu
 
 import (
 	"fmt"
+	"math"
 	"unsafe"
 
 	gblas "gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/gotensor/gotensor/cuda/internal/driver"
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
-// Gemm computes what cublasSgemmStridedBatched (or the Dgemm one) would,
-// with the same column-major arguments, on the CPU with gonum's BLAS. The
-// emulator needs a correct GEMM rather than a fast one, and gonum is the
-// BLAS every build has; the tensor library's own GEMM (OpenBLAS when
-// present) is internal to it.
+// Gemm computes what cublasSgemmStridedBatched (or the Dgemm one, or
+// cublasGemmStridedBatchedEx for 16-bit operands) would, with the same
+// column-major arguments, on the CPU with gonum's BLAS. The emulator needs
+// a correct GEMM rather than a fast one, and gonum is the BLAS every build
+// has; the tensor library's own GEMM (OpenBLAS when present) is internal
+// to it.
+//
+// The tensor-core paths are modelled on their numbers: 16-bit A and B are
+// widened to float32 (exactly), multiplied and summed in float32, and C is
+// rounded to nearest even once, as CUBLAS_COMPUTE_32F does; with TF32,
+// float32 A and B are first rounded to TF32's 10 mantissa bits (to
+// nearest, ties away from zero, as the cvt.rna.tf32.f32 instruction). The
+// order of the float32 sums is gonum's, not the GPU's.
 //
 // A column-major matrix X (r×c, leading dimension ld) is, in memory, the
 // row-major matrix Xᵀ (c×r, row stride ld). So C = op(A)·op(B) in column
@@ -43,9 +53,15 @@ func (d *Driver) Gemm(g driver.GemmArgs) error {
 	if g.M == 0 || g.N == 0 || g.Batch == 0 {
 		return nil
 	}
+	if g.Half != driver.NotHalf && (g.Double || g.TF32) {
+		return fmt.Errorf("emu: Gemm: 16-bit operands with Double or TF32 set")
+	}
 	size := 4
-	if g.Double {
+	switch {
+	case g.Double:
 		size = 8
+	case g.Half != driver.NotHalf:
+		size = 2
 	}
 	extent := func(rows, cols, ld int) int {
 		if rows == 0 || cols == 0 {
@@ -66,9 +82,17 @@ func (d *Driver) Gemm(g driver.GemmArgs) error {
 				return err
 			}
 		}
-		if g.Double {
+		switch {
+		case g.Double:
 			gemm(gonum.Implementation{}.Dgemm, g, slice[float64](pb, nb), slice[float64](pa, na), slice[float64](pc, nc), g.Alpha, g.Beta)
-		} else {
+		case g.Half != driver.NotHalf:
+			c := widen(g.Half, pc, nc)
+			gemm(gonum.Implementation{}.Sgemm, g, widen(g.Half, pb, nb), widen(g.Half, pa, na), c, float32(g.Alpha), float32(g.Beta))
+			narrow(g.Half, c, pc, g.M, g.N, g.LDC)
+		case g.TF32:
+			a, b := toTF32(slice[float32](pa, na)), toTF32(slice[float32](pb, nb))
+			gemm(gonum.Implementation{}.Sgemm, g, b, a, slice[float32](pc, nc), float32(g.Alpha), float32(g.Beta))
+		default:
 			gemm(gonum.Implementation{}.Sgemm, g, slice[float32](pb, nb), slice[float32](pa, na), slice[float32](pc, nc), float32(g.Alpha), float32(g.Beta))
 		}
 	}
@@ -111,4 +135,55 @@ func slice[T any](p driver.DevicePtr, n int) []T {
 		return nil
 	}
 	return unsafe.Slice((*T)(*(*unsafe.Pointer)(unsafe.Pointer(&p))), n)
+}
+
+// widen returns n 16-bit floats of type h at p as float32s (exact).
+func widen(h driver.Half, p driver.DevicePtr, n int) []float32 {
+	out := make([]float32, n)
+	bits := slice[uint16](p, n)
+	for i, b := range bits {
+		if h == driver.BF16 {
+			out[i] = backend.BF16(b).Float32()
+		} else {
+			out[i] = backend.F16(b).Float32()
+		}
+	}
+	return out
+}
+
+// narrow rounds the m×n column-major matrix c (leading dimension ld) to
+// the 16-bit floats of type h at p; what lies between its columns is left
+// as it was.
+func narrow(h driver.Half, c []float32, p driver.DevicePtr, m, n, ld int) {
+	if m == 0 || n == 0 {
+		return
+	}
+	bits := slice[uint16](p, (n-1)*ld+m)
+	for j := 0; j < n; j++ {
+		for i := j * ld; i < j*ld+m; i++ {
+			if h == driver.BF16 {
+				bits[i] = uint16(backend.BF16FromFloat32(c[i]))
+			} else {
+				bits[i] = uint16(backend.F16FromFloat32(c[i]))
+			}
+		}
+	}
+}
+
+// toTF32 returns a copy of xs rounded to TF32: 10 mantissa bits, to
+// nearest with ties away from zero (cvt.rna.tf32.f32); Inf and NaN stay.
+func toTF32(xs []float32) []float32 {
+	out := make([]float32, len(xs))
+	for i, x := range xs {
+		out[i] = tf32(x)
+	}
+	return out
+}
+
+func tf32(x float32) float32 {
+	u := math.Float32bits(x)
+	if u&0x7f800000 == 0x7f800000 {
+		return x
+	}
+	return math.Float32frombits((u + 0x1000) &^ 0x1fff)
 }

@@ -5,11 +5,11 @@
 // any of them changes this file, so the Go build recompiles the emulator):
 //   activation.cu sha256:774d77f28b00ed6e94b61c44736c3390bac32076cb996d8cce11e61a2d5b8cd2
 //   attention.cu sha256:e5ed3fd5fe1c2ebfcfd76d65de3e24d87c08d1298c3dac6e327c0224ca65ef53
-//   common.cuh sha256:6a9af040c2ed4fa768cb5294b0625cad7c78c264ce1ca4499a1520d5f3a0b910
+//   common.cuh sha256:853b143d15d959c4ed527c4dc2e825475d8aae18ab4d7221add3e6b65a1ccdb4
 //   compare.cu sha256:cc282688fbde131af875aa1221a6a889f393f8057170b44feacd725e5e152222
 //   conv.cu sha256:03563a0da51c15a5fbd2c761f376d651c308488372b1cb458c0a88bb2b18cf64
-//   copy.cu sha256:838ade4f74e1afbba35bccd1c9a477009a861a0b5108ebeb38534df52819295d
-//   elementwise.cu sha256:2605a201cc50e21758c48ff8468c02e61c15a0b9d26e97a7edd2e77d6c08341d
+//   copy.cu sha256:43ea7eb5193980c7c141620f97d3f85ce40685fb667a48d3dad60f13b0fc27cf
+//   elementwise.cu sha256:a4335d54406ad5f687f16a6966a9594db13e529f61c9ced3f45bfdfcabee50c5
 //   elementwise.cuh sha256:1cfbc88ec7d991f227b03b327e2c7ac61bb6b45a576960e276b033f2107bdcef
 //   emu/cuda_emu.h sha256:f883ecc1a189e1e31dd0230a2b84e78f1e4723568ad058898007fe27574d14e0
 //   index.cu sha256:813e0ed9effc04f2248e9a8b1a19131e93b6e112b39aeedf794db11be8862b8d
@@ -97,30 +97,54 @@
   X(copy_f64, 0) \
   X(copy_i64, 0) \
   X(copy_bool, 0) \
+  X(copy_bf16, 0) \
+  X(copy_f16, 0) \
   X(copy_rows_b1, 0) \
+  X(copy_rows_b2, 0) \
   X(copy_rows_b4, 0) \
   X(copy_rows_b8, 0) \
   X(copy_rows_b16, 0) \
   X(copy_flat_b16, 0) \
   X(transpose_b1, 1) \
+  X(transpose_b2, 1) \
   X(transpose_b4, 1) \
   X(transpose_b8, 1) \
   X(cast_f32_f32, 0) \
   X(cast_f32_f64, 0) \
   X(cast_f32_i64, 0) \
   X(cast_f32_bool, 0) \
+  X(cast_f32_bf16, 0) \
+  X(cast_f32_f16, 0) \
   X(cast_f64_f32, 0) \
   X(cast_f64_f64, 0) \
   X(cast_f64_i64, 0) \
   X(cast_f64_bool, 0) \
+  X(cast_f64_bf16, 0) \
+  X(cast_f64_f16, 0) \
   X(cast_i64_f32, 0) \
   X(cast_i64_f64, 0) \
   X(cast_i64_i64, 0) \
   X(cast_i64_bool, 0) \
+  X(cast_i64_bf16, 0) \
+  X(cast_i64_f16, 0) \
   X(cast_bool_f32, 0) \
   X(cast_bool_f64, 0) \
   X(cast_bool_i64, 0) \
   X(cast_bool_bool, 0) \
+  X(cast_bool_bf16, 0) \
+  X(cast_bool_f16, 0) \
+  X(cast_bf16_f32, 0) \
+  X(cast_bf16_f64, 0) \
+  X(cast_bf16_i64, 0) \
+  X(cast_bf16_bool, 0) \
+  X(cast_bf16_bf16, 0) \
+  X(cast_bf16_f16, 0) \
+  X(cast_f16_f32, 0) \
+  X(cast_f16_f64, 0) \
+  X(cast_f16_i64, 0) \
+  X(cast_f16_bool, 0) \
+  X(cast_f16_bf16, 0) \
+  X(cast_f16_f16, 0) \
   X(fill_f32, 0) \
   X(arange_f32, 0) \
   X(fill_f64, 0) \
@@ -129,73 +153,129 @@
   X(arange_i64, 0) \
   X(fill_bool, 0) \
   X(arange_bool, 0) \
+  X(fill_bf16, 0) \
+  X(arange_bf16, 0) \
+  X(fill_f16, 0) \
+  X(arange_f16, 0) \
   X(neg_f32, 0) \
   X(neg_f64, 0) \
   X(neg_i64, 0) \
+  X(neg_bf16, 0) \
+  X(neg_f16, 0) \
   X(abs_f32, 0) \
   X(abs_f64, 0) \
   X(abs_i64, 0) \
+  X(abs_bf16, 0) \
+  X(abs_f16, 0) \
   X(relu_f32, 0) \
   X(relu_f64, 0) \
   X(relu_i64, 0) \
+  X(relu_bf16, 0) \
+  X(relu_f16, 0) \
   X(sqrt_f32, 0) \
   X(sqrt_f64, 0) \
+  X(sqrt_bf16, 0) \
+  X(sqrt_f16, 0) \
   X(exp_f32, 0) \
   X(exp_f64, 0) \
+  X(exp_bf16, 0) \
+  X(exp_f16, 0) \
   X(log_f32, 0) \
   X(log_f64, 0) \
+  X(log_bf16, 0) \
+  X(log_f16, 0) \
   X(sin_f32, 0) \
   X(sin_f64, 0) \
+  X(sin_bf16, 0) \
+  X(sin_f16, 0) \
   X(cos_f32, 0) \
   X(cos_f64, 0) \
+  X(cos_bf16, 0) \
+  X(cos_f16, 0) \
   X(tanh_f32, 0) \
   X(tanh_f64, 0) \
+  X(tanh_bf16, 0) \
+  X(tanh_f16, 0) \
   X(sigmoid_f32, 0) \
   X(sigmoid_f64, 0) \
+  X(sigmoid_bf16, 0) \
+  X(sigmoid_f16, 0) \
   X(gelu_f32, 0) \
   X(gelu_f64, 0) \
+  X(gelu_bf16, 0) \
+  X(gelu_f16, 0) \
   X(erf_f32, 0) \
   X(erf_f64, 0) \
+  X(erf_bf16, 0) \
+  X(erf_f16, 0) \
   X(add_f32, 0) \
   X(add_scalar_f32, 0) \
   X(add_f64, 0) \
   X(add_scalar_f64, 0) \
   X(add_i64, 0) \
   X(add_scalar_i64, 0) \
+  X(add_bf16, 0) \
+  X(add_scalar_bf16, 0) \
+  X(add_f16, 0) \
+  X(add_scalar_f16, 0) \
   X(sub_f32, 0) \
   X(sub_scalar_f32, 0) \
   X(sub_f64, 0) \
   X(sub_scalar_f64, 0) \
   X(sub_i64, 0) \
   X(sub_scalar_i64, 0) \
+  X(sub_bf16, 0) \
+  X(sub_scalar_bf16, 0) \
+  X(sub_f16, 0) \
+  X(sub_scalar_f16, 0) \
   X(mul_f32, 0) \
   X(mul_scalar_f32, 0) \
   X(mul_f64, 0) \
   X(mul_scalar_f64, 0) \
   X(mul_i64, 0) \
   X(mul_scalar_i64, 0) \
+  X(mul_bf16, 0) \
+  X(mul_scalar_bf16, 0) \
+  X(mul_f16, 0) \
+  X(mul_scalar_f16, 0) \
   X(div_f32, 0) \
   X(div_scalar_f32, 0) \
   X(div_f64, 0) \
   X(div_scalar_f64, 0) \
+  X(div_bf16, 0) \
+  X(div_scalar_bf16, 0) \
+  X(div_f16, 0) \
+  X(div_scalar_f16, 0) \
   X(pow_f32, 0) \
   X(pow_scalar_f32, 0) \
   X(pow_f64, 0) \
   X(pow_scalar_f64, 0) \
   X(pow_i64, 0) \
   X(pow_scalar_i64, 0) \
+  X(pow_bf16, 0) \
+  X(pow_scalar_bf16, 0) \
+  X(pow_f16, 0) \
+  X(pow_scalar_f16, 0) \
   X(maximum_f32, 0) \
   X(maximum_scalar_f32, 0) \
   X(maximum_f64, 0) \
   X(maximum_scalar_f64, 0) \
   X(maximum_i64, 0) \
   X(maximum_scalar_i64, 0) \
+  X(maximum_bf16, 0) \
+  X(maximum_scalar_bf16, 0) \
+  X(maximum_f16, 0) \
+  X(maximum_scalar_f16, 0) \
   X(minimum_f32, 0) \
   X(minimum_scalar_f32, 0) \
   X(minimum_f64, 0) \
   X(minimum_scalar_f64, 0) \
   X(minimum_i64, 0) \
   X(minimum_scalar_i64, 0) \
+  X(minimum_bf16, 0) \
+  X(minimum_scalar_bf16, 0) \
+  X(minimum_f16, 0) \
+  X(minimum_scalar_f16, 0) \
   X(gather_f32, 0) \
   X(gather_f64, 0) \
   X(gather_i64, 0) \

@@ -20,11 +20,17 @@ typedef int (*gtSgemmBatchedFn)(void *, int, int, int, int, int, const float *,
 typedef int (*gtDgemmBatchedFn)(void *, int, int, int, int, int, const double *,
 	const double *, int, long long, const double *, int, long long, const double *,
 	double *, int, long long, int);
+// cublasGemmStridedBatchedEx (cuBLAS 11 and later: the compute type is a
+// cublasComputeType_t, the data types cudaDataType_t).
+typedef int (*gtGemmExBatchedFn)(void *, int, int, int, int, int, const void *,
+	const void *, int, int, long long, const void *, int, int, long long, const void *,
+	void *, int, int, long long, int, int, int);
 
 static gtCreateFn gtCreate;
 static gtDestroyFn gtDestroy;
 static gtSgemmBatchedFn gtSgemmBatched;
 static gtDgemmBatchedFn gtDgemmBatched;
+static gtGemmExBatchedFn gtGemmExBatched;
 
 static const char *gtCublasLoad(const char *name) {
 	void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
@@ -35,10 +41,11 @@ static const char *gtCublasLoad(const char *name) {
 	gtDestroy = (gtDestroyFn)dlsym(h, "cublasDestroy_v2");
 	gtSgemmBatched = (gtSgemmBatchedFn)dlsym(h, "cublasSgemmStridedBatched");
 	gtDgemmBatched = (gtDgemmBatchedFn)dlsym(h, "cublasDgemmStridedBatched");
-	if (!gtCreate || !gtDestroy || !gtSgemmBatched || !gtDgemmBatched) {
+	gtGemmExBatched = (gtGemmExBatchedFn)dlsym(h, "cublasGemmStridedBatchedEx");
+	if (!gtCreate || !gtDestroy || !gtSgemmBatched || !gtDgemmBatched || !gtGemmExBatched) {
 		dlclose(h);
 		gtCreate = NULL;
-		return "cublasCreate_v2, cublasDestroy_v2 or cublas[SD]gemmStridedBatched not found";
+		return "cublasCreate_v2, cublasDestroy_v2, cublas[SD]gemmStridedBatched or cublasGemmStridedBatchedEx not found";
 	}
 	return NULL;
 }
@@ -51,6 +58,17 @@ static int gtSgemm(void *h, int ta, int tb, int m, int n, int k, float alpha,
 		float beta, unsigned long long c, int ldc, long long sc, int batch) {
 	return gtSgemmBatched(h, ta, tb, m, n, k, &alpha, (const float *)a, lda, sa,
 		(const float *)b, ldb, sb, &beta, (float *)c, ldc, sc, batch);
+}
+
+// gtGemmEx runs a GEMM of dtype-typed A, B and C (cudaDataType_t:
+// CUDA_R_32F 0, CUDA_R_16F 2, CUDA_R_16BF 14) with float alpha, beta and
+// compute type compute (CUBLAS_COMPUTE_32F 68, CUBLAS_COMPUTE_32F_FAST_TF32
+// 77), letting cuBLAS pick the algorithm (CUBLAS_GEMM_DEFAULT, -1).
+static int gtGemmEx(void *h, int ta, int tb, int m, int n, int k, float alpha, int dtype, int compute,
+		unsigned long long a, int lda, long long sa, unsigned long long b, int ldb, long long sb,
+		float beta, unsigned long long c, int ldc, long long sc, int batch) {
+	return gtGemmExBatched(h, ta, tb, m, n, k, &alpha, (const void *)a, dtype, lda, sa,
+		(const void *)b, dtype, ldb, sb, &beta, (void *)c, dtype, ldc, sc, batch, compute, -1);
 }
 
 static int gtDgemm(void *h, int ta, int tb, int m, int n, int k, double alpha,
@@ -156,7 +174,8 @@ func (c *cublasHandle) close() {
 	}
 }
 
-// gemm runs one strided batched sgemm or dgemm.
+// gemm runs one strided batched sgemm or dgemm, or GemmEx for 16-bit
+// operands and TF32.
 func (c *cublasHandle) gemm(g driver.GemmArgs) error {
 	op := func(t driver.Transpose) C.int {
 		if t {
@@ -165,11 +184,25 @@ func (c *cublasHandle) gemm(g driver.GemmArgs) error {
 		return 0 // CUBLAS_OP_N
 	}
 	var st C.int
-	if g.Double {
+	switch {
+	case g.Half != driver.NotHalf || g.TF32 && !g.Double:
+		dtype, compute := C.int(0), C.int(68) // CUDA_R_32F, CUBLAS_COMPUTE_32F
+		switch {
+		case g.Half == driver.BF16:
+			dtype = 14 // CUDA_R_16BF
+		case g.Half == driver.F16:
+			dtype = 2 // CUDA_R_16F
+		default:
+			compute = 77 // CUBLAS_COMPUTE_32F_FAST_TF32
+		}
+		st = C.gtGemmEx(c.h, op(g.TransA), op(g.TransB), C.int(g.M), C.int(g.N), C.int(g.K), C.float(g.Alpha), dtype, compute,
+			C.ulonglong(g.A), C.int(g.LDA), C.longlong(g.StrideA), C.ulonglong(g.B), C.int(g.LDB), C.longlong(g.StrideB),
+			C.float(g.Beta), C.ulonglong(g.C), C.int(g.LDC), C.longlong(g.StrideC), C.int(g.Batch))
+	case g.Double:
 		st = C.gtDgemm(c.h, op(g.TransA), op(g.TransB), C.int(g.M), C.int(g.N), C.int(g.K), C.double(g.Alpha),
 			C.ulonglong(g.A), C.int(g.LDA), C.longlong(g.StrideA), C.ulonglong(g.B), C.int(g.LDB), C.longlong(g.StrideB),
 			C.double(g.Beta), C.ulonglong(g.C), C.int(g.LDC), C.longlong(g.StrideC), C.int(g.Batch))
-	} else {
+	default:
 		st = C.gtSgemm(c.h, op(g.TransA), op(g.TransB), C.int(g.M), C.int(g.N), C.int(g.K), C.float(g.Alpha),
 			C.ulonglong(g.A), C.int(g.LDA), C.longlong(g.StrideA), C.ulonglong(g.B), C.int(g.LDB), C.longlong(g.StrideB),
 			C.float(g.Beta), C.ulonglong(g.C), C.int(g.LDC), C.longlong(g.StrideC), C.int(g.Batch))

@@ -93,12 +93,15 @@ static void gtDelDesc(int kind, void *d) {
 // dtype, ...), the filter setter (dtype, format, ...).
 static int gtSetTensor4d(void *d, int dt, int n, int c, int h, int w) { return gtSetTensor(d, 0, dt, n, c, h, w); }
 static int gtSetFilter4d(void *d, int dt, int k, int c, int h, int w) { return gtSetFilter(d, dt, 0, k, c, h, w); }
-// CUDNN_CROSS_CORRELATION is 1; CUDNN_FMA_MATH (3) keeps float32 out of
-// TF32 tensor cores, as the rest of gotensor.
-static int gtSetConv2d(void *d, int ph, int pw, int sh, int sw, int dh, int dw, int dt) {
+// CUDNN_CROSS_CORRELATION is 1; dt is the compute type. The math type is
+// CUDNN_FMA_MATH (3), which keeps float32 out of TF32 tensor cores, unless
+// the caller allows them: CUDNN_DEFAULT_MATH (0) for TF32,
+// CUDNN_TENSOR_OP_MATH (1) for 16-bit data.
+static int gtSetConv2d(void *d, int ph, int pw, int sh, int sw, int dh, int dw, int dt, int math) {
 	int st = gtSetConv(d, ph, pw, sh, sw, dh, dw, 1, dt);
-	return st ? st : gtSetMath(d, 3);
+	return st ? st : gtSetMath(d, math);
 }
+static int gtSetConvMath(void *d, int math) { return gtSetMath(d, math); }
 // gtAlgos asks cuDNN's heuristics for kind's algorithms, best first. The
 // operands are in the order of the kind's query: forward (x, w, conv, y),
 // backward data (w, dy, conv, dx), backward filter (x, dy, conv, dw).
@@ -252,10 +255,20 @@ func (d *convDriver) plan(c driver.ConvArgs) (*convPlan, error) {
 	if p, ok := d.plans[key]; ok {
 		return p, nil
 	}
-	dt := C.int(0) // CUDNN_DATA_FLOAT
-	if c.Double {
-		dt = 1 // CUDNN_DATA_DOUBLE
+	// The data type (CUDNN_DATA_FLOAT 0, DOUBLE 1, HALF 2, BFLOAT16 9),
+	// the compute type (float for 16-bit data) and the math type.
+	dt, compute, math := C.int(0), C.int(0), C.int(3)
+	switch {
+	case c.Double:
+		dt, compute = 1, 1
+	case c.Half == driver.F16:
+		dt, math = 2, 1
+	case c.Half == driver.BF16:
+		dt, math = 9, 1
+	case c.TF32:
+		math = 0
 	}
+	tensorOps := math != 3
 	p := &convPlan{}
 	fail := func(err error) (*convPlan, error) {
 		C.gtDelDesc(0, p.x)
@@ -281,7 +294,7 @@ func (d *convDriver) plan(c driver.ConvArgs) (*convPlan, error) {
 	if err := dnnErr("describing the output", C.gtSetTensor4d(p.y, dt, C.int(c.N), C.int(c.F), C.int(c.OH), C.int(c.OW))); err != nil {
 		return fail(err)
 	}
-	if err := dnnErr("describing the convolution", C.gtSetConv2d(p.conv, C.int(c.PadH), C.int(c.PadW), C.int(c.StrideH), C.int(c.StrideW), C.int(c.DilH), C.int(c.DilW), dt)); err != nil {
+	if err := dnnErr("describing the convolution", C.gtSetConv2d(p.conv, C.int(c.PadH), C.int(c.PadW), C.int(c.StrideH), C.int(c.StrideW), C.int(c.DilH), C.int(c.DilW), compute, math)); err != nil {
 		return fail(err)
 	}
 	a, b, out := p.operands(c.Kind)
@@ -293,8 +306,12 @@ func (d *convDriver) plan(c driver.ConvArgs) (*convPlan, error) {
 	}
 	found := false
 	for _, r := range res[:got] {
-		// CUDNN_STATUS_SUCCESS, and not a tensor-op (TF32) algorithm.
-		if r.status != 0 || r.mathType == 1 || r.mathType == 2 {
+		// CUDNN_STATUS_SUCCESS, and a tensor-op (TF32) algorithm only
+		// where allowed; the descriptor takes the algorithm's math type.
+		if r.status != 0 || !tensorOps && (r.mathType == 1 || r.mathType == 2) {
+			continue
+		}
+		if tensorOps && dnnErr("setting the math type", C.gtSetConvMath(p.conv, r.mathType)) != nil {
 			continue
 		}
 		var ws C.size_t
@@ -305,7 +322,7 @@ func (d *convDriver) plan(c driver.ConvArgs) (*convPlan, error) {
 		break
 	}
 	if !found {
-		return fail(fmt.Errorf("gpu: cuDNN has no float algorithm without tensor cores for this convolution (%d candidates)", int(got)))
+		return fail(fmt.Errorf("gpu: cuDNN has no usable algorithm for this convolution (%d candidates; tensor cores allowed: %v)", int(got), tensorOps))
 	}
 	d.plans[key] = p
 	return p, nil

@@ -24,6 +24,7 @@ func init() {
 		"KaimingUniform":             reflect.ValueOf(nn.KaimingUniform),
 		"KernelHW":                   reflect.ValueOf(nn.KernelHW),
 		"Load":                       reflect.ValueOf(nn.Load),
+		"LoadCheckpoint":             reflect.ValueOf(nn.LoadCheckpoint),
 		"LoadStateDict":              reflect.ValueOf(nn.LoadStateDict),
 		"MSELoss":                    reflect.ValueOf(nn.MSELoss),
 		"Momentum":                   reflect.ValueOf(nn.Momentum),
@@ -53,6 +54,7 @@ func init() {
 		"Padding":                    reflect.ValueOf(nn.Padding),
 		"PaddingHW":                  reflect.ValueOf(nn.PaddingHW),
 		"Save":                       reflect.ValueOf(nn.Save),
+		"SaveCheckpoint":             reflect.ValueOf(nn.SaveCheckpoint),
 		"SetTraining":                reflect.ValueOf(nn.SetTraining),
 		"StateDict":                  reflect.ValueOf(nn.StateDict),
 		"Stride":                     reflect.ValueOf(nn.Stride),
@@ -67,6 +69,7 @@ func init() {
 		// type definitions
 		"AvgPool2d":               reflect.ValueOf((*nn.AvgPool2d)(nil)),
 		"BatchNorm":               reflect.ValueOf((*nn.BatchNorm)(nil)),
+		"Checkpoint":              reflect.ValueOf((*nn.Checkpoint)(nil)),
 		"Child":                   reflect.ValueOf((*nn.Child)(nil)),
 		"Container":               reflect.ValueOf((*nn.Container)(nil)),
 		"Conv2d":                  reflect.ValueOf((*nn.Conv2d)(nil)),
@@ -84,6 +87,7 @@ func init() {
 		"ReLU":                    reflect.ValueOf((*nn.ReLU)(nil)),
 		"Sequential":              reflect.ValueOf((*nn.Sequential)(nil)),
 		"Sigmoid":                 reflect.ValueOf((*nn.Sigmoid)(nil)),
+		"Stateful":                reflect.ValueOf((*nn.Stateful)(nil)),
 		"SummaryRow":              reflect.ValueOf((*nn.SummaryRow)(nil)),
 		"Tanh":                    reflect.ValueOf((*nn.Tanh)(nil)),
 		"TransformerEncoderLayer": reflect.ValueOf((*nn.TransformerEncoderLayer)(nil)),
@@ -91,6 +95,7 @@ func init() {
 		// interface wrapper definitions
 		"_Container": reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_nn_Container)(nil)),
 		"_Module":    reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_nn_Module)(nil)),
+		"_Stateful":  reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_nn_Stateful)(nil)),
 	}
 }
 
@@ -116,4 +121,18 @@ func (W _github_com_gotensor_gotensor_tensorlib_nn_Module) Forward(x *tensor.Ten
 }
 func (W _github_com_gotensor_gotensor_tensorlib_nn_Module) Parameters() []*tensor.Tensor {
 	return W.WParameters()
+}
+
+// _github_com_gotensor_gotensor_tensorlib_nn_Stateful is an interface wrapper for Stateful type
+type _github_com_gotensor_gotensor_tensorlib_nn_Stateful struct {
+	IValue         interface{}
+	WLoadStateDict func(state map[string]*tensor.Tensor) error
+	WStateDict     func() map[string]*tensor.Tensor
+}
+
+func (W _github_com_gotensor_gotensor_tensorlib_nn_Stateful) LoadStateDict(state map[string]*tensor.Tensor) error {
+	return W.WLoadStateDict(state)
+}
+func (W _github_com_gotensor_gotensor_tensorlib_nn_Stateful) StateDict() map[string]*tensor.Tensor {
+	return W.WStateDict()
 }

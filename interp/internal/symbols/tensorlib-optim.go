@@ -4,33 +4,42 @@ package symbols
 
 import (
 	"github.com/gotensor/gotensor/tensorlib/optim"
+	"github.com/gotensor/gotensor/tensorlib/tensor"
 	"reflect"
 )
 
 func init() {
 	Symbols["github.com/gotensor/gotensor/tensorlib/optim/optim"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"Betas":         reflect.ValueOf(optim.Betas),
-		"ClipGradNorm":  reflect.ValueOf(optim.ClipGradNorm),
-		"ClipGradValue": reflect.ValueOf(optim.ClipGradValue),
-		"Dampening":     reflect.ValueOf(optim.Dampening),
-		"Eps":           reflect.ValueOf(optim.Eps),
-		"Momentum":      reflect.ValueOf(optim.Momentum),
-		"Nesterov":      reflect.ValueOf(optim.Nesterov),
-		"NewAdam":       reflect.ValueOf(optim.NewAdam),
-		"NewAdamW":      reflect.ValueOf(optim.NewAdamW),
-		"NewCosineLR":   reflect.ValueOf(optim.NewCosineLR),
-		"NewSGD":        reflect.ValueOf(optim.NewSGD),
-		"NewStepLR":     reflect.ValueOf(optim.NewStepLR),
-		"WeightDecay":   reflect.ValueOf(optim.WeightDecay),
+		"BackoffFactor":  reflect.ValueOf(optim.BackoffFactor),
+		"Betas":          reflect.ValueOf(optim.Betas),
+		"ClipGradNorm":   reflect.ValueOf(optim.ClipGradNorm),
+		"ClipGradValue":  reflect.ValueOf(optim.ClipGradValue),
+		"Dampening":      reflect.ValueOf(optim.Dampening),
+		"Eps":            reflect.ValueOf(optim.Eps),
+		"GrowthFactor":   reflect.ValueOf(optim.GrowthFactor),
+		"GrowthInterval": reflect.ValueOf(optim.GrowthInterval),
+		"InitScale":      reflect.ValueOf(optim.InitScale),
+		"Momentum":       reflect.ValueOf(optim.Momentum),
+		"Nesterov":       reflect.ValueOf(optim.Nesterov),
+		"NewAdam":        reflect.ValueOf(optim.NewAdam),
+		"NewAdamW":       reflect.ValueOf(optim.NewAdamW),
+		"NewCosineLR":    reflect.ValueOf(optim.NewCosineLR),
+		"NewGradScaler":  reflect.ValueOf(optim.NewGradScaler),
+		"NewSGD":         reflect.ValueOf(optim.NewSGD),
+		"NewStepLR":      reflect.ValueOf(optim.NewStepLR),
+		"ScalerEnabled":  reflect.ValueOf(optim.ScalerEnabled),
+		"WeightDecay":    reflect.ValueOf(optim.WeightDecay),
 
 		// type definitions
-		"Adam":      reflect.ValueOf((*optim.Adam)(nil)),
-		"CosineLR":  reflect.ValueOf((*optim.CosineLR)(nil)),
-		"Optimizer": reflect.ValueOf((*optim.Optimizer)(nil)),
-		"Option":    reflect.ValueOf((*optim.Option)(nil)),
-		"SGD":       reflect.ValueOf((*optim.SGD)(nil)),
-		"StepLR":    reflect.ValueOf((*optim.StepLR)(nil)),
+		"Adam":         reflect.ValueOf((*optim.Adam)(nil)),
+		"CosineLR":     reflect.ValueOf((*optim.CosineLR)(nil)),
+		"GradScaler":   reflect.ValueOf((*optim.GradScaler)(nil)),
+		"Optimizer":    reflect.ValueOf((*optim.Optimizer)(nil)),
+		"Option":       reflect.ValueOf((*optim.Option)(nil)),
+		"SGD":          reflect.ValueOf((*optim.SGD)(nil)),
+		"ScalerOption": reflect.ValueOf((*optim.ScalerOption)(nil)),
+		"StepLR":       reflect.ValueOf((*optim.StepLR)(nil)),
 
 		// interface wrapper definitions
 		"_Optimizer": reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_optim_Optimizer)(nil)),
@@ -41,6 +50,7 @@ func init() {
 type _github_com_gotensor_gotensor_tensorlib_optim_Optimizer struct {
 	IValue    interface{}
 	WLR       func() float64
+	WParams   func() []*tensor.Tensor
 	WSetLR    func(lr float64)
 	WStep     func()
 	WZeroGrad func()
@@ -48,6 +58,9 @@ type _github_com_gotensor_gotensor_tensorlib_optim_Optimizer struct {
 
 func (W _github_com_gotensor_gotensor_tensorlib_optim_Optimizer) LR() float64 {
 	return W.WLR()
+}
+func (W _github_com_gotensor_gotensor_tensorlib_optim_Optimizer) Params() []*tensor.Tensor {
+	return W.WParams()
 }
 func (W _github_com_gotensor_gotensor_tensorlib_optim_Optimizer) SetLR(lr float64) {
 	W.WSetLR(lr)
