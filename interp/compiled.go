@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/gotensor/gotensor/display"
 	"github.com/gotensor/gotensor/interp/internal/cellrt"
@@ -250,13 +251,12 @@ func (s *Session) runCompiled(ctx context.Context, code string, p *plan.Plan) (*
 	atomic.StoreInt32(cell.Stop, s.intr.bits.Load())
 	for name, expr := range cp.Inject {
 		v, err := s.yi.Eval(expr)
-		if err == nil && v.Type() != cell.Inject[name].Type() {
-			err = fmt.Errorf("it is a %s, the cell's code wants a %s", v.Type(), cell.Inject[name].Type())
+		if err == nil {
+			err = inject(cell.Inject[name], v)
 		}
 		if err != nil {
 			return nil, &Error{Name: "InternalError", Value: fmt.Sprintf("the compiled cell cannot reach the interpreter's %s: %v; please report it", strings.TrimPrefix(expr, "&"), err)}
 		}
-		cell.Inject[name].Set(v)
 	}
 	for _, w := range p.Warnings {
 		if name, ok := strings.CutPrefix(w, "type "); ok {
@@ -500,4 +500,48 @@ func (s *Session) interpretFunction(r compiledRun, src string) error {
 		}
 	}
 	return nil
+}
+
+// inject sets slot, a compiled cell's pointer to an interpreter's variable,
+// to ptr, the interpreter's pointer to it.
+//
+// The two pointer types can be equal without being the same reflect type: a
+// type the kernel binary never spells (a **widgets.FloatProgress) exists
+// once in the cell's plugin and once more where reflect makes it for the
+// interpreter. sameType says when they describe the same Go type, and then
+// the pointer is stored as it is.
+func inject(slot, ptr reflect.Value) error {
+	want := slot.Type()
+	if ptr.Type() == want {
+		slot.Set(ptr)
+		return nil
+	}
+	if ptr.Kind() != reflect.Pointer || !sameType(ptr.Type(), want) || !slot.CanAddr() {
+		return fmt.Errorf("it is a %s, the cell's code wants a %s", ptr.Type(), want)
+	}
+	*(*unsafe.Pointer)(slot.Addr().UnsafePointer()) = ptr.UnsafePointer()
+	return nil
+}
+
+// sameType reports whether a and b are the same Go type, possibly two
+// copies of its reflect type (one in the kernel binary, one in a cell's
+// plugin): the same named type of the same package, or the same kind of
+// composite of such types.
+func sameType(a, b reflect.Type) bool {
+	if a == b {
+		return true
+	}
+	if a.Kind() != b.Kind() || a.String() != b.String() || a.Size() != b.Size() {
+		return false
+	}
+	if a.Name() != "" || b.Name() != "" {
+		return a.Name() == b.Name() && a.PkgPath() == b.PkgPath()
+	}
+	switch a.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Chan:
+		return sameType(a.Elem(), b.Elem())
+	case reflect.Map:
+		return sameType(a.Key(), b.Key()) && sameType(a.Elem(), b.Elem())
+	}
+	return false
 }

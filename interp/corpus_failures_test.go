@@ -45,3 +45,7 @@ var goByExampleNoPackageFailures = knownFailures{}
 // goByExampleRenamedFailures: Go by Example's programs without their package
 // clause, func main renamed and called.
 var goByExampleRenamedFailures = knownFailures{}
+
+// yaegiCompiledFailures: yaegi's programs pasted into a cell that
+// compiles (TestYaegiCorpusCompiled).
+var yaegiCompiledFailures = knownFailures{}

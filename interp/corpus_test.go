@@ -403,3 +403,49 @@ func goRun(t *testing.T, p corpus.Program) string {
 	}
 	return string(out)
 }
+
+// TestYaegiCorpusCompiled runs yaegi's programs as compiled cells: each
+// pasted whole into a fresh session that compiles cells (Options.Compile),
+// with the same rules as TestYaegiCorpus. Each program is a build (about a
+// second on an idle 2-core machine), so it runs every 20th program, or
+// all of them with $GOTENSOR_CORPUS_COMPILED=all.
+func TestYaegiCorpusCompiled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the corpus takes minutes; run without -short")
+	}
+	dir, err := corpus.ModuleDir("github.com/traefik/yaegi")
+	if err != nil {
+		testenv.Missing(t, "yaegi's source is not available (go mod download github.com/traefik/yaegi): %v", err)
+	}
+	progs, err := corpus.YaegiPrograms(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.Getenv("GOTENSOR_CORPUS_COMPILED") != "all" {
+		var sample []corpus.Program
+		for i, p := range progs {
+			if i%20 == 0 {
+				sample = append(sample, p)
+			}
+		}
+		progs = sample
+	}
+	failures := yaegiCompiledFailures
+	if os.Getenv("GOTENSOR_CORPUS_COMPILED") != "all" {
+		failures = knownFailures{}
+		for cause, names := range yaegiCompiledFailures {
+			var kept []string
+			for _, n := range strings.Fields(names) {
+				for _, p := range progs {
+					if p.Name == n {
+						kept = append(kept, n)
+					}
+				}
+			}
+			if len(kept) > 0 {
+				failures[cause] = strings.Join(kept, " ")
+			}
+		}
+	}
+	runCorpus(t, progs, []variant{{"compiled", "compiled", pasted, failures}}, corpus.SameTrimmed, true)
+}

@@ -252,3 +252,17 @@ display.Show(widgets.NewHBox(lr, stop))`, out); err != nil {
 		t.Errorf("after the cell: %s", res)
 	}
 }
+
+// TestCompiledCellReachesInterpretedWidgets: widgets made by an interpreted
+// cell, then set by a compiled loop (the notebook's steering cells). The
+// pointer to the interpreter's variable has a type (**widgets.FloatProgress)
+// that the kernel binary never spells, so it exists twice: in the cell's
+// plugin and where reflect makes it.
+func TestCompiledCellReachesInterpretedWidgets(t *testing.T) {
+	s := newCompiledSession(t)
+	mustRun(t, s, `p := widgets.NewFloatProgress("batches", 0, 3)`)
+	mustRun(t, s, "for i := 0; i <= 3; i++ {\n\tp.SetValue(float64(i))\n}")
+	if res, _ := mustRun(t, s, "p.Value()"); res != "3" {
+		t.Fatalf("p.Value() = %s after the compiled loop set it to 3", res)
+	}
+}

@@ -110,6 +110,9 @@ build_kernel() {
 	go build -o bin/gotensor ./cmd/gotensor && [[ -x bin/gotensor ]]
 }
 step_after "generate stdsrc" "build" build_kernel
+# The kernel's compiled cells link packages built for plugins with the
+# binary's own settings: build them now, not in the first test's cell.
+step_after "build" "warm the kernel's compiled cells" bin/gotensor warm
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT

@@ -21,7 +21,10 @@ from jupyter_client.utils import run_sync
 from jupyter_kernel_test.msgspec_v5 import msg_structure_validator, schema_fragments, validate_message
 
 KERNEL_NAME = os.environ.get("GOTENSOR_KERNEL_NAME", "gotensor")
-TIMEOUT = 15
+# How long a test waits for the kernel: a hang shows as a failure after
+# it. A cell that compiles (compiled cells: it declares a function or
+# loops) builds a plugin, seconds on a busy two-core machine.
+TIMEOUT = 90
 
 
 def missing(reason, module_level=False):
