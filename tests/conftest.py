@@ -116,6 +116,27 @@ def iopub_for(kc, msg_id, timeout=TIMEOUT):
             return msgs
 
 
+def wait_for_output(kc, msg_id, text, timeout=TIMEOUT):
+    """Reads iopub until request msg_id's cell prints text: a test that acts
+    on a running loop waits for it to run, since a cell that compiles starts
+    a second or more after its request. The messages read are dropped."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError(f"the cell of {msg_id} did not print {text!r} within {timeout}s")
+        try:
+            msg = kc.get_iopub_msg(timeout=left)
+        except queue.Empty:
+            continue
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        if msg["msg_type"] == "stream" and text in msg["content"]["text"]:
+            return
+        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            raise AssertionError(f"the cell of {msg_id} ended without printing {text!r}")
+
+
 def execute(kc, code, timeout=TIMEOUT, **kwargs):
     """Runs code; returns the execute_reply and its iopub messages."""
     msg_id = kc.execute(code, **kwargs)

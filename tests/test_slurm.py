@@ -26,7 +26,7 @@ import pytest
 from jupyter_client.connect import write_connection_file
 from jupyter_client.manager import KernelManager
 
-from conftest import execute, get_reply, iopub_for, missing, of_type, stream_text
+from conftest import execute, get_reply, iopub_for, missing, of_type, stream_text, wait_for_output
 from slurmcluster import Cluster, Unavailable, free_port
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -186,7 +186,8 @@ def loop_and_interrupt(kernel, interrupt):
     """Runs an endless loop on the node, interrupts it, and checks that the
     session's state survived."""
     execute(kernel.kc, 'import "time"\ncount := 0')
-    msg_id = kernel.kc.execute("for {\n\tcount++\n\ttime.Sleep(time.Millisecond)\n}")
+    msg_id = kernel.kc.execute('for {\n\tif count == 0 {\n\t\tfmt.Println("running")\n\t}\n\tcount++\n\ttime.Sleep(time.Millisecond)\n}')
+    wait_for_output(kernel.kc, msg_id, "running")
     time.sleep(1)
     interrupt()
     reply = get_reply(kernel.kc.shell_channel, msg_id, timeout=20)

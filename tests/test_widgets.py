@@ -30,6 +30,7 @@ from conftest import (
     start_kernel,
     stop_kernel,
     stream_text,
+    wait_for_output,
 )
 
 require_kernelspec()
@@ -219,9 +220,11 @@ def test_live_control(kc):
     o, _ = make(kc, 'speed := widgets.NewIntSlider("speed", 0, 10, 1)\nstop := widgets.NewButton("Stop")\n'
                     'display.Show(widgets.NewHBox(speed, stop))\nseen := map[int]bool{}')
     slider, button = o["IntSliderModel"]["content"]["comm_id"], o["ButtonModel"]["content"]["comm_id"]
-    code = "for i := 0; stop.Clicks() == 0; i++ {\n\tseen[speed.Value()] = true\n\ttime.Sleep(time.Millisecond)\n}\nfmt.Println(len(seen))"
+    code = ("for i := 0; stop.Clicks() == 0; i++ {\n\tif i == 0 {\n\t\tfmt.Println(\"running\")\n\t}\n"
+            "\tseen[speed.Value()] = true\n\ttime.Sleep(time.Millisecond)\n}\nfmt.Println(len(seen))")
     cell_id = kc.execute("import \"time\"\n" + code)
-    time.sleep(0.5)
+    wait_for_output(kc, cell_id, "running")
+    time.sleep(0.2)
     comm_msg(kc, slider, {"method": "update", "state": {"value": 7}})  # answered while the cell runs
     time.sleep(0.2)
     comm_msg(kc, button, {"method": "custom", "content": {"event": "click"}})
