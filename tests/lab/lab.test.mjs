@@ -110,6 +110,24 @@ async function setCell(i, code) {
 }
 
 /** Waits until cell i has run (its prompt shows a number) and returns its output text. */
+/**
+ * Waits until the output of cell i, still running, matches re: a test that
+ * acts on a running loop waits for it to run, since a cell that compiles
+ * starts a second or more after Shift-Enter.
+ */
+async function runningOutput(i, re, timeout = CELL) {
+  await until(
+    (sel, i, src) => {
+      const c = document.querySelectorAll(sel)[i];
+      return c && new RegExp(src).test(c.querySelector('.jp-OutputArea')?.innerText || '');
+    },
+    timeout,
+    CELLS,
+    i,
+    re.source
+  );
+}
+
 async function outputOf(i, timeout = CELL) {
   await until(
     (sel, i) => {
@@ -397,14 +415,9 @@ describe('gotensor lab', () => {
     await page.keyboard.press('Enter');
     await page.keyboard.up('Shift');
     await outputOf(n - 1);
-    const loop = await runLast('for {\n\tcount++\n\ttime.Sleep(time.Millisecond)\n}');
+    const loop = await runLast('for {\n\tif count == 0 {\n\t\tfmt.Println("running")\n\t}\n\tcount++\n\ttime.Sleep(time.Millisecond)\n}');
     // Let it run, then press the toolbar's stop button.
-    await until(
-      (sel, i) => /\[\*\]/.test(document.querySelectorAll(sel)[i].querySelector('.jp-InputPrompt').textContent),
-      SHORT,
-      CELLS,
-      loop
-    );
+    await runningOutput(loop, /running/);
     await new Promise(r => setTimeout(r, 1500));
     await clickToolbar('kernelmenu:interrupt');
     const out = await outputOf(loop, SHORT);
@@ -798,6 +811,9 @@ describe('widgets', () => {
       'import "time"',
       'start := time.Now()',
       'for time.Since(start) < 60*time.Second && stop.Clicks() == 0 {',
+      '\tif steps == 0 {',
+      '\t\tfmt.Println("training")',
+      '\t}',
       '\tlastLR = lr.Value()',
       '\topt.SetLR(lastLR)',
       '\tloss := nn.MSELoss(model.Forward(x), y)',
@@ -809,7 +825,7 @@ describe('widgets', () => {
       '}',
       'fmt.Printf("stopped after %d steps, %.1f s, lr %g\\n", steps, time.Since(start).Seconds(), lastLR)'
     ].join('\n'));
-    await until((sel, i) => /\[\*\]/.test(document.querySelectorAll(sel)[i].querySelector('.jp-InputPrompt').textContent), SHORT, CELLS, cell);
+    await runningOutput(cell, /training/);
     // The slider moves while the cell runs; the loop reads it.
     const controls = cell - 1;
     await setSlider(controls, 0.001);
