@@ -26,7 +26,8 @@
 //
 // The forward gives each block of FA_THREADS threads (4 warps) FA_ROWS =
 // 64 queries, 16 per warp, and runs over the keys a tile of 64 at a time
-// through shared memory: S = Q Kᵀ by mma.sync into registers, the running
+// through shared memory (rows padded by 16 bytes, so that ldmatrix's 8
+// rows fall in distinct banks): S = Q Kᵀ by mma.sync into registers, the running
 // row maximum and sum updated (the online softmax, in base 2), the tile's
 // P rounded to M and used straight from the registers as the A operand of
 // O += P V. Neither the [L, S] scores nor P ever reach memory.
@@ -63,12 +64,6 @@ template <typename M> struct FaIn<float, M> {
   DEVICE static float get(const float* p) { return *p; }
 };
 
-// fa_half returns 16-bit value c of row r of a shared tile of W words per
-// row.
-DEVICE unsigned fa_half(const unsigned* tile, int W, int r, int c) {
-  return (tile[r * W + (c >> 1)] >> ((c & 1) * 16)) & 0xffffu;
-}
-
 // fa_load_tile copies rows [row0, row0+rows) of a [.., D] matrix into a
 // shared tile of W = (D + FA_PAD)/2 words per row, as pairs of M; rows at
 // or past end are zeros. All threads of the block take part.
@@ -101,42 +96,49 @@ DEVICE void fa_load_a(unsigned a[D / 16][4], const T* x, long long row0, long lo
 
 // fa_rows_times_tile adds A · Tᵀ to acc, A being 16 rows of D in
 // fragments and T the first 8·N rows of a shared tile (N tiles of 8
-// columns of the result): acc[n] is the 16×8 block of columns 8n..8n+7.
+// columns of the result, N even): acc[n] is the 16×8 block of columns
+// 8n..8n+7. One ldmatrix gives the B fragments of two blocks: matrices
+// 0 and 1 are rows 8n..8n+7 at columns 16ks and 16ks+8, 2 and 3 the
+// next 8 rows.
 template <typename M, int D, int N>
 DEVICE void fa_rows_times_tile(float acc[N][4], const unsigned a[D / 16][4], const unsigned* tile) {
   constexpr int W = (D + FA_PAD) / 2;
-  int g, q;
-  mma_lane(&g, &q);
+  int lane = threadIdx.x % WARP_SIZE;
+  const unsigned* at = tile + ((lane / 16) * 8 + lane % 8) * W + (lane / 8) % 2 * 4;
   UNROLL
   for (int ks = 0; ks < D / 16; ks++) {
     UNROLL
-    for (int n = 0; n < N; n++) {
-      const unsigned* row = tile + (n * 8 + g) * W + ks * 8 + q;
-      Mma<M>::mma(acc[n], a[ks], row[0], row[4]);
+    for (int n = 0; n < N; n += 2) {
+      unsigned b[4];
+      ldmatrix_x4<false>(b, at + n * 8 * W + ks * 8);
+      Mma<M>::mma(acc[n], a[ks], b[0], b[1]);
+      Mma<M>::mma(acc[n + 1], a[ks], b[2], b[3]);
     }
   }
 }
 
 // fa_frags_times_tile adds X · T to acc (16 × D, D/8 blocks of 8
 // columns), X being 16 × 16K given as float accumulator blocks x[0..2K)
-// (rounded to M here) and T the first 16K rows of a shared tile.
+// (rounded to M here) and T the first 16K rows of a shared tile. One
+// transposing ldmatrix gives the B fragments of two blocks of columns:
+// matrices 0 and 1 are rows 16kk..16kk+7 and 16kk+8..16kk+15 at columns
+// 8n..8n+7, 2 and 3 the same at the next 8 columns.
 template <typename M, int D, int K>
 DEVICE void fa_frags_times_tile(float acc[D / 8][4], const float x[2 * K][4], const unsigned* tile) {
   constexpr int W = (D + FA_PAD) / 2;
-  int g, q;
-  mma_lane(&g, &q);
+  int lane = threadIdx.x % WARP_SIZE;
+  const unsigned* at = tile + ((lane / 8) % 2 * 8 + lane % 8) * W + (lane / 16) * 4;
   UNROLL
   for (int kk = 0; kk < K; kk++) {
     unsigned a[4] = {Mma<M>::pack(x[2 * kk][0], x[2 * kk][1]), Mma<M>::pack(x[2 * kk][2], x[2 * kk][3]),
                      Mma<M>::pack(x[2 * kk + 1][0], x[2 * kk + 1][1]),
                      Mma<M>::pack(x[2 * kk + 1][2], x[2 * kk + 1][3])};
-    int r = kk * 16 + 2 * q;
     UNROLL
-    for (int n = 0; n < D / 8; n++) {
-      int c = n * 8 + g;
-      unsigned b0 = fa_half(tile, W, r, c) | (fa_half(tile, W, r + 1, c) << 16);
-      unsigned b1 = fa_half(tile, W, r + 8, c) | (fa_half(tile, W, r + 9, c) << 16);
-      Mma<M>::mma(acc[n], a, b0, b1);
+    for (int n = 0; n < D / 8; n += 2) {
+      unsigned b[4];
+      ldmatrix_x4<true>(b, at + kk * 16 * W + n * 4);
+      Mma<M>::mma(acc[n], a, b[0], b[1]);
+      Mma<M>::mma(acc[n + 1], a, b[2], b[3]);
     }
   }
 }
@@ -176,8 +178,8 @@ template <typename T, typename M, int D>
 DEVICE void flash_fwd(long long B, long long L, long long S, const T* q, const T* k, const T* v, T* out, float* lse,
                       float scale, int causal) {
   constexpr int W = (D + FA_PAD) / 2, NT = FA_ROWS / 8;
-  __shared__ unsigned ks[FA_ROWS * W];
-  __shared__ unsigned vs[FA_ROWS * W];
+  __shared__ __align__(16) unsigned ks[FA_ROWS * W];
+  __shared__ __align__(16) unsigned vs[FA_ROWS * W];
   int g, qd;
   mma_lane(&g, &qd);
   int warp = threadIdx.x / WARP_SIZE;
@@ -283,8 +285,8 @@ template <typename T, typename M, int D>
 DEVICE void flash_bwd_dkdv(long long B, long long L, long long S, const T* q, const T* k, const T* v, const T* dout,
                            const float* lse, const float* delta, T* dk, T* dv, float scale, int causal) {
   constexpr int W = (D + FA_PAD) / 2, QT = FaBwd<D>::QT, NT = QT / 8;
-  __shared__ unsigned qs[QT * W];
-  __shared__ unsigned dos[QT * W];
+  __shared__ __align__(16) unsigned qs[QT * W];
+  __shared__ __align__(16) unsigned dos[QT * W];
   __shared__ float ls[QT], ds[QT];
   int g, qd;
   mma_lane(&g, &qd);
@@ -354,8 +356,8 @@ template <typename T, typename M, int D>
 DEVICE void flash_bwd_dq(long long B, long long L, long long S, const T* q, const T* k, const T* v, const T* dout,
                          const float* lse, const float* delta, T* dq, float scale, int causal) {
   constexpr int W = (D + FA_PAD) / 2, KT = FaBwd<D>::QT, NT = KT / 8;
-  __shared__ unsigned ks[KT * W];
-  __shared__ unsigned vs[KT * W];
+  __shared__ __align__(16) unsigned ks[KT * W];
+  __shared__ __align__(16) unsigned vs[KT * W];
   int g, qd;
   mma_lane(&g, &qd);
   int warp = threadIdx.x / WARP_SIZE;

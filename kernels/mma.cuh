@@ -1,7 +1,8 @@
 // mma.cuh: the tensor cores' matrix product for kernels that include it
 // (flash.cu): mma.sync.aligned.m16n8k16 with bfloat16 or float16
 // operands and float accumulators, which needs compute capability 8.0
-// (Ampere) or later, and the conversions that pack operands for it.
+// (Ampere) or later, the conversions that pack operands for it, and
+// ldmatrix, which loads their fragments from shared memory.
 //
 // A source that includes this file must be compiled for compute_80:
 // put the line
@@ -13,8 +14,8 @@
 //
 // Under nvcc the product is one inline PTX instruction; in the CPU
 // emulator it is emu_mma_m16n8k16 (emu/cuda_emu.h), which gives each lane
-// the same outputs from the same per-lane fragments, so one kernel source
-// runs on both. The fragment layout (PTX ISA, "Matrix Fragments for
+// the same outputs from the same per-lane fragments (and ldmatrix is
+// emu_ldmatrix_x4), so one kernel source runs on both. The fragment layout (PTX ISA, "Matrix Fragments for
 // mma.m16n8k16 with floating point type"), with g = lane/4 and q = lane%4:
 //
 //	A (16×16, row-major)  a[0] A[g][2q..2q+1]    a[1] A[g+8][2q..2q+1]
@@ -140,6 +141,32 @@ template <> struct Mma<f16_t> {
   }
 #endif
 };
+
+// ldmatrix_x4 loads four 8×8 matrices of 16-bit values from shared
+// memory (ldmatrix.sync.aligned.m8n8.x4.shared.b16): lane l gives row, the
+// address of row l%8 of matrix l/8 (16 bytes, aligned to 16), and gets in
+// r[i] row l/4, columns 2(l%4) and 2(l%4)+1 of matrix i: the layout of an
+// A or B fragment's register. With Trans (ldmatrix...x4.trans) the
+// matrices are transposed: r[i] holds rows 2(l%4) and 2(l%4)+1 of column
+// l/4, a B fragment's register read from a row-major K×N tile. Every lane
+// of the warp calls it.
+template <bool Trans> DEVICE void ldmatrix_x4(unsigned r[4], const void* row) {
+#ifdef __CUDACC__
+  unsigned a = (unsigned)__cvta_generic_to_shared(row);
+  if constexpr (Trans)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(a)
+                 : "memory");
+  else
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(a)
+                 : "memory");
+#else
+  emu_ldmatrix_x4(r, row, Trans);
+#endif
+}
 
 // mma_lane returns the calling thread's lane and its fragment
 // coordinates g = lane/4 and q = lane%4.

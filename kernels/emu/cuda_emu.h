@@ -4,8 +4,10 @@
 // It supplies what the kernels use of CUDA: the built-in index variables,
 // warpSize, the __global__/__device__/__shared__ qualifiers, __syncthreads,
 // the warp primitives (__syncwarp, __shfl_sync, __shfl_up_sync,
-// __shfl_down_sync, __shfl_xor_sync), atomics and the device math functions
-// (the C library's). The emulator runs the blocks of a grid one after
+// __shfl_down_sync, __shfl_xor_sync), the tensor cores' mma.sync m16n8k16
+// and the shared-memory fragment load ldmatrix (emu_mma_m16n8k16 and
+// emu_ldmatrix_x4, for kernels/mma.cuh), atomics and the device math
+// functions (the C library's). The emulator runs the blocks of a grid one after
 // another on one host thread; the threads of a block run one after another,
 // as coroutines that switch at __syncthreads and at every warp primitive,
 // so __shared__ variables are per-host-thread statics and atomics need no
@@ -36,6 +38,7 @@
 #define __host__
 #define __forceinline__ inline
 #define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
 #define __shared__ static thread_local
 
 struct uint3 {
@@ -216,6 +219,15 @@ inline float emu_f16_to_f32(unsigned h) {
   return f;
 }
 
+// emu_full_warp fails the launch unless the calling thread's warp has all
+// 32 lanes, as the tensor-core instructions need; what names the
+// instruction.
+inline void emu_full_warp(const char* what) {
+  unsigned nthreads = blockDim.x * blockDim.y * blockDim.z;
+  unsigned linear = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  if ((linear / 32 + 1) * 32 > nthreads) emu_fault(what);
+}
+
 // emu_mma_m16n8k16 is PTX's mma.sync.aligned.m16n8k16.row.col.f32.T.T.f32
 // for T bf16 (f16 == 0) or f16: d = a·b + c for a 16×16 A, a 16×8 B and
 // 16×8 C and D, spread over the 32 lanes of the warp in the fragment
@@ -241,9 +253,7 @@ inline void emu_mma_m16n8k16(float d[4], const unsigned a[4], const unsigned b[2
   static_assert(sizeof(Frag) <= EMU_GATHER_MAX, "fragment larger than a gather");
   for (int i = 0; i < 4; i++) mine.a[i] = a[i], mine.c[i] = c[i];
   mine.b[0] = b[0], mine.b[1] = b[1];
-  unsigned nthreads = blockDim.x * blockDim.y * blockDim.z;
-  unsigned linear = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-  if ((linear / 32 + 1) * 32 > nthreads) emu_fault("mma.sync in a partial warp (the block is not a multiple of 32 threads)");
+  emu_full_warp("mma.sync in a partial warp (the block is not a multiple of 32 threads)");
   int lane = emu_warp_gather(0xffffffffu, &mine, sizeof mine, all);
   auto half = [&](unsigned reg, int k) -> double {
     unsigned h = (reg >> (16 * (k & 1))) & 0xffffu;
@@ -258,5 +268,28 @@ inline void emu_mma_m16n8k16(float d[4], const unsigned a[4], const unsigned b[2
     double s = c[i];
     for (int k = 0; k < 16; k++) s += A(r, k) * B(k, n);
     d[i] = (float)s;
+  }
+}
+
+// emu_ldmatrix_x4 is PTX's ldmatrix.sync.aligned.m8n8.x4[.trans].shared.b16:
+// four 8×8 matrices of 16-bit values, lane l giving the address of row
+// l%8 of matrix l/8 (16 bytes, aligned to 16). Lane l receives in r[i]
+// row l/4, columns 2(l%4) and 2(l%4)+1 of matrix i (low half first); with
+// trans, the same of matrix i transposed: rows 2(l%4) and 2(l%4)+1 of
+// column l/4. Each lane reads its row when it reaches the instruction,
+// and every lane of a full warp must call it.
+inline void emu_ldmatrix_x4(unsigned r[4], const void* row, int trans) {
+  struct Row {
+    unsigned short h[8];
+  } mine, all[32];
+  if ((unsigned long long)row % 16 != 0) emu_fault("ldmatrix with a row address not aligned to 16 bytes");
+  emu_full_warp("ldmatrix in a partial warp (the block is not a multiple of 32 threads)");
+  std::memcpy(&mine, row, sizeof mine);
+  int lane = emu_warp_gather(0xffffffffu, &mine, sizeof mine, all);
+  int g = lane / 4, q = lane % 4;
+  for (int i = 0; i < 4; i++) {
+    const Row* m = all + 8 * i;
+    if (trans) r[i] = m[2 * q].h[g] | (unsigned)m[2 * q + 1].h[g] << 16;
+    else r[i] = m[g].h[2 * q] | (unsigned)m[g].h[2 * q + 1] << 16;
   }
 }
