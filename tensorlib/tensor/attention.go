@@ -73,7 +73,8 @@ func AttnFused() AttentionOption { return func(c *attentionConfig) { c.fused = t
 // when asked. It applies with head sizes
 // 64 and 128 (q, k and v alike), no mask other than Causal, no dropout,
 // non-empty sequences and a device that has it; otherwise AttnFlash has
-// no effect.
+// no effect. Tensors of a 16-bit float dtype take the kernel without it,
+// where the device has the kernel for their dtype; Float64 never does.
 func AttnFlash() AttentionOption { return func(c *attentionConfig) { c.flash = true } }
 
 // ScaledDotProductAttention returns softmax(q·kᵀ·scale + mask)·v
@@ -140,7 +141,11 @@ func ScaledDotProductAttention(q, k, v *Tensor, opts ...AttentionOption) *Tensor
 			bias = m.AsType(q.DType())
 		}
 	}
-	if fa, ok := q.backend.Backend.(backend.FlashAttention); ok && c.flash && c.dropout == 0 && !c.composed && bias == nil &&
+	// The flash kernel computes in 16 bits: the default for 16-bit float
+	// dtypes (any float but Float32 and Float64), for Float32 only when
+	// asked; the backend says which dtypes it takes.
+	flash := c.flash || q.DType() != Float32 && q.DType() != Float64
+	if fa, ok := q.backend.Backend.(backend.FlashAttention); ok && flash && c.dropout == 0 && !c.composed && bias == nil &&
 		L > 0 && S > 0 && q.Size(-1) == v.Size(-1) && fa.FlashAttentionSupports(q.DType(), q.Size(-1)) {
 		return attentionKernel(func(q, k, v backend.Storage, b, l, s, e, _ int, scale float64, causal bool) (backend.Storage, backend.Storage) {
 			return fa.FlashAttentionForward(q, k, v, b, l, s, e, scale, causal)
