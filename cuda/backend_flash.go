@@ -20,8 +20,10 @@ const (
 	flashRows    = 64
 )
 
-// flashFormat is the 16-bit format the flash kernels round float32
-// operands to: "bf16" (what tensor.AttnFlash asks for) or "f16".
+// flashFormat is the 16-bit format the flash kernels compute in: "bf16"
+// or "f16", that of BFloat16 and Float16 operands; Float32 ones are
+// rounded to bfloat16 (what tensor.AttnFlash asks for), or to float16 in
+// the tests.
 type flashFormat string
 
 const (
@@ -33,11 +35,20 @@ const (
 // bf16 and f16 operands: compute capability 8.0 and up, or the emulator.
 func (d *device) tensorCores() bool { return d.props.Emulated || d.props.Major >= 8 }
 
-// FlashAttentionSupports implements backend.FlashAttention: Float32
-// operands (rounded to bfloat16 in the kernels) with head size 64 or 128,
-// on a device with tensor cores for bfloat16.
+// FlashAttentionSupports implements backend.FlashAttention: BFloat16,
+// Float16 and Float32 operands (rounded to bfloat16 in the kernels) with
+// head size 64 or 128, on a device with tensor cores for bfloat16.
 func (b *deviceBackend) FlashAttentionSupports(dt backend.DType, e int) bool {
-	return dt == tensor.Float32 && (e == 64 || e == 128) && b.dev.tensorCores()
+	return (dt == tensor.Float32 || dt.IsHalf()) && (e == 64 || e == 128) && b.dev.tensorCores()
+}
+
+// flashFormatOf returns the format the kernels compute dt in: its own for
+// the 16-bit dtypes, bfloat16 for Float32.
+func flashFormatOf(dt tensor.DType) flashFormat {
+	if dt == tensor.Float16 {
+		return flashF16
+	}
+	return flashBF16
 }
 
 // flashKernel names a flash kernel: flash_fwd_d64_bf16_f32 (float32
@@ -65,7 +76,7 @@ func (d *device) flashArgs(bs, l, s int, ptrs ...*storage) *driver.Args {
 
 // FlashAttentionForward implements backend.FlashAttention.
 func (b *deviceBackend) FlashAttentionForward(q, k, v backend.Storage, bs, l, s, e int, scale float64, causal bool) (out, lse backend.Storage) {
-	return b.flashForward(q, k, v, bs, l, s, e, scale, causal, flashBF16)
+	return b.flashForward(q, k, v, bs, l, s, e, scale, causal, flashFormatOf(q.DType()))
 }
 
 func (b *deviceBackend) flashForward(q, k, v backend.Storage, bs, l, s, e int, scale float64, causal bool, f flashFormat) (out, lse backend.Storage) {
@@ -86,7 +97,7 @@ func (b *deviceBackend) flashForward(q, k, v backend.Storage, bs, l, s, e int, s
 
 // FlashAttentionBackward implements backend.FlashAttention.
 func (b *deviceBackend) FlashAttentionBackward(q, k, v, out, lse, g backend.Storage, bs, l, s, e int, scale float64, causal bool) (dq, dk, dv backend.Storage) {
-	return b.flashBackward(q, k, v, out, lse, g, bs, l, s, e, scale, causal, flashBF16)
+	return b.flashBackward(q, k, v, out, lse, g, bs, l, s, e, scale, causal, flashFormatOf(q.DType()))
 }
 
 func (b *deviceBackend) flashBackward(q, k, v, out, lse, g backend.Storage, bs, l, s, e int, scale float64, causal bool, f flashFormat) (dq, dk, dv backend.Storage) {

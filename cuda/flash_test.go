@@ -207,9 +207,10 @@ func widen(x []float32, round func(float64) float64) []float64 {
 // operands to a 16-bit format, against attention in float64 of the same
 // rounded operands: norm for the whole tensor, peak for any element
 // (relative to the largest). What remains is the rounding of the
-// softmax weights and their gradients to 16 bits before their products:
-// measured on the emulator over flashCases, bf16 gives norms up to 2.7e-3
-// and peaks up to 4.6e-3, f16 3.5e-4 and 6.7e-4.
+// softmax weights and their gradients to 16 bits before their products,
+// and for BFloat16 and Float16 tensors that of the results: measured on
+// the emulator over flashCases, bf16 gives norms up to 2.9e-3 and peaks
+// up to 4.8e-3, f16 3.5e-4 and 6.7e-4.
 var flashTol = map[flashFormat]struct{ norm, peak float64 }{
 	flashBF16: {6e-3, 1e-2},
 	flashF16:  {8e-4, 1.5e-3},
@@ -229,7 +230,7 @@ func TestFlashAttention(t *testing.T) {
 		q, k, v, w := flashInputs(c)
 		scale := 1 / math.Sqrt(float64(c.E))
 		t.Run(c.String()+"_bf16", func(t *testing.T) {
-			checkFlash(t, c, flashBF16, runFlash(t, c, q, k, v, w), q, k, v, w, scale)
+			checkFlash(t, c, flashBF16, runFlash(t, c, tensor.Float32, q, k, v, w), q, k, v, w, scale)
 		})
 		t.Run(c.String()+"_f16", func(t *testing.T) {
 			st := func(x []float32) backend.Storage { return be.FromHost(x) }
@@ -245,26 +246,27 @@ func TestFlashAttention(t *testing.T) {
 	}
 }
 
-// runFlash returns the output of ScaledDotProductAttention with
-// AttnFlash on the device and the gradients of q, k and v for the
-// output's gradient w, and fails t unless the flash kernel ran.
-func runFlash(t *testing.T, c flashCase, q, k, v, w []float32) [][]float32 {
+// runFlash returns the output of ScaledDotProductAttention on the device
+// and the gradients of q, k and v for the output's gradient w, with the
+// operands of dtype dt (Float32 with AttnFlash, BFloat16 and Float16 as
+// they are), and fails t unless the flash kernel ran.
+func runFlash(t *testing.T, c flashCase, dt tensor.DType, q, k, v, w []float32) [][]float32 {
 	t.Helper()
 	dev := tensor.CUDA(0)
-	xs := []*tensor.Tensor{
-		tensor.FromFloat32s(q, c.B, c.L, c.E).To(dev).SetRequiresGrad(true),
-		tensor.FromFloat32s(k, c.B, c.S, c.E).To(dev).SetRequiresGrad(true),
-		tensor.FromFloat32s(v, c.B, c.S, c.E).To(dev).SetRequiresGrad(true),
+	in := func(x []float32, n int) *tensor.Tensor { return tensor.FromFloat32s(x, c.B, n, c.E).AsType(dt).To(dev) }
+	xs := []*tensor.Tensor{in(q, c.L).SetRequiresGrad(true), in(k, c.S).SetRequiresGrad(true), in(v, c.S).SetRequiresGrad(true)}
+	var opts []tensor.AttentionOption
+	if dt == tensor.Float32 {
+		opts = append(opts, tensor.AttnFlash())
 	}
-	opts := []tensor.AttentionOption{tensor.AttnFlash()}
 	if c.Causal {
 		opts = append(opts, tensor.Causal())
 	}
 	out := tensor.ScaledDotProductAttention(xs[0], xs[1], xs[2], opts...)
-	if out.GradFn() != "ScaledDotProductAttention" {
-		t.Fatalf("AttnFlash did not take a kernel: recorded by %s", out.GradFn())
+	if out.GradFn() != "ScaledDotProductAttention" || out.DType() != dt {
+		t.Fatalf("%v with %d options did not take the flash kernel: recorded by %s, %v", dt, len(opts), out.GradFn(), out.DType())
 	}
-	out.Mul(tensor.FromFloat32s(w, c.B, c.L, c.E).To(dev)).Sum().Backward()
+	out.Mul(in(w, c.L)).Sum().Backward()
 	return [][]float32{out.Float32s(), xs[0].Grad().Float32s(), xs[1].Grad().Float32s(), xs[2].Grad().Float32s()}
 }
 
@@ -295,6 +297,26 @@ func checkFlash(t *testing.T, c flashCase, f flashFormat, got [][]float32, q, k,
 	}
 }
 
+// TestFlashAttentionHalf runs BFloat16 and Float16 tensors through
+// ScaledDotProductAttention, whose default they take the flash kernels
+// for, and compares as TestFlashAttention does; the results are rounded
+// to 16 bits too, which flashTol allows for.
+func TestFlashAttentionHalf(t *testing.T) {
+	be := cudaBackend(t)
+	if !be.dev.tensorCores() {
+		t.Skipf("%v has no bf16 tensor cores (compute capability 8.0)", be.dev.props)
+	}
+	for _, c := range flashCases[:4] {
+		q, k, v, w := flashInputs(c)
+		scale := 1 / math.Sqrt(float64(c.E))
+		for _, dt := range []tensor.DType{tensor.BFloat16, tensor.Float16} {
+			t.Run(fmt.Sprintf("%v_%v", c, dt), func(t *testing.T) {
+				checkFlash(t, c, flashFormatOf(dt), runFlash(t, c, dt, q, k, v, w), q, k, v, w, scale)
+			})
+		}
+	}
+}
+
 // TestFlashAttentionPyTorch compares the bfloat16 flash kernels with
 // PyTorch's attention (softmax(q kᵀ scale) v in float64, autograd for the
 // gradients) of the same operands rounded to bfloat16 by PyTorch, run by
@@ -321,7 +343,7 @@ func TestFlashAttentionPyTorch(t *testing.T) {
 	for _, c := range flashCases[:5] {
 		q, k, v, w := flashInputs(c)
 		ins = append(ins, input{c, q, k, v, w})
-		gots = append(gots, runFlash(t, c, q, k, v, w))
+		gots = append(gots, runFlash(t, c, tensor.Float32, q, k, v, w))
 	}
 	dir := t.TempDir()
 	b, err := json.Marshal(ins)

@@ -6,13 +6,14 @@
 // Operands are contiguous: q, k, v [B, L or S, D] (B = batch × heads),
 // out and dout [B, L, D], lse and delta [B, L] in float. scale multiplies
 // the scores; causal hides key j from query i when j > i (top-left
-// aligned, as torch.ones(L, S).tril()). Inputs of type T (float today)
-// are rounded to M (bf16_t or f16_t, mma.cuh) as tiles are loaded; every
-// product accumulates in float, and the softmax runs in float.
+// aligned, as torch.ones(L, S).tril()). Inputs of type T, float, bf16 or
+// f16, are taken as M (bf16_t or f16_t, mma.cuh) as tiles are loaded,
+// float ones rounded; every product accumulates in float, the softmax
+// runs in float, and results are rounded to T once.
 //
 // Kernels are named <op>_<dtype> with the head size and M in the op:
 // flash_fwd_d64_bf16_f32 takes float32 operands with D = 64 and computes
-// in bfloat16.
+// in bfloat16, flash_fwd_d64_bf16_bf16 bfloat16 operands.
 //
 //   flash_fwd_d<D>_<m>_<t>(B, L, S, q, k, v, out, lse, scale, causal)
 //       out = softmax(q kᵀ scale) v, lse = the rows' log-sum-exp (natural log)
@@ -56,13 +57,35 @@ DEVICE float fa_exp2(float x) { return exp2f(x); }
 DEVICE float fa_log2(float x) { return log2f(x); }
 
 // FaIn<T, M> reads inputs of type T as pairs of M, and writes float results
-// back as T.
+// back as T: float operands are rounded to M, bf16 and f16 ones (the
+// storage of BFloat16 and Float16 tensors, common.cuh) are M already.
 template <typename T, typename M> struct FaIn;
 template <typename M> struct FaIn<float, M> {
   DEVICE static unsigned pair(const float* p) { return Mma<M>::pack(p[0], p[1]); }
   DEVICE static void put(float* p, float v) { *p = v; }
-  DEVICE static float get(const float* p) { return *p; }
 };
+template <typename T> struct FaIn16 {
+  DEVICE static unsigned pair(const T* p) {
+#ifdef __CUDACC__
+    return *reinterpret_cast<const unsigned*>(p);  // p is even: 4-byte aligned
+#else
+    unsigned r;
+    memcpy(&r, p, 4);
+    return r;
+#endif
+  }
+};
+template <> struct FaIn<bf16, bf16_t> : FaIn16<bf16> {
+  DEVICE static void put(bf16* p, float v) { *p = to_bf16(v); }
+};
+template <> struct FaIn<f16, f16_t> : FaIn16<f16> {
+  DEVICE static void put(f16* p, float v) { *p = to_f16(v); }
+};
+
+// fa_f32 widens an operand to float.
+DEVICE float fa_f32(float x) { return x; }
+DEVICE float fa_f32(bf16 x) { return to_f32(x); }
+DEVICE float fa_f32(f16 x) { return to_f32(x); }
 
 // fa_load_tile copies rows [row0, row0+rows) of a [.., D] matrix into a
 // shared tile of W = (D + FA_PAD)/2 words per row, as pairs of M; rows at
@@ -271,7 +294,7 @@ DEVICE void flash_bwd_delta(long long n, int D, const T* out, const T* dout, flo
   for (long long r = (long long)blockIdx.x * (blockDim.x / WARP_SIZE) + threadIdx.x / WARP_SIZE; r < n; r += warps) {
     float acc = 0.f;
     for (int e = lane; e < D; e += WARP_SIZE)
-      acc += FaIn<T, bf16_t>::get(out + r * D + e) * FaIn<T, bf16_t>::get(dout + r * D + e);
+      acc += fa_f32(out[r * D + e]) * fa_f32(dout[r * D + e]);
     acc = warp_reduce(acc, FaAdd());
     if (lane == 0) delta[r] = acc;
   }
@@ -457,7 +480,17 @@ FLASH(float, bf16_t, 64, bf16_f32)
 FLASH(float, bf16_t, 128, bf16_f32)
 FLASH(float, f16_t, 64, f16_f32)
 FLASH(float, f16_t, 128, f16_f32)
+FLASH(bf16, bf16_t, 64, bf16_bf16)
+FLASH(bf16, bf16_t, 128, bf16_bf16)
+FLASH(f16, f16_t, 64, f16_f16)
+FLASH(f16, f16_t, 128, f16_f16)
 
 KERNEL flash_bwd_delta_f32(long long n, int D, const float* out, const float* dout, float* delta) {
   flash_bwd_delta<float>(n, D, out, dout, delta);
+}
+KERNEL flash_bwd_delta_bf16(long long n, int D, const bf16* out, const bf16* dout, float* delta) {
+  flash_bwd_delta<bf16>(n, D, out, dout, delta);
+}
+KERNEL flash_bwd_delta_f16(long long n, int D, const f16* out, const f16* dout, float* delta) {
+  flash_bwd_delta<f16>(n, D, out, dout, delta);
 }

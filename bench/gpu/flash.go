@@ -59,39 +59,43 @@ func runFlashRef(python, script, device string, s flashSizes) (*flashRef, error)
 }
 
 // benchFlash times attention forward + out.Sum().Backward(), causal, for
-// each T of s: gotensor's tensor-core kernel (AttnFlash: float32 tensors
-// rounded to bfloat16 in the kernel) and its float32 default (the
-// composed MatMul, Softmax, MatMul), against PyTorch's
-// scaled_dot_product_attention in bfloat16 with the flash backend and in
-// float32. The ratio is the flash kernel's time over PyTorch's bfloat16
-// flash.
+// each T of s: gotensor's tensor-core kernel on BFloat16 tensors (their
+// default) and on Float32 ones (AttnFlash: rounded to bfloat16 in the
+// kernel), and its float32 default (the composed MatMul, Softmax,
+// MatMul), against PyTorch's scaled_dot_product_attention in bfloat16
+// with the flash backend and in float32. The ratio is gotensor's
+// bfloat16 time over PyTorch's.
 func benchFlash(w io.Writer, dev tensor.Device, s flashSizes, ref *flashRef, sync func()) {
 	fmt.Fprintf(w, "\nAttention forward + backward, causal, B %d, %d heads of %d, ms (PyTorch %s, SDPA backend %s)\n",
 		s.B, s.H, s.Dh, ref.Torch, ref.Backend)
-	fmt.Fprintf(w, "  %6s %12s %12s %14s %14s %8s\n", "T", "flash bf16", "composed f32", "PyTorch bf16", "PyTorch f32", "ratio")
+	fmt.Fprintf(w, "  %6s %10s %10s %12s %14s %14s %8s\n", "T", "bf16", "f32 flash", "f32 default", "PyTorch bf16", "PyTorch f32", "ratio")
 	for _, t := range s.T {
 		tensor.ManualSeed(1)
-		xs := make([]*tensor.Tensor, 3)
-		for i := range xs {
-			xs[i] = tensor.RandnOn(dev, s.B, s.H, t, s.Dh).SetRequiresGrad(true)
-		}
-		step := func(opts ...tensor.AttentionOption) func() {
-			return func() {
+		var times []float64
+		for _, c := range []struct {
+			dt   tensor.DType
+			opts []tensor.AttentionOption
+		}{{tensor.BFloat16, nil}, {tensor.Float32, []tensor.AttentionOption{tensor.AttnFlash()}}, {tensor.Float32, nil}} {
+			xs := make([]*tensor.Tensor, 3)
+			for i := range xs {
+				xs[i] = tensor.RandnOn(dev, s.B, s.H, t, s.Dh).AsType(c.dt).SetRequiresGrad(true)
+			}
+			step := func() {
 				for _, x := range xs {
 					x.ZeroGrad()
 				}
-				out := tensor.ScaledDotProductAttention(xs[0], xs[1], xs[2], append(opts, tensor.Causal())...)
+				out := tensor.ScaledDotProductAttention(xs[0], xs[1], xs[2], append(c.opts, tensor.Causal())...)
 				out.Sum().Backward()
 				out.Free()
 			}
-		}
-		flash := timeLoop(step(tensor.AttnFlash()), sync)
-		composed := timeLoop(step(), sync)
-		for _, x := range xs {
-			x.ZeroGrad()
-			x.Free()
+			times = append(times, timeLoop(step, sync))
+			for _, x := range xs {
+				x.ZeroGrad()
+				x.Free()
+			}
 		}
 		r := ref.Times[strconv.Itoa(t)]
-		fmt.Fprintf(w, "  %6d %12.3f %12.3f %14s %14s %8s\n", t, 1e3*flash, 1e3*composed, ms(r["bf16"]), ms(r["f32"]), ratio(flash, r["bf16"]))
+		fmt.Fprintf(w, "  %6d %10.3f %10.3f %12.3f %14s %14s %8s\n", t, 1e3*times[0], 1e3*times[1], 1e3*times[2],
+			ms(r["bf16"]), ms(r["f32"]), ratio(times[0], r["bf16"]))
 	}
 }

@@ -12,7 +12,7 @@
 //   elementwise.cu sha256:a4335d54406ad5f687f16a6966a9594db13e529f61c9ced3f45bfdfcabee50c5
 //   elementwise.cuh sha256:1cfbc88ec7d991f227b03b327e2c7ac61bb6b45a576960e276b033f2107bdcef
 //   emu/cuda_emu.h sha256:1f82f2f2cf8b7451a92860613884b0549d1e5cadf24952de5e17833d12136cf7
-//   flash.cu sha256:781a952976303cfc853d2fa9a4f65ea8df55ef124feb710608709834d83269b4
+//   flash.cu sha256:c7b8f9a53465c3bcff52c03a5f61ef59a684e9dd6f7f60893410cf6a5d9d0ab7
 //   index.cu sha256:813e0ed9effc04f2248e9a8b1a19131e93b6e112b39aeedf794db11be8862b8d
 //   linalg.cu sha256:46e2937ee6635ed6d9b51887ebc0025a37af86eabac5c48887630019c4171984
 //   mma.cuh sha256:32197dbfffa08cfc9ab4edddd94e9f5d3a0f89e0f33073e56880033a655db6e5
@@ -293,7 +293,21 @@
   X(flash_fwd_d128_f16_f32, 1) \
   X(flash_bwd_dkdv_d128_f16_f32, 1) \
   X(flash_bwd_dq_d128_f16_f32, 1) \
+  X(flash_fwd_d64_bf16_bf16, 1) \
+  X(flash_bwd_dkdv_d64_bf16_bf16, 1) \
+  X(flash_bwd_dq_d64_bf16_bf16, 1) \
+  X(flash_fwd_d128_bf16_bf16, 1) \
+  X(flash_bwd_dkdv_d128_bf16_bf16, 1) \
+  X(flash_bwd_dq_d128_bf16_bf16, 1) \
+  X(flash_fwd_d64_f16_f16, 1) \
+  X(flash_bwd_dkdv_d64_f16_f16, 1) \
+  X(flash_bwd_dq_d64_f16_f16, 1) \
+  X(flash_fwd_d128_f16_f16, 1) \
+  X(flash_bwd_dkdv_d128_f16_f16, 1) \
+  X(flash_bwd_dq_d128_f16_f16, 1) \
   X(flash_bwd_delta_f32, 1) \
+  X(flash_bwd_delta_bf16, 1) \
+  X(flash_bwd_delta_f16, 1) \
   X(gather_f32, 0) \
   X(gather_f64, 0) \
   X(gather_i64, 0) \
