@@ -73,8 +73,10 @@ func AttnFused() AttentionOption { return func(c *attentionConfig) { c.fused = t
 // when asked. It applies with head sizes
 // 64 and 128 (q, k and v alike), no mask other than Causal, no dropout,
 // non-empty sequences and a device that has it; otherwise AttnFlash has
-// no effect. Tensors of a 16-bit float dtype take the kernel without it,
-// where the device has the kernel for their dtype; Float64 never does.
+// no effect. BFloat16 and Float16 tensors take the kernel without it
+// (computing in their own format, rounding only the softmax weights and
+// their gradients, and the results), under the same conditions; Float64
+// never does.
 func AttnFlash() AttentionOption { return func(c *attentionConfig) { c.flash = true } }
 
 // ScaledDotProductAttention returns softmax(q·kᵀ·scale + mask)·v
@@ -85,9 +87,10 @@ func AttnFlash() AttentionOption { return func(c *attentionConfig) { c.flash = t
 // choose the kernel.
 //
 // On a CUDA device it composes MatMul (cuBLAS), Softmax and MatMul, which
-// is faster there than the fused kernel AttnFused selects; AttnFlash
-// selects the tensor-core kernel (FlashAttention-2's way), which rounds
-// float32 operands to bfloat16. On the CPU,
+// is faster there than the fused kernel AttnFused selects. BFloat16 and
+// Float16 tensors take the tensor-core kernel there (FlashAttention-2's
+// way; see AttnFlash, which selects it for float32, rounding operands to
+// bfloat16). On the CPU,
 // without dropout, it runs a blocked kernel that takes the
 // keys a tile at a time with an online softmax, as FlashAttention does: it
 // never holds the [L, S] scores in memory, and its backward recomputes
@@ -141,10 +144,10 @@ func ScaledDotProductAttention(q, k, v *Tensor, opts ...AttentionOption) *Tensor
 			bias = m.AsType(q.DType())
 		}
 	}
-	// The flash kernel computes in 16 bits: the default for 16-bit float
-	// dtypes (any float but Float32 and Float64), for Float32 only when
-	// asked; the backend says which dtypes it takes.
-	flash := c.flash || q.DType() != Float32 && q.DType() != Float64
+	// The flash kernel computes in 16 bits: the default for BFloat16 and
+	// Float16, for Float32 only when asked; the backend says which dtypes
+	// it takes.
+	flash := c.flash || q.DType().IsHalf()
 	if fa, ok := q.backend.Backend.(backend.FlashAttention); ok && flash && c.dropout == 0 && !c.composed && bias == nil &&
 		L > 0 && S > 0 && q.Size(-1) == v.Size(-1) && fa.FlashAttentionSupports(q.DType(), q.Size(-1)) {
 		return attentionKernel(func(q, k, v backend.Storage, b, l, s, e, _ int, scale float64, causal bool) (backend.Storage, backend.Storage) {
