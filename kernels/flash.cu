@@ -197,6 +197,17 @@ DEVICE float fa_quad_sum(float v) {
 // fa_blocks returns the blocks of FA_ROWS rows for n rows.
 DEVICE long long fa_blocks(long long n) { return (n + FA_ROWS - 1) / FA_ROWS; }
 
+// fa_store_row writes row g + 8h of 16 × D accumulator blocks, times mul,
+// to row (D values of type T): this lane's two columns of each block.
+template <typename T, typename M, int D>
+DEVICE void fa_store_row(T* row, const float acc[D / 8][4], int h, int qd, float mul) {
+  UNROLL
+  for (int n = 0; n < D / 8; n++) {
+    FaIn<T, M>::put(row + n * 8 + 2 * qd, acc[n][2 * h] * mul);
+    FaIn<T, M>::put(row + n * 8 + 2 * qd + 1, acc[n][2 * h + 1] * mul);
+  }
+}
+
 template <typename T, typename M, int D>
 DEVICE void flash_fwd(long long B, long long L, long long S, const T* q, const T* k, const T* v, T* out, float* lse,
                       float scale, int causal) {
@@ -270,13 +281,7 @@ DEVICE void flash_fwd(long long B, long long L, long long S, const T* q, const T
       float sum = fa_quad_sum(l[h]);
       long long row = r0 + g + 8 * h;
       if (row >= L) continue;
-      float inv = 1.f / sum;
-      T* orow = out + (b * L + row) * D;
-      UNROLL
-      for (int n = 0; n < D / 8; n++) {
-        FaIn<T, M>::put(orow + n * 8 + 2 * qd, o[n][2 * h] * inv);
-        FaIn<T, M>::put(orow + n * 8 + 2 * qd + 1, o[n][2 * h + 1] * inv);
-      }
+      fa_store_row<T, M, D>(out + (b * L + row) * D, o, h, qd, 1.f / sum);
       if (qd == 0) lse[b * L + row] = (m[h] + fa_log2(sum)) * FA_LN2;
     }
   }
@@ -361,16 +366,8 @@ DEVICE void flash_bwd_dkdv(long long B, long long L, long long S, const T* q, co
     for (int h = 0; h < 2; h++) {
       long long key = c0 + g + 8 * h;
       if (key >= S) continue;
-      T* krow = dk + (b * S + key) * D;
-      T* vrow = dv + (b * S + key) * D;
-      UNROLL
-      for (int n = 0; n < D / 8; n++) {
-        UNROLL
-        for (int e = 0; e < 2; e++) {
-          FaIn<T, M>::put(krow + n * 8 + 2 * qd + e, gk[n][2 * h + e] * scale);
-          FaIn<T, M>::put(vrow + n * 8 + 2 * qd + e, gv[n][2 * h + e]);
-        }
-      }
+      fa_store_row<T, M, D>(dk + (b * S + key) * D, gk, h, qd, scale);
+      fa_store_row<T, M, D>(dv + (b * S + key) * D, gv, h, qd, 1.f);
     }
   }
 }
@@ -427,12 +424,7 @@ DEVICE void flash_bwd_dq(long long B, long long L, long long S, const T* q, cons
     for (int h = 0; h < 2; h++) {
       long long row = r0 + g + 8 * h;
       if (row >= L) continue;
-      T* qrow = dq + (b * L + row) * D;
-      UNROLL
-      for (int n = 0; n < D / 8; n++) {
-        FaIn<T, M>::put(qrow + n * 8 + 2 * qd, gq[n][2 * h] * scale);
-        FaIn<T, M>::put(qrow + n * 8 + 2 * qd + 1, gq[n][2 * h + 1] * scale);
-      }
+      fa_store_row<T, M, D>(dq + (b * L + row) * D, gq, h, qd, scale);
     }
   }
 }
