@@ -7,6 +7,8 @@
 #
 #   scripts/gpu-check.sh build     # here: .gpu/ with the test and bench binaries, MNIST gzipped
 #   scripts/gpu-check.sh [STEPS]   # there: STEPS from parity,amp,bench,attention,mnist,cudnn,cudnn-parity (default all)
+#   scripts/gpu-check.sh flash     # there: the flash attention kernels alone: their parity tests, then
+#                                  # bench/gpu's attention part against PyTorch's SDPA (flash, bfloat16)
 #
 # Each step has its own time limit, and a step that would start after
 # GPU_CHECK_BUDGET seconds (default 420) is skipped, so the whole run fits
@@ -64,6 +66,10 @@ mkdir -p /tmp/mnist
 for f in .gpu/mnist/*.gz; do [ -e "$f" ] && gunzip -c "$f" >/tmp/mnist/"$(basename "$f" .gz)"; done
 
 step parity 100 env GOTENSOR_TEST_GPU=1 .gpu/cuda.test -test.count=1 -test.timeout 95s
+# The "flash" step (not in the default list: parity and bench cover it).
+step flash 120 sh -c 'env GOTENSOR_TEST_GPU=1 .gpu/cuda.test -test.count=1 -test.timeout 60s -test.v -test.run "TestMMAFragments|TestFlashAttention" &&
+	.gpu/bench-gpu -python python3 -only flash'
+grep -E '^(--- FAIL|FAIL|ok|PASS|panic)|relative|^ +[0-9]+ +[0-9.]+ |Attention forward' "$OUT/flash.log" 2>/dev/null | head -60
 grep -E '^(--- FAIL|FAIL|ok|PASS|panic)' "$OUT/parity.log" | head -40
 # Mixed precision against PyTorch (bf16, fp16 and TF32 GEMMs; the
 # transformer block and conv net steps under bfloat16 autocast; peak
@@ -71,7 +77,7 @@ grep -E '^(--- FAIL|FAIL|ok|PASS|panic)' "$OUT/parity.log" | head -40
 # autocast convolves with it.
 step amp 120 env LD_LIBRARY_PATH="${cudnn:+$cudnn:}${LD_LIBRARY_PATH:-}" .gpu/bench-gpu -python python3 -only gemm16,amp -sizes 4096,8192 -profile 12
 cat "$OUT/amp.log" 2>/dev/null
-step bench 200 .gpu/bench-gpu -python python3 -only gemm,bandwidth,ops,train -profile 20
+step bench 200 .gpu/bench-gpu -python python3 -only gemm,bandwidth,ops,train,flash -profile 20
 cat "$OUT/bench.log" 2>/dev/null
 step attention 60 .gpu/bench-attention -device cuda -b 32 -t 256,1024 -rounds 2 -python python3
 tail -4 "$OUT/attention.log" 2>/dev/null

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -29,7 +30,7 @@ type options struct {
 func main() {
 	var o options
 	flag.StringVar(&o.sizes, "sizes", "1024,2048,4096,8192", "comma-separated n of the n×n SGEMMs")
-	flag.StringVar(&o.only, "only", "gemm,bandwidth,ops,train,gemm16,amp", "comma-separated parts to run: gemm, bandwidth, ops, train, gemm16 (bfloat16, float16 and TF32 GEMMs), amp (training steps under autocast, peak memory)")
+	flag.StringVar(&o.only, "only", "gemm,bandwidth,ops,train,gemm16,amp,flash", "comma-separated parts to run: gemm, bandwidth, ops, train, gemm16 (bfloat16, float16 and TF32 GEMMs), amp (training steps under autocast, peak memory), flash (attention)")
 	flag.StringVar(&o.python, "python", "python3", "Python interpreter with a CUDA build of PyTorch")
 	flag.StringVar(&o.script, "script", "bench/gpu/reference_torch.py", "the PyTorch side of the benchmark")
 	flag.BoolVar(&o.emulate, "emulate", false, "run on the CUDA emulator (no GPU; times mean nothing, the code paths are the GPU's); PyTorch runs on the CPU")
@@ -113,6 +114,25 @@ func run(w io.Writer, o options) error {
 		if err := benchAMP(w, dev, s, ref, sync, o.profile); err != nil {
 			return err
 		}
+	}
+	if parts["flash"] {
+		fs := flashFull
+		if o.small {
+			fs = flashSmall
+		}
+		fref := &flashRef{Torch: "not run", Backend: "-"}
+		if !o.noRef {
+			device := "cuda"
+			if o.emulate {
+				device = "cpu"
+			}
+			r, err := runFlashRef(o.python, filepath.Join(filepath.Dir(o.script), "flash_torch.py"), device, fs)
+			if err != nil {
+				return err
+			}
+			fref = r
+		}
+		benchFlash(w, dev, fs, fref, sync)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprint(w, cuda.Report())

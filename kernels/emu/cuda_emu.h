@@ -4,8 +4,10 @@
 // It supplies what the kernels use of CUDA: the built-in index variables,
 // warpSize, the __global__/__device__/__shared__ qualifiers, __syncthreads,
 // the warp primitives (__syncwarp, __shfl_sync, __shfl_up_sync,
-// __shfl_down_sync, __shfl_xor_sync), atomics and the device math functions
-// (the C library's). The emulator runs the blocks of a grid one after
+// __shfl_down_sync, __shfl_xor_sync), the tensor cores' mma.sync m16n8k16
+// and the shared-memory fragment load ldmatrix (emu_mma_m16n8k16 and
+// emu_ldmatrix_x4, for kernels/mma.cuh), atomics and the device math
+// functions (the C library's). The emulator runs the blocks of a grid one after
 // another on one host thread; the threads of a block run one after another,
 // as coroutines that switch at __syncthreads and at every warp primitive,
 // so __shared__ variables are per-host-thread statics and atomics need no
@@ -36,6 +38,7 @@
 #define __host__
 #define __forceinline__ inline
 #define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
 #define __shared__ static thread_local
 
 struct uint3 {
@@ -67,6 +70,15 @@ inline constexpr int warpSize = 32;
 extern "C" unsigned long long emu_shfl(unsigned mask, unsigned long long bits, int kind, int arg, int width);
 extern "C" void emu_syncwarp(unsigned mask);
 extern "C" void emu_fault(const char* msg);
+
+// emu_warp_gather is the emulator's warp-wide exchange of whole
+// fragments: every lane of the calling warp offers bytes bytes (at most
+// EMU_GATHER_MAX) at mine, and each receives all 32 lanes' offers at all,
+// lane by lane (zeros for lanes past the end of a partial warp). It
+// returns the caller's lane. The scheduler defines it; the tensor-core
+// instructions below are built on it.
+#define EMU_GATHER_MAX 64
+extern "C" int emu_warp_gather(unsigned mask, const void* mine, int bytes, void* all);
 
 inline void __syncwarp(unsigned mask = 0xffffffffu) { emu_syncwarp(mask); }
 
@@ -182,4 +194,102 @@ inline unsigned __umulhi(unsigned a, unsigned b) {
 }
 inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
   return (unsigned long long)(((unsigned __int128)a * b) >> 64);
+}
+
+// ---- tensor cores ----
+
+// emu_bf16_to_f32 and emu_f16_to_f32 widen the 16 bits of a bfloat16 or
+// an IEEE half to float, exactly.
+inline float emu_bf16_to_f32(unsigned h) {
+  unsigned u = (h & 0xffffu) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+inline float emu_f16_to_f32(unsigned h) {
+  unsigned sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu, u;
+  if (exp == 0) {
+    float f = std::ldexp((float)man, -24);  // zero or subnormal: exact
+    return sign ? -f : f;
+  }
+  if (exp == 31) u = sign | 0x7f800000u | (man << 13);  // inf or NaN
+  else u = sign | ((exp + 112) << 23) | (man << 13);
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+// emu_full_warp fails the launch unless the calling thread's warp has all
+// 32 lanes, as the tensor-core instructions need; what names the
+// instruction.
+inline void emu_full_warp(const char* what) {
+  unsigned nthreads = blockDim.x * blockDim.y * blockDim.z;
+  unsigned linear = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  if ((linear / 32 + 1) * 32 > nthreads) emu_fault(what);
+}
+
+// emu_mma_m16n8k16 is PTX's mma.sync.aligned.m16n8k16.row.col.f32.T.T.f32
+// for T bf16 (f16 == 0) or f16: d = a·b + c for a 16×16 A, a 16×8 B and
+// 16×8 C and D, spread over the 32 lanes of the warp in the fragment
+// layout of the PTX ISA ("Matrix Fragments for mma.m16n8k16 with floating
+// point type"). With g = lane/4 and q = lane%4, a lane holds
+//
+//   a[0] A[g][2q..2q+1]     a[1] A[g+8][2q..2q+1]
+//   a[2] A[g][2q+8..2q+9]   a[3] A[g+8][2q+8..2q+9]   (low half first)
+//   b[0] B[2q..2q+1][g]     b[1] B[2q+8..2q+9][g]
+//   c[i], d[i]  C[g + 8(i/2)][2q + i%2]
+//
+// Every lane of a full warp must call it (the emulator checks). Each
+// lane gathers the warp's fragments and computes its own four outputs:
+// the sixteen products are exact (8 or 11 significant bits each), and the
+// sum of the products and c is rounded once to float. A GPU adds them in
+// an order and with internal truncation that NVIDIA does not document,
+// so its results may differ from these in the last bits of float.
+inline void emu_mma_m16n8k16(float d[4], const unsigned a[4], const unsigned b[2], const float c[4], int f16) {
+  struct Frag {
+    unsigned a[4], b[2];
+    float c[4];
+  } mine, all[32];
+  static_assert(sizeof(Frag) <= EMU_GATHER_MAX, "fragment larger than a gather");
+  for (int i = 0; i < 4; i++) mine.a[i] = a[i], mine.c[i] = c[i];
+  mine.b[0] = b[0], mine.b[1] = b[1];
+  emu_full_warp("mma.sync in a partial warp (the block is not a multiple of 32 threads)");
+  int lane = emu_warp_gather(0xffffffffu, &mine, sizeof mine, all);
+  auto half = [&](unsigned reg, int k) -> double {
+    unsigned h = (reg >> (16 * (k & 1))) & 0xffffu;
+    return f16 ? emu_f16_to_f32(h) : emu_bf16_to_f32(h);
+  };
+  // A[r][k] and B[k][n] from the lanes that hold them.
+  auto A = [&](int r, int k) { return half(all[(r % 8) * 4 + (k % 8) / 2].a[r / 8 + 2 * (k / 8)], k); };
+  auto B = [&](int k, int n) { return half(all[n * 4 + (k % 8) / 2].b[k / 8], k); };
+  int g = lane / 4, q = lane % 4;
+  for (int i = 0; i < 4; i++) {
+    int r = g + 8 * (i / 2), n = 2 * q + i % 2;
+    double s = c[i];
+    for (int k = 0; k < 16; k++) s += A(r, k) * B(k, n);
+    d[i] = (float)s;
+  }
+}
+
+// emu_ldmatrix_x4 is PTX's ldmatrix.sync.aligned.m8n8.x4[.trans].shared.b16:
+// four 8×8 matrices of 16-bit values, lane l giving the address of row
+// l%8 of matrix l/8 (16 bytes, aligned to 16). Lane l receives in r[i]
+// row l/4, columns 2(l%4) and 2(l%4)+1 of matrix i (low half first); with
+// trans, the same of matrix i transposed: rows 2(l%4) and 2(l%4)+1 of
+// column l/4. Each lane reads its row when it reaches the instruction,
+// and every lane of a full warp must call it.
+inline void emu_ldmatrix_x4(unsigned r[4], const void* row, int trans) {
+  struct Row {
+    unsigned short h[8];
+  } mine, all[32];
+  if ((unsigned long long)row % 16 != 0) emu_fault("ldmatrix with a row address not aligned to 16 bytes");
+  emu_full_warp("ldmatrix in a partial warp (the block is not a multiple of 32 threads)");
+  std::memcpy(&mine, row, sizeof mine);
+  int lane = emu_warp_gather(0xffffffffu, &mine, sizeof mine, all);
+  int g = lane / 4, q = lane % 4;
+  for (int i = 0; i < 4; i++) {
+    const Row* m = all + 8 * i;
+    if (trans) r[i] = m[2 * q].h[g] | (unsigned)m[2 * q + 1].h[g] << 16;
+    else r[i] = m[g].h[2 * q] | (unsigned)m[g].h[2 * q + 1] << 16;
+  }
 }

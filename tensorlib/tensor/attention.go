@@ -18,6 +18,7 @@ type attentionConfig struct {
 	hasScale bool
 	composed bool
 	fused    bool
+	flash    bool
 }
 
 // Causal makes each query attend only to the keys at its own position and
@@ -49,23 +50,47 @@ func AttnScale(s float64) AttentionOption {
 // benchmarks.
 func AttnComposed() AttentionOption { return func(c *attentionConfig) { c.composed = true } }
 
-// AttnFused computes attention with the device's fused kernel (CUDA:
-// kernels/attention.cu), where the backend has one and the call has no
-// mask other than Causal and no dropout; otherwise it has no effect. The
-// kernel never writes the [L, S] scores to memory, so it fits sequences
-// whose scores would not; but it is one thread per query row without
-// tensor cores, and on an H100 it took 7 times the composed ops' time
-// (B 32, 8 heads of 64, T 256 and 1024), so it is not the default.
+// AttnFused computes attention with the device's fused kernel in the
+// operands' own precision (CUDA: kernels/attention.cu, float32 and
+// float64), where the backend has one and the call has no mask other than
+// Causal and no dropout; otherwise it has no effect. The kernel never
+// writes the [L, S] scores to memory, so it fits sequences whose scores
+// would not; but it is one thread per query row without tensor cores, and
+// on an H100 it took 7 times the composed ops' time (B 32, 8 heads of 64,
+// T 256 and 1024), so it is not the default. Where the flash kernel runs
+// (see AttnFlash), it takes precedence: both are fused kernels.
 func AttnFused() AttentionOption { return func(c *attentionConfig) { c.fused = true } }
+
+// AttnFlash computes float32 attention with the device's tensor-core
+// kernel (CUDA: kernels/flash.cu, FlashAttention-2's way, on compute
+// capability 8.0 and up), which rounds q, k, v and the output's gradient
+// to bfloat16 as it loads them, and the softmax weights and their
+// gradients to bfloat16 before their products; products accumulate in
+// float32. Results then carry bfloat16's precision, 2^-9 relative per
+// operand: the output and the gradients were within 6e-3 of float64
+// attention in norm (relative) over the tests' shapes, where float32's
+// own kernels are within 1e-6; which is why float32 takes this kernel only
+// when asked. It applies with head sizes
+// 64 and 128 (q, k and v alike), no mask other than Causal, no dropout,
+// non-empty sequences and a device that has it; otherwise AttnFlash has
+// no effect. BFloat16 and Float16 tensors take the kernel without it
+// (computing in their own format, rounding only the softmax weights and
+// their gradients, and the results), under the same conditions; Float64
+// never does.
+func AttnFlash() AttentionOption { return func(c *attentionConfig) { c.flash = true } }
 
 // ScaledDotProductAttention returns softmax(q·kᵀ·scale + mask)·v
 // (torch.nn.functional.scaled_dot_product_attention): q is [..., L, E], k
 // [..., S, E] and v [..., S, Ev], with the same leading (batch, head)
 // dims; the result is [..., L, Ev]. Options: Causal, AttnMask,
-// AttnDropout, AttnScale.
+// AttnDropout, AttnScale, and AttnFlash, AttnFused and AttnComposed to
+// choose the kernel.
 //
 // On a CUDA device it composes MatMul (cuBLAS), Softmax and MatMul, which
-// is faster there than the fused kernel AttnFused selects. On the CPU,
+// is faster there than the fused kernel AttnFused selects. BFloat16 and
+// Float16 tensors take the tensor-core kernel there (FlashAttention-2's
+// way; see AttnFlash, which selects it for float32, rounding operands to
+// bfloat16). On the CPU,
 // without dropout, it runs a blocked kernel that takes the
 // keys a tile at a time with an online softmax, as FlashAttention does: it
 // never holds the [L, S] scores in memory, and its backward recomputes
@@ -119,9 +144,21 @@ func ScaledDotProductAttention(q, k, v *Tensor, opts ...AttentionOption) *Tensor
 			bias = m.AsType(q.DType())
 		}
 	}
+	// The flash kernel computes in 16 bits: the default for BFloat16 and
+	// Float16, for Float32 only when asked; the backend says which dtypes
+	// it takes.
+	flash := c.flash || q.DType().IsHalf()
+	if fa, ok := q.backend.Backend.(backend.FlashAttention); ok && flash && c.dropout == 0 && !c.composed && bias == nil &&
+		L > 0 && S > 0 && q.Size(-1) == v.Size(-1) && fa.FlashAttentionSupports(q.DType(), q.Size(-1)) {
+		return attentionKernel(func(q, k, v backend.Storage, b, l, s, e, _ int, scale float64, causal bool) (backend.Storage, backend.Storage) {
+			return fa.FlashAttentionForward(q, k, v, b, l, s, e, scale, causal)
+		}, func(q, k, v, out, lse, g backend.Storage, b, l, s, e, _ int, scale float64, causal bool) (backend.Storage, backend.Storage, backend.Storage) {
+			return fa.FlashAttentionBackward(q, k, v, out, lse, g, b, l, s, e, scale, causal)
+		}, q, k, v, c.causal, scale)
+	}
 	if ab, ok := q.backend.Backend.(backend.Attention); ok && c.fused && c.dropout == 0 && !c.composed && bias == nil &&
 		max(q.Size(-1), v.Size(-1)) <= ab.MaxAttentionHead() && fused("Attention", q, k, v) {
-		return attentionFused(ab, q, k, v, c.causal, scale)
+		return attentionKernel(ab.AttentionForward, ab.AttentionBackward, q, k, v, c.causal, scale)
 	}
 	blocked := q.Device() == CPU && c.dropout == 0 && !c.composed && (bias == nil || !tracked(bias)) &&
 		backend.Numel(scoreShape) >= attnBlockedMin
@@ -152,9 +189,14 @@ func ScaledDotProductAttention(q, k, v *Tensor, opts ...AttentionOption) *Tensor
 // ms composed; B=8, T=256 (4M) 204 ms against 445 ms. Tests lower it.
 var attnBlockedMin = 1 << 21
 
-// attentionFused runs ScaledDotProductAttention on a backend's fused
-// kernel, forward and backward.
-func attentionFused(ab backend.Attention, q, k, v *Tensor, causal bool, scale float64) *Tensor {
+// attentionKernel runs ScaledDotProductAttention on a backend's fused
+// kernel pair (backend.Attention or backend.FlashAttention), forward and
+// backward: fwd returns the output and the rows' log-sum-exp, which bwd
+// takes back.
+func attentionKernel(
+	fwd func(q, k, v backend.Storage, b, l, s, e, ev int, scale float64, causal bool) (out, lse backend.Storage),
+	bwd func(q, k, v, out, lse, g backend.Storage, b, l, s, e, ev int, scale float64, causal bool) (dq, dk, dv backend.Storage),
+	q, k, v *Tensor, causal bool, scale float64) *Tensor {
 	batch := q.Shape()[:q.Dim()-2]
 	B := backend.Numel(batch)
 	L, S, E, Ev := q.Size(-2), k.Size(-2), q.Size(-1), v.Size(-1)
@@ -165,14 +207,14 @@ func attentionFused(ab backend.Attention, q, k, v *Tensor, causal bool, scale fl
 		return x.clone()
 	}
 	qc, kc, vc := dense(q), dense(k), dense(v)
-	os, lse := ab.AttentionForward(qc.storage, kc.storage, vc.storage, B, L, S, E, Ev, scale, causal)
+	os, lse := fwd(qc.storage, kc.storage, vc.storage, B, L, S, E, Ev, scale, causal)
 	out := newTensor(q.backend, os, append(cloneInts(batch), L, Ev))
 	if !tracked(q, k, v) {
 		return out
 	}
 	return record(out, "ScaledDotProductAttention", func(g *Tensor) []*Tensor {
 		gc := dense(g)
-		dq, dk, dv := ab.AttentionBackward(qc.storage, kc.storage, vc.storage, os, lse, gc.storage, B, L, S, E, Ev, scale, causal)
+		dq, dk, dv := bwd(qc.storage, kc.storage, vc.storage, os, lse, gc.storage, B, L, S, E, Ev, scale, causal)
 		return []*Tensor{newTensor(q.backend, dq, q.Shape()), newTensor(q.backend, dk, k.Shape()), newTensor(q.backend, dv, v.Shape())}
 	}, q, k, v)
 }

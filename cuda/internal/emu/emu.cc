@@ -4,8 +4,8 @@
 // synchronizes (no __syncthreads and no warp primitive, as the PTX says, see
 // kernels_gen.h) runs its threads as plain calls, one after another; a
 // kernel that does runs each thread as a coroutine on its own stack (see
-// Sched). __syncthreads and the warp primitives (__syncwarp, the shuffles)
-// switch back to the scheduler, which runs every runnable thread until it
+// Sched). __syncthreads and the warp primitives (__syncwarp, the shuffles,
+// the fragment gather under the tensor-core instructions) switch back to the scheduler, which runs every runnable thread until it
 // waits or returns, then releases each warp whose lanes all wait at a warp
 // primitive (exchanging their values), or, when none does, the whole block
 // once every thread that has not returned waits at __syncthreads.
@@ -76,7 +76,7 @@ const size_t stackSize = 128 << 10;
 enum State : unsigned char { running, atBlock, atWarp, finished };
 
 // The warp primitives a thread may wait at.
-enum WarpOp : unsigned char { opSync, opShfl };
+enum WarpOp : unsigned char { opSync, opShfl, opGather };
 
 const int warpLanes = 32;
 
@@ -99,6 +99,7 @@ struct Sched {
   std::vector<unsigned char> wop;    // WarpOp of a thread atWarp
   std::vector<unsigned> wgen;        // warp primitives each thread has reached
   std::vector<unsigned long long> slot;  // shuffle values, two per thread (by wgen parity)
+  std::vector<unsigned char> gbuf;      // gathered fragments, two of EMU_GATHER_MAX bytes per thread
   std::vector<uint3> tids;
   int nthreads = 0;
   int cur = -1;
@@ -225,6 +226,32 @@ extern "C" unsigned long long emu_shfl(unsigned mask, unsigned long long bits, i
   return s.slot[2 * st + ((s.wgen[t] - 1) & 1)];
 }
 
+extern "C" int emu_warp_gather(unsigned mask, const void* mine, int bytes, void* all) {
+  Sched& s = sched;
+  int t = s.cur, lane = t % warpLanes;
+  if (!s.coroutines) {
+    s.badSync = true;
+    return lane;
+  }
+  if (bytes < 0 || bytes > EMU_GATHER_MAX) {
+    emu_fault("a warp gather of more than EMU_GATHER_MAX bytes");
+    bytes = 0;
+  }
+  std::memcpy(&s.gbuf[(2 * t + (s.wgen[t] & 1)) * EMU_GATHER_MAX], mine, bytes);
+  warpWait(opGather, mask);
+  // As for shuffles: the next gather writes the other half of gbuf, so
+  // this one stays until every lane has read it.
+  for (int l = 0; l < warpLanes; l++) {
+    int st = t - lane + l;
+    char* dst = static_cast<char*>(all) + l * bytes;
+    if (st < s.nthreads)
+      std::memcpy(dst, &s.gbuf[(2 * st + ((s.wgen[t] - 1) & 1)) * EMU_GATHER_MAX], bytes);
+    else
+      std::memset(dst, 0, bytes);
+  }
+  return lane;
+}
+
 extern "C" int emu_kernel_count(void) { return tableLen; }
 extern "C" const char* emu_kernel_name(int i) { return table[i].name; }
 extern "C" int emu_kernel_sync(int i) { return table[i].sync; }
@@ -283,6 +310,7 @@ extern "C" int emu_launch(const char* name, int gx, int gy, int gz, int bx, int 
     s.wop.resize(nthreads);
     s.wgen.resize(nthreads);
     s.slot.resize(2 * nthreads);
+    s.gbuf.resize(2 * nthreads * EMU_GATHER_MAX);
     while ((int)s.stacks.size() < nthreads) {
       char* st = static_cast<char*>(std::malloc(stackSize));
       if (!st) {

@@ -14,7 +14,10 @@
 // primitives. Warps are groups of 32 threads by linear index: __syncwarp
 // and the shuffles (__shfl_sync, __shfl_up_sync, __shfl_down_sync,
 // __shfl_xor_sync) wait for every lane of the warp and exchange values
-// as a GPU does; a launch whose lanes do not all take part, or that reads
+// as a GPU does, and so do the tensor-core instructions of
+// kernels/mma.cuh (mma.sync m16n8k16 and ldmatrix), which gather the
+// warp's fragments and give each lane what the PTX ISA assigns it; a
+// launch whose lanes do not all take part, or that reads
 // a 16-byte vector at a misaligned address, fails with an error where a
 // GPU's result would be undefined or an illegal address.
 package emu

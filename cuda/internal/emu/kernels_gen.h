@@ -11,9 +11,11 @@
 //   copy.cu sha256:43ea7eb5193980c7c141620f97d3f85ce40685fb667a48d3dad60f13b0fc27cf
 //   elementwise.cu sha256:a4335d54406ad5f687f16a6966a9594db13e529f61c9ced3f45bfdfcabee50c5
 //   elementwise.cuh sha256:1cfbc88ec7d991f227b03b327e2c7ac61bb6b45a576960e276b033f2107bdcef
-//   emu/cuda_emu.h sha256:f883ecc1a189e1e31dd0230a2b84e78f1e4723568ad058898007fe27574d14e0
+//   emu/cuda_emu.h sha256:1f82f2f2cf8b7451a92860613884b0549d1e5cadf24952de5e17833d12136cf7
+//   flash.cu sha256:337868b157641fbb524393720cd3b69339db15313537b83625521c75e82daa76
 //   index.cu sha256:813e0ed9effc04f2248e9a8b1a19131e93b6e112b39aeedf794db11be8862b8d
 //   linalg.cu sha256:46e2937ee6635ed6d9b51887ebc0025a37af86eabac5c48887630019c4171984
+//   mma.cuh sha256:32197dbfffa08cfc9ab4edddd94e9f5d3a0f89e0f33073e56880033a655db6e5
 //   norm.cu sha256:ff60ea51b3a84ea02a47e2236e7d8b62ed77784fb481d06204c912915ebb8f86
 //   optim.cu sha256:a68bf4027713cae4cdba1dbc8c1e78613d55b195c19ee497bca40483e585dcbd
 //   pool.cu sha256:6cd45a62618fad7ea4ee3d9db6c3df5a5745ec43d9fd256c227a88c5e3f3b259
@@ -31,6 +33,7 @@
 #include "../../../kernels/conv.cu"
 #include "../../../kernels/copy.cu"
 #include "../../../kernels/elementwise.cu"
+#include "../../../kernels/flash.cu"
 #include "../../../kernels/index.cu"
 #include "../../../kernels/linalg.cu"
 #include "../../../kernels/norm.cu"
@@ -276,6 +279,35 @@
   X(minimum_scalar_bf16, 0) \
   X(minimum_f16, 0) \
   X(minimum_scalar_f16, 0) \
+  X(mma_check_bf16_f32, 1) \
+  X(mma_check_f16_f32, 1) \
+  X(flash_fwd_d64_bf16_f32, 1) \
+  X(flash_bwd_dkdv_d64_bf16_f32, 1) \
+  X(flash_bwd_dq_d64_bf16_f32, 1) \
+  X(flash_fwd_d128_bf16_f32, 1) \
+  X(flash_bwd_dkdv_d128_bf16_f32, 1) \
+  X(flash_bwd_dq_d128_bf16_f32, 1) \
+  X(flash_fwd_d64_f16_f32, 1) \
+  X(flash_bwd_dkdv_d64_f16_f32, 1) \
+  X(flash_bwd_dq_d64_f16_f32, 1) \
+  X(flash_fwd_d128_f16_f32, 1) \
+  X(flash_bwd_dkdv_d128_f16_f32, 1) \
+  X(flash_bwd_dq_d128_f16_f32, 1) \
+  X(flash_fwd_d64_bf16_bf16, 1) \
+  X(flash_bwd_dkdv_d64_bf16_bf16, 1) \
+  X(flash_bwd_dq_d64_bf16_bf16, 1) \
+  X(flash_fwd_d128_bf16_bf16, 1) \
+  X(flash_bwd_dkdv_d128_bf16_bf16, 1) \
+  X(flash_bwd_dq_d128_bf16_bf16, 1) \
+  X(flash_fwd_d64_f16_f16, 1) \
+  X(flash_bwd_dkdv_d64_f16_f16, 1) \
+  X(flash_bwd_dq_d64_f16_f16, 1) \
+  X(flash_fwd_d128_f16_f16, 1) \
+  X(flash_bwd_dkdv_d128_f16_f16, 1) \
+  X(flash_bwd_dq_d128_f16_f16, 1) \
+  X(flash_bwd_delta_f32, 1) \
+  X(flash_bwd_delta_bf16, 1) \
+  X(flash_bwd_delta_f16, 1) \
   X(gather_f32, 0) \
   X(gather_f64, 0) \
   X(gather_i64, 0) \

@@ -13,6 +13,7 @@ func init() {
 		"Arange":                    reflect.ValueOf(tensor.Arange),
 		"AttnComposed":              reflect.ValueOf(tensor.AttnComposed),
 		"AttnDropout":               reflect.ValueOf(tensor.AttnDropout),
+		"AttnFlash":                 reflect.ValueOf(tensor.AttnFlash),
 		"AttnFused":                 reflect.ValueOf(tensor.AttnFused),
 		"AttnMask":                  reflect.ValueOf(tensor.AttnMask),
 		"AttnScale":                 reflect.ValueOf(tensor.AttnScale),

@@ -4,7 +4,8 @@
 //	go generate ./kernels
 //
 // It writes kernels/ptx/<family>.ptx for each kernels/<family>.cu (nvcc
-// -ptx -arch=compute_70), and cuda/internal/emu/kernels_gen.h, which
+// -ptx -arch=compute_70, or the architecture of the source's
+// "// nvcc-arch: compute_NN" line), and cuda/internal/emu/kernels_gen.h, which
 // includes the same sources into the CPU emulator and lists every entry
 // point found in the PTX, marking those that synchronize (bar.sync, or a
 // warp primitive such as bar.warp.sync or shfl.sync, directly or through a
@@ -34,8 +35,26 @@ import (
 )
 
 // Arch is the virtual architecture the PTX targets; the driver JIT-compiles
-// it for the GPU at hand (Volta and newer).
+// it for the GPU at hand (Volta and newer). A source that needs a later
+// one (the tensor cores' mma.sync m16n8k16 needs compute_80) says so in a
+// line of its own, "// nvcc-arch: compute_80", and the Go side launches
+// its kernels only on devices that have it.
 const Arch = "compute_70"
+
+// archRE finds a source's nvcc-arch line.
+var archRE = regexp.MustCompile(`(?m)^//\s*nvcc-arch:\s*(compute_[0-9]+)\s*$`)
+
+// archOf returns the virtual architecture to compile src for.
+func archOf(src string) (string, error) {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return "", err
+	}
+	if m := archRE.FindSubmatch(b); m != nil {
+		return string(m[1]), nil
+	}
+	return Arch, nil
+}
 
 func main() {
 	check := flag.Bool("check", false, "compare with the committed files instead of writing them")
@@ -134,7 +153,11 @@ func compile(nvcc, src string) ([]byte, error) {
 	out := filepath.Join(tmp, "out.ptx")
 	// Run in the source's directory with a relative name, so that the
 	// PTX does not depend on where the checkout is.
-	cmd := exec.Command(nvcc, "-ptx", "-arch="+Arch, "-std=c++17", "-o", out, filepath.Base(src))
+	arch, err := archOf(src)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(nvcc, "-ptx", "-arch="+arch, "-std=c++17", "-o", out, filepath.Base(src))
 	cmd.Dir = filepath.Dir(src)
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		if _, lookErr := exec.LookPath(nvcc); lookErr != nil {
@@ -167,9 +190,10 @@ type ptxFile struct {
 var (
 	funcHead = regexp.MustCompile(`(?m)^\s*(?:\.visible\s+|\.weak\s+)?(\.entry|\.func)\s+(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)`)
 	callRE   = regexp.MustCompile(`\bcall(?:\.uni)?\s+(?:\([^)]*\)\s*,\s*)?([A-Za-z_$][\w$]*)`)
-	// A barrier, a warp barrier or a warp shuffle: the emulator runs the
-	// threads of such a kernel as coroutines.
-	syncRE = regexp.MustCompile(`\b(?:bar|barrier)\.sync\b|\bbar\.red\b|\bbarrier\.red\b|\bbar\.warp\.sync\b|\bshfl\.sync\b|\bvote\.sync\b|\bmatch\.sync\b|\bredux\.sync\b`)
+	// A barrier, a warp barrier, a warp shuffle or a tensor-core
+	// instruction: the emulator runs the threads of such a kernel as
+	// coroutines.
+	syncRE = regexp.MustCompile(`\b(?:bar|barrier)\.sync\b|\bbar\.red\b|\bbarrier\.red\b|\bbar\.warp\.sync\b|\bshfl\.sync\b|\bvote\.sync\b|\bmatch\.sync\b|\bredux\.sync\b|\bmma\.sync\b|\bldmatrix\.sync\b`)
 )
 
 type ptxFunc struct {
