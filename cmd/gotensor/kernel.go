@@ -55,12 +55,12 @@ func runKernel(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 
-	sess, err := interp.New(interp.Options{CaptureStdio: true, Compile: true})
-	if err != nil {
-		logger.Error("starting the interpreter", "err", err)
-		return 1
-	}
-	defer sess.Close()
+	lang := goLanguage{startSession(interp.Options{CaptureStdio: true, Compile: true})}
+	defer func() {
+		if sess, err := lang.start.wait(); err == nil {
+			sess.Close()
+		}
+	}()
 
 	// SIGTERM and SIGHUP end the kernel cleanly; the kernel package handles
 	// SIGINT as an interrupt.
@@ -73,7 +73,7 @@ func runKernel(args []string, stdout, stderr io.Writer) int {
 	logger.Info("gotensor kernel starting", "version", Version(), "connection_file", *connFile, "listen", conn.Endpoint(conn.ShellPort))
 	restart, err := kernel.Run(ctx, kernel.Config{
 		Conn:                  conn,
-		Interp:                goLanguage{sess},
+		Interp:                lang,
 		Logger:                logger,
 		Implementation:        "gotensor",
 		ImplementationVersion: Version(),

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 
 	"github.com/gotensor/gotensor/display"
 	"github.com/gotensor/gotensor/interp"
@@ -13,7 +15,45 @@ import (
 // goLanguage adapts a Go notebook session to the kernel's Interpreter: the
 // kernel speaks its own small types and knows nothing about Go, the session
 // knows nothing about Jupyter's sockets, and this file is where they meet.
-type goLanguage struct{ s *interp.Session }
+//
+// The session starts while the kernel answers its first requests (making
+// one loads the symbol tables of every package a cell may use, a good
+// part of the kernel's start-up): a request that needs it waits for it.
+type goLanguage struct{ start *sessionStart }
+
+// sessionStart is a session being made.
+type sessionStart struct {
+	done chan struct{} // closed when s and err are set
+	s    *interp.Session
+	err  error
+}
+
+// startSession makes a session with opts in a goroutine.
+func startSession(opts interp.Options) *sessionStart {
+	st := &sessionStart{done: make(chan struct{})}
+	go func() {
+		defer close(st.done)
+		st.s, st.err = interp.New(opts)
+	}()
+	return st
+}
+
+// wait returns the session once it is made.
+func (st *sessionStart) wait() (*interp.Session, error) {
+	<-st.done
+	return st.s, st.err
+}
+
+// s returns the session; a session that could not be made ends the
+// kernel, as it would have before answering anything.
+func (g goLanguage) s() *interp.Session {
+	s, err := g.start.wait()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "gotensor kernel: starting the interpreter: %v\n", err)
+		os.Exit(1)
+	}
+	return s
+}
 
 var (
 	_ kernel.Interpreter = goLanguage{}
@@ -22,7 +62,7 @@ var (
 )
 
 func (g goLanguage) Execute(ctx context.Context, code string, out kernel.Output) (*kernel.Bundle, error) {
-	b, err := g.s.Execute(ctx, code, cellOutput{out})
+	b, err := g.s().Execute(ctx, code, cellOutput{out})
 	if err != nil {
 		var e *interp.Error
 		if errors.As(err, &e) {
@@ -38,42 +78,42 @@ func (g goLanguage) Execute(ctx context.Context, code string, out kernel.Output)
 }
 
 func (g goLanguage) Complete(code string, cursor int) kernel.Completion {
-	c := g.s.Complete(code, cursor)
+	c := g.s().Complete(code, cursor)
 	return kernel.Completion{Matches: c.Matches, Start: c.Start, End: c.End, Metadata: c.Metadata}
 }
 
 func (g goLanguage) Inspect(code string, cursor, detail int) kernel.Inspection {
-	i := g.s.Inspect(code, cursor, detail)
+	i := g.s().Inspect(code, cursor, detail)
 	return kernel.Inspection{Found: i.Found, Data: toKernel(i.Data)}
 }
 
 // DebugRequest answers JupyterLab's debugger (see interp.Session.DebugRequest).
 func (g goLanguage) DebugRequest(request []byte, events func([]byte)) []byte {
-	return g.s.DebugRequest(request, events)
+	return g.s().DebugRequest(request, events)
 }
 
 func (g goLanguage) IsComplete(code string) kernel.Completeness {
-	c := g.s.IsComplete(code)
+	c := g.s().IsComplete(code)
 	return kernel.Completeness{Status: c.Status, Indent: c.Indent}
 }
 
 // CommOpen hands a front end's comm_open to the session's widgets.
 func (g goLanguage) CommOpen(ctx context.Context, m kernel.CommMessage, out kernel.Output) bool {
-	return g.s.CommOpen(ctx, toWidgets(m), cellOutput{out})
+	return g.s().CommOpen(ctx, toWidgets(m), cellOutput{out})
 }
 
 // CommMsg hands a front end's comm_msg to the session's widgets.
 func (g goLanguage) CommMsg(ctx context.Context, m kernel.CommMessage, out kernel.Output) bool {
-	return g.s.CommMsg(ctx, toWidgets(m), cellOutput{out})
+	return g.s().CommMsg(ctx, toWidgets(m), cellOutput{out})
 }
 
 // CommClose hands a front end's comm_close to the session's widgets.
 func (g goLanguage) CommClose(ctx context.Context, m kernel.CommMessage, out kernel.Output) {
-	g.s.CommClose(ctx, toWidgets(m), cellOutput{out})
+	g.s().CommClose(ctx, toWidgets(m), cellOutput{out})
 }
 
 // CommInfo lists the session's open comms.
-func (g goLanguage) CommInfo(target string) map[string]string { return g.s.CommInfo(target) }
+func (g goLanguage) CommInfo(target string) map[string]string { return g.s().CommInfo(target) }
 
 func toWidgets(m kernel.CommMessage) widgets.Message {
 	return widgets.Message{Type: m.Type, ID: m.ID, Target: m.Target, Data: m.Data, Metadata: m.Metadata, Buffers: m.Buffers}
