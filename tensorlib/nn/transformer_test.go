@@ -63,7 +63,7 @@ func TestMultiheadAttentionWeights(t *testing.T) {
 	tensor.ManualSeed(2)
 	m := NewMultiheadAttention(8, 2)
 	x := tensor.Randn(2, 5, 8)
-	w := m.Weights(x, x, tensor.Causal())
+	w := m.Weights(x, x, IsCausal())
 	if !slices.Equal(w.Shape(), []int{2, 2, 5, 5}) {
 		t.Fatalf("shape %v", w.Shape())
 	}

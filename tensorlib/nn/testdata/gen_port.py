@@ -1,0 +1,110 @@
+#!/usr/bin/python3
+"""Writes the fixtures of port_test.go: PyTorch (Debian's python3-torch
+1.13) modules and losses called as a PyTorch user calls them (masks,
+encoder and decoder stacks, loss options), with their outputs and
+gradients.
+
+Run from this directory with Debian's interpreter:
+
+    /usr/bin/python3 gen_port.py
+
+For a module case "<case>" it writes port/<case>.safetensors, the
+module's state_dict under PyTorch's names (the Go test reads it with
+nn.Load, which fails unless every name and shape matches), and into
+port.safetensors the inputs "<case>.in.<name>", the upstream gradient
+"<case>.gout", the output "<case>.y", and the gradients
+"<case>.grad.in.<name>" of float inputs and "<case>.grad.<param>" of
+every parameter. Extra outputs (attention weights) are "<case>.out.<name>".
+"""
+import os
+import sys
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import st  # noqa: E402
+
+torch.manual_seed(34)
+out = {}
+os.makedirs(os.path.join(HERE, "port"), exist_ok=True)
+
+
+def put(name, t):
+    out[name] = t.detach().cpu().numpy().copy()
+
+
+def module_case(case, module, inputs, call, extra=None):
+    """Randomises every state_dict entry (biases and norms too, so that
+    their gradients mean something), runs call(module, **inputs) in eval
+    mode (dropout off) with grad enabled, backpropagates a random upstream
+    gradient and stores everything. extra(module, **inputs) may return a
+    dict of further outputs to store, computed without grad."""
+    module.eval()
+    with torch.no_grad():
+        for t in module.state_dict().values():
+            t.add_(torch.randn_like(t) * 0.3)
+    sd = {k: v.detach().numpy().copy() for k, v in module.state_dict().items()}
+    st.save(os.path.join(HERE, "port", case + ".safetensors"), sd, {"format": "pt"})
+    ins = {}
+    for k, v in inputs.items():
+        if v.is_floating_point() and not k.endswith("mask"):
+            v = v.clone().requires_grad_(True)
+        ins[k] = v
+        put(case + ".in." + k, v)
+    y = call(module, **ins)
+    gout = torch.randn_like(y)
+    y.backward(gout)
+    put(case + ".gout", gout)
+    put(case + ".y", y)
+    for k, v in ins.items():
+        if v.requires_grad:
+            put(case + ".grad.in." + k, v.grad)
+    for name, p in module.named_parameters():
+        put(case + ".grad." + name, p.grad)
+    if extra is not None:
+        with torch.no_grad():
+            for k, v in extra(module, **ins).items():
+                put(case + ".out." + k, v)
+
+
+N, L, S, E, H = 2, 5, 6, 8, 2
+
+
+def bool_mask(*shape):
+    """A random Bool mask, true = may not attend, that leaves every row at
+    least one key (the first)."""
+    m = torch.rand(*shape) < 0.4
+    m[..., 0] = False
+    return m
+
+
+pad = torch.tensor([[False] * S, [False] * (S - 2) + [True] * 2])  # the second sequence has 2 pads
+causal = torch.triu(torch.ones(L, L), 1).bool()  # as a PyTorch user writes it
+
+# 1. The Bool-mask convention of the layers: true = may not attend.
+module_case("mha_bool_masks", nn.MultiheadAttention(E, H, batch_first=True),
+            {"x": torch.randn(N, S, E), "attn_mask": bool_mask(S, S), "key_padding_mask": pad},
+            lambda m, x, attn_mask, key_padding_mask: m(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
+                                                       need_weights=False)[0])
+module_case("mha_cross_float", nn.MultiheadAttention(E, H, batch_first=True),
+            {"q": torch.randn(N, L, E), "kv": torch.randn(N, S, E), "attn_mask": torch.randn(N * H, L, S),
+             "key_padding_mask": pad},
+            lambda m, q, kv, attn_mask, key_padding_mask: m(q, kv, kv, attn_mask=attn_mask,
+                                                            key_padding_mask=key_padding_mask, need_weights=False)[0])
+module_case("mha_float_padding", nn.MultiheadAttention(E, H, batch_first=True),
+            {"x": torch.randn(N, S, E), "key_padding_mask": torch.randn(N, S)},
+            lambda m, x, key_padding_mask: m(x, x, x, key_padding_mask=key_padding_mask, need_weights=False)[0])
+module_case("encoder_layer_causal_pad", nn.TransformerEncoderLayer(E, H, 16, batch_first=True),
+            {"x": torch.randn(N, L, E), "src_mask": causal, "src_key_padding_mask": pad[:, :L]},
+            lambda m, x, src_mask, src_key_padding_mask: m(x, src_mask=src_mask,
+                                                           src_key_padding_mask=src_key_padding_mask))
+module_case("encoder_layer_pre_float", nn.TransformerEncoderLayer(E, 4, 12, activation="gelu", norm_first=True,
+                                                                  batch_first=True),
+            {"x": torch.randn(N, L, E), "src_mask": torch.randn(N * 4, L, L)},
+            lambda m, x, src_mask: m(x, src_mask=src_mask))
+
+st.save(os.path.join(HERE, "port.safetensors"), out, {"generator": "gen_port.py", "torch": torch.__version__})
+print("wrote", len(out), "tensors")
