@@ -2,6 +2,7 @@ package nn
 
 import (
 	"math"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -168,4 +169,147 @@ func TestPortedCausalMask(t *testing.T) {
 	if m := GenerateSquareSubsequentMask(3).Float32s(); !slices.Equal(m[:3], []float32{0, float32(math.Inf(-1)), float32(math.Inf(-1))}) || m[3] != 0 || m[4] != 0 {
 		t.Errorf("GenerateSquareSubsequentMask(3) = %v", m)
 	}
+}
+
+// TestTransformerStacksMatchTorch builds the encoder and decoder stacks
+// and nn.Transformer with PyTorch's arguments, loads PyTorch's state_dict
+// under its names with nn.Load, and compares outputs and gradients with
+// masks passed through the stack.
+func TestTransformerStacksMatchTorch(t *testing.T) {
+	enc := NewTransformerEncoder(NewTransformerEncoderLayer(8, 2, 16), 2, Norm(NewLayerNorm(8)))
+	runPortCase(t, "encoder_stack", enc, func(in map[string]*tensor.Tensor) *tensor.Tensor {
+		return enc.ForwardMask(in["x"], SrcMask(in["mask"]), SrcKeyPaddingMask(in["src_key_padding_mask"]))
+	})
+	dl := NewTransformerDecoderLayer(8, 2, 16)
+	runPortCase(t, "decoder_layer", dl, func(in map[string]*tensor.Tensor) *tensor.Tensor {
+		return dl.ForwardMemory(in["tgt"], in["memory"], TgtMask(in["tgt_mask"]), MemoryKeyPaddingMask(in["memory_key_padding_mask"]))
+	})
+	pre := NewTransformerDecoderLayer(8, 4, 12, Activation("gelu"), NormFirst())
+	runPortCase(t, "decoder_layer_pre_float", pre, func(in map[string]*tensor.Tensor) *tensor.Tensor {
+		return pre.ForwardMemory(in["tgt"], in["memory"], TgtMask(in["tgt_mask"]), MemoryMask(in["memory_mask"]),
+			TgtKeyPaddingMask(in["tgt_key_padding_mask"]))
+	})
+	dec := NewTransformerDecoder(NewTransformerDecoderLayer(8, 2, 16), 2, Norm(NewLayerNorm(8)))
+	runPortCase(t, "decoder_stack", dec, func(in map[string]*tensor.Tensor) *tensor.Tensor {
+		return dec.ForwardMemory(in["tgt"], in["memory"], TgtMask(in["tgt_mask"]))
+	})
+	tr := NewTransformer(8, 2, 2, 1, 16)
+	runPortCase(t, "transformer", tr, func(in map[string]*tensor.Tensor) *tensor.Tensor {
+		return tr.ForwardSrcTgt(in["src"], in["tgt"], TgtMask(in["tgt_mask"]),
+			SrcKeyPaddingMask(in["src_key_padding_mask"]), MemoryKeyPaddingMask(in["memory_key_padding_mask"]))
+	})
+	tr = NewTransformer(8, 4, 1, 2, 12, Activation("gelu"), NormFirst())
+	runPortCase(t, "transformer_pre_gelu", tr, func(in map[string]*tensor.Tensor) *tensor.Tensor {
+		return tr.ForwardSrcTgt(in["src"], in["tgt"], SrcMask(in["src_mask"]), MemoryMask(in["memory_mask"]))
+	})
+}
+
+// TestTransformerStackParts checks what the fixtures do not: the layers
+// of a stack are deep copies that start equal, TgtIsCausal is the
+// subsequent mask, nn.Transformer initialises its matrices
+// Xavier-uniform, the reprs, and misuse.
+func TestTransformerStackParts(t *testing.T) {
+	tensor.ManualSeed(7)
+	layer := NewTransformerEncoderLayer(8, 2, 16)
+	enc := NewTransformerEncoder(layer, 3)
+	if len(enc.Layers) != 3 || enc.Layers[0] == layer || enc.Layers[0].Linear1.Weight == enc.Layers[1].Linear1.Weight {
+		t.Fatal("the layers are not copies")
+	}
+	if !slices.Equal(enc.Layers[2].SelfAttn.InProjWeight.Float32s(), layer.SelfAttn.InProjWeight.Float32s()) {
+		t.Error("a copy starts with other weights")
+	}
+	if got := len(enc.Parameters()); got != 3*len(layer.Parameters()) {
+		t.Errorf("%d parameters, want %d", got, 3*len(layer.Parameters()))
+	}
+	dec := NewTransformerDecoder(NewTransformerDecoderLayer(8, 2, 16), 2)
+	SetTraining(dec, false)
+	tgt, mem := tensor.Randn(2, 5, 8), tensor.Randn(2, 3, 8)
+	assertClose(t, "TgtIsCausal against the subsequent mask", dec.ForwardMemory(tgt, mem, TgtIsCausal()),
+		dec.ForwardMemory(tgt, mem, TgtMask(GenerateSquareSubsequentMask(5))), 1e-5, 1e-6)
+	tr := NewTransformer(16, 2, 1, 1, 32)
+	w := tr.Encoder.Layers[0].Linear1.Weight.Float64s() // [32 16]: Xavier bound √(6/48)
+	lo, hi := slices.Min(w), slices.Max(w)
+	if bound := math.Sqrt(6.0 / 48); hi > bound || lo < -bound || hi < bound/2 {
+		t.Errorf("linear1 weights in [%v, %v], want Xavier-uniform within ±%v", lo, hi, bound)
+	}
+	for _, want := range []string{"Transformer(\n  (encoder): TransformerEncoder(\n    (layers): ModuleList(\n      (0): TransformerEncoderLayer(",
+		"(norm): LayerNorm((16,), eps=1e-05, elementwise_affine=True)", "(multihead_attn): MultiheadAttention("} {
+		if !strings.Contains(tr.String(), want) {
+			t.Errorf("repr lacks %q:\n%s", want, tr)
+		}
+	}
+	for i, f := range []func(){
+		func() { tr.Forward(tgt) },
+		func() { dec.ForwardMemory(tgt, mem, SrcMask(GenerateSquareSubsequentMask(5))) },
+		func() { NewTransformerEncoder(layer, 0) },
+		func() { NewTransformerEncoder(layer, 2, NormFirst()) },
+	} {
+		if !panics(f) {
+			t.Errorf("misuse %d did not panic", i)
+		}
+	}
+}
+
+// TestTransformerSaveIntoTorch saves an nn.Transformer made in Go, loads
+// the file into PyTorch's nn.Transformer with load_state_dict(strict=True)
+// and compares the outputs with masks.
+func TestTransformerSaveIntoTorch(t *testing.T) {
+	tensor.ManualSeed(11)
+	m := NewTransformer(8, 2, 2, 2, 16, NormFirst())
+	SetTraining(m, false)
+	src, tgt := tensor.Randn(2, 5, 8), tensor.Randn(2, 4, 8)
+	pad := tensor.FromFloat32s([]float32{0, 0, 0, 0, 0, 0, 0, 0, 1, 1}, 2, 5).AsType(tensor.Bool)
+	want := m.ForwardSrcTgt(src, tgt, TgtMask(GenerateSquareSubsequentMask(4)), SrcKeyPaddingMask(pad), MemoryKeyPaddingMask(pad))
+	ys := torchOfSaved(t, m, map[string]*tensor.Tensor{"src": src, "tgt": tgt, "pad": pad}, `
+m = nn.Transformer(d_model=8, nhead=2, num_encoder_layers=2, num_decoder_layers=2, dim_feedforward=16,
+                   norm_first=True, batch_first=True)
+m.load_state_dict(sd, strict=True)
+m.eval()
+with torch.no_grad():
+    out["y"] = m(x["src"], x["tgt"], tgt_mask=nn.Transformer.generate_square_subsequent_mask(4),
+                 src_key_padding_mask=x["pad"], memory_key_padding_mask=x["pad"])
+`)
+	assertClose(t, "PyTorch's output of the Go model", ys["y"], want, 1e-4, 1e-5)
+}
+
+// torchOfSaved saves m with nn.Save and the inputs, and runs script in
+// PyTorch with sd (the saved state_dict) and x (the inputs) as dicts of
+// torch tensors; it returns what script puts in the dict out. It skips
+// the test in -short mode or without python3-torch.
+func torchOfSaved(t *testing.T, m Module, inputs map[string]*tensor.Tensor, script string) map[string]*tensor.Tensor {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs PyTorch")
+	}
+	if err := exec.Command("/usr/bin/python3", "-c", "import torch, numpy").Run(); err != nil {
+		t.Skipf("python3-torch is not available: %v", err)
+	}
+	dir := t.TempDir()
+	if err := Save(filepath.Join(dir, "m.safetensors"), m); err != nil {
+		t.Fatal(err)
+	}
+	if err := tensorio.SaveSafetensors(filepath.Join(dir, "x.safetensors"), inputs, nil); err != nil {
+		t.Fatal(err)
+	}
+	prelude := `
+import sys, os, torch, torch.nn as nn
+sys.path.insert(0, "testdata")
+import st
+d = sys.argv[1]
+sd = {k: torch.from_numpy(v) for k, v in st.load(os.path.join(d, "m.safetensors")).items()}
+x = {k: torch.from_numpy(v) for k, v in st.load(os.path.join(d, "x.safetensors")).items()}
+out = {}
+`
+	post := `
+st.save(os.path.join(d, "y.safetensors"), {k: v.detach().numpy() for k, v in out.items()}, {})
+`
+	res, err := exec.Command("/usr/bin/python3", "-c", prelude+script+post, dir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("PyTorch: %v\n%s", err, res)
+	}
+	ys, _, err := tensorio.LoadSafetensors(filepath.Join(dir, "y.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ys
 }

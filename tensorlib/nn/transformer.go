@@ -210,14 +210,7 @@ type TransformerEncoderLayer struct {
 //	block := nn.NewTransformerEncoderLayer(128, 4, 512, nn.NormFirst(), nn.Activation("gelu"), nn.DropoutP(0.1))
 //	block.Causal = true
 func NewTransformerEncoderLayer(dModel, nHead, dimFF int, opts ...Option) *TransformerEncoderLayer {
-	c := newConfig("NewTransformerEncoderLayer", optDropout|optNormFirst|optActivation|optEps, opts)
-	if c.activation != "relu" && c.activation != "gelu" {
-		panic(fmt.Errorf("nn: NewTransformerEncoderLayer: activation %q; use \"relu\" or \"gelu\"", c.activation))
-	}
-	p := c.dropout
-	if p < 0 {
-		p = 0.1
-	}
+	c, p := layerConfig("NewTransformerEncoderLayer", opts)
 	l := &TransformerEncoderLayer{
 		SelfAttn: NewMultiheadAttention(dModel, nHead, DropoutP(p)),
 		Linear1:  NewLinear(dModel, dimFF), Linear2: NewLinear(dimFF, dModel),

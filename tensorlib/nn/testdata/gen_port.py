@@ -106,5 +106,41 @@ module_case("encoder_layer_pre_float", nn.TransformerEncoderLayer(E, 4, 12, acti
             {"x": torch.randn(N, L, E), "src_mask": torch.randn(N * 4, L, L)},
             lambda m, x, src_mask: m(x, src_mask=src_mask))
 
+# 2. The encoder and decoder stacks and nn.Transformer, masks passed through.
+T = 4
+tgt_causal = nn.Transformer.generate_square_subsequent_mask(T)  # float, -inf above the diagonal
+module_case("encoder_stack", nn.TransformerEncoder(nn.TransformerEncoderLayer(E, H, 16, batch_first=True), 2,
+                                                   norm=nn.LayerNorm(E)),
+            {"x": torch.randn(N, L, E), "mask": causal, "src_key_padding_mask": pad[:, :L]},
+            lambda m, x, mask, src_key_padding_mask: m(x, mask=mask, src_key_padding_mask=src_key_padding_mask))
+module_case("decoder_layer", nn.TransformerDecoderLayer(E, H, 16, batch_first=True),
+            {"tgt": torch.randn(N, T, E), "memory": torch.randn(N, S, E), "tgt_mask": tgt_causal.bool(),
+             "memory_key_padding_mask": pad},
+            lambda m, tgt, memory, tgt_mask, memory_key_padding_mask: m(
+                tgt, memory, tgt_mask=tgt_mask, memory_key_padding_mask=memory_key_padding_mask))
+module_case("decoder_layer_pre_float", nn.TransformerDecoderLayer(E, 4, 12, activation="gelu", norm_first=True,
+                                                                  batch_first=True),
+            {"tgt": torch.randn(N, T, E), "memory": torch.randn(N, S, E), "tgt_mask": tgt_causal,
+             "memory_mask": torch.randn(N * 4, T, S), "tgt_key_padding_mask": pad[:, :T]},
+            lambda m, tgt, memory, tgt_mask, memory_mask, tgt_key_padding_mask: m(
+                tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask, tgt_key_padding_mask=tgt_key_padding_mask))
+module_case("decoder_stack", nn.TransformerDecoder(nn.TransformerDecoderLayer(E, H, 16, batch_first=True), 2,
+                                                   norm=nn.LayerNorm(E)),
+            {"tgt": torch.randn(N, T, E), "memory": torch.randn(N, S, E), "tgt_mask": tgt_causal},
+            lambda m, tgt, memory, tgt_mask: m(tgt, memory, tgt_mask=tgt_mask))
+module_case("transformer", nn.Transformer(d_model=E, nhead=H, num_encoder_layers=2, num_decoder_layers=1,
+                                          dim_feedforward=16, batch_first=True),
+            {"src": torch.randn(N, S, E), "tgt": torch.randn(N, T, E), "tgt_mask": tgt_causal,
+             "src_key_padding_mask": pad, "memory_key_padding_mask": pad},
+            lambda m, src, tgt, tgt_mask, src_key_padding_mask, memory_key_padding_mask: m(
+                src, tgt, tgt_mask=tgt_mask, src_key_padding_mask=src_key_padding_mask,
+                memory_key_padding_mask=memory_key_padding_mask))
+module_case("transformer_pre_gelu", nn.Transformer(d_model=E, nhead=4, num_encoder_layers=1, num_decoder_layers=2,
+                                                   dim_feedforward=12, activation="gelu", norm_first=True,
+                                                   batch_first=True),
+            {"src": torch.randn(N, S, E), "tgt": torch.randn(N, T, E), "src_mask": bool_mask(S, S),
+             "memory_mask": bool_mask(T, S)},
+            lambda m, src, tgt, src_mask, memory_mask: m(src, tgt, src_mask=src_mask, memory_mask=memory_mask))
+
 st.save(os.path.join(HERE, "port.safetensors"), out, {"generator": "gen_port.py", "torch": torch.__version__})
 print("wrote", len(out), "tensors")
