@@ -115,3 +115,83 @@ fmt.Sprint(err, " ", other.bn.NumBatchesTracked.Item(), " ", other.fc.Weight.Sub
 		}
 	}
 }
+
+// TestCellModuleFields declares modules in cells with only their fields
+// and Forward, as PyTorch modules declare attributes, and trains one a
+// step: nn derives their parameters, children, state names and modes from
+// the fields of the value the interpreter hands compiled code. It also
+// records what reflection sees of a cell's struct type, the facts nn's
+// rule relies on (tensorlib/nn/fields.go): an unnamed type built with
+// reflect.StructOf, unexported fields renamed "X"+name, and a field of
+// another cell type as a pointer to an unnamed struct.
+func TestCellModuleFields(t *testing.T) {
+	s := newSession(t)
+	mustRun(t, s, `
+type Block struct {
+	FC     *nn.Linear
+	Drop   *nn.Dropout
+	Gain   *tensor.Tensor
+	hidden *nn.Linear
+}
+
+func (b *Block) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return b.Drop.Forward(b.FC.Forward(x)).Mul(b.Gain).ReLU()
+}
+
+type Net struct {
+	Blocks []*Block
+	Extra  nn.Module
+	Head   *nn.Linear
+	Steps  int
+}
+
+func (n *Net) Forward(x *tensor.Tensor) *tensor.Tensor {
+	for _, b := range n.Blocks {
+		x = b.Forward(x)
+	}
+	return n.Head.Forward(n.Extra.Forward(x))
+}
+
+func newBlock() *Block {
+	return &Block{FC: nn.NewLinear(4, 4), Drop: nn.NewDropout(0.2), Gain: tensor.Ones(4).SetRequiresGrad(true), hidden: nn.NewLinear(1, 1)}
+}
+
+tensor.ManualSeed(1)
+net := &Net{Blocks: []*Block{newBlock(), newBlock()}, Extra: newBlock(), Head: nn.NewLinear(4, 3)}
+x, y := tensor.Randn(16, 4), tensor.RandInt(0, 3, 16)
+`)
+	for i, tc := range []struct{ code, want string }{
+		{`import "reflect"
+bt := reflect.TypeOf(net).Elem()
+fmt.Sprint(bt.Name() == "", " ", bt.Field(0).Type.Elem().Elem().Name() == "", " ", reflect.TypeOf(newBlock()).Elem().Field(3).Name)`,
+			"true true Xhidden"},
+		{`import ("sort"; "strings")
+names := []string{}
+for k := range nn.StateDict(net) { names = append(names, k) }
+sort.Strings(names)
+strings.Join(names, " ")`, "blocks.0.fc.bias blocks.0.fc.weight blocks.0.gain blocks.1.fc.bias blocks.1.fc.weight blocks.1.gain extra.fc.bias extra.fc.weight extra.gain head.bias head.weight"},
+		{"len(nn.Parameters(net))", "11"},
+		{"nn.Eval(net); fmt.Sprint(net.Blocks[0].Drop.Training, net.Blocks[1].Drop.Training, net.Extra.(*Block).Drop.Training)", "false false false"},
+		{"nn.Train(net); net.Blocks[1].Drop.Training", "true"},
+		{`opt := optim.NewSGD(nn.Parameters(net), 0.1)
+nn.Eval(net)
+g0 := net.Blocks[0].Gain.Clone()
+loss := nn.CrossEntropy(net.Forward(x), y)
+opt.ZeroGrad()
+loss.Backward()
+opt.Step()
+after := nn.CrossEntropy(net.Forward(x), y)
+fmt.Sprint(net.Blocks[0].Gain.Sub(g0).Abs().Sum().Item() > 0, net.Head.Weight.Grad() != nil, after.Item() < loss.Item())`, "true true true"},
+		{`import "path/filepath"
+p := filepath.Join(` + "`" + t.TempDir() + "`" + `, "net.safetensors")
+err := nn.Save(p, net)
+other := &Net{Blocks: []*Block{newBlock(), newBlock()}, Extra: newBlock(), Head: nn.NewLinear(4, 3)}
+err = nn.Load(p, other)
+fmt.Sprint(err, " ", other.Blocks[0].Gain.Sub(net.Blocks[0].Gain).Abs().Sum().Item())`, "<nil> 0"},
+	} {
+		got, _ := mustRun(t, s, tc.code)
+		if got != tc.want {
+			t.Errorf("%d: %s\n got %s\nwant %s", i, tc.code, got, tc.want)
+		}
+	}
+}

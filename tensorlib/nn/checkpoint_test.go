@@ -38,7 +38,7 @@ func newRun(dev tensor.Device, seed int64) *run {
 	r := &run{dev: dev}
 	r.model = nn.NewSequential(nn.NewLinear(6, 16), nn.NewBatchNorm1d(16), nn.NewReLU(), nn.NewDropout(0.2), nn.NewLinear(16, 3))
 	nn.To(r.model, dev)
-	r.opt = optim.NewAdamW(r.model.Parameters(), 0.02)
+	r.opt = optim.NewAdamW(nn.Parameters(r.model), 0.02)
 	r.sched = optim.NewCosineLR(r.opt, 4, 0)
 	r.scaler = optim.NewGradScaler(optim.InitScale(1024), optim.GrowthInterval(3))
 	r.loader = data.NewLoader(data.NewTensorDataset(x, y), 8, data.Shuffle(3))

@@ -4,10 +4,11 @@
 //
 // # Modules
 //
-// A Module maps a tensor to a tensor and lists its trainable parameters.
-// Every layer here is one — Linear, Conv2d, MaxPool2d, AvgPool2d,
-// Flatten, ReLU, Sigmoid, Tanh, GELU, Dropout, BatchNorm (1d and 2d),
-// LayerNorm, Embedding, MultiheadAttention, TransformerEncoderLayer — and
+// A Module maps a tensor to a tensor. Every layer here is one — Linear,
+// Conv2d, MaxPool2d, AvgPool2d, Flatten, ReLU, Sigmoid, Tanh, GELU,
+// Dropout, BatchNorm (1d and 2d), LayerNorm, Embedding,
+// MultiheadAttention, TransformerEncoderLayer, TransformerEncoder,
+// TransformerDecoderLayer, TransformerDecoder, Transformer — and
 // Sequential chains them. Layers start with
 // PyTorch's initialisation (Linear and Conv2d: U(±1/√fan_in)) drawn from
 // the generator that tensor.ManualSeed seeds, and their fields (Weight,
@@ -54,34 +55,37 @@
 //
 // # Your own modules
 //
-// A struct with Forward and Parameters methods is a Module, in compiled
-// code and in a notebook cell, and works everywhere a layer does: inside
-// a Sequential, with optimizers, To, SetTraining, Summary, Save and Load.
-// These reach what Parameters returns and, through it, the layers of this
-// package the parameters belong to, with their buffers and mode (see
-// Module). Implement Children (Container) to give sub-modules PyTorch's
-// names ("fc1.weight" rather than "0.weight") and to let SetTraining reach
-// a sub-module that owns no parameters, such as a Dropout field:
+// A struct with a Forward method is a Module, in compiled code and in a
+// notebook cell, and works everywhere a layer does: inside a Sequential,
+// with optimizers, To, Train, Eval, Summary, Save and Load. As PyTorch
+// finds a module's parameters in its attributes, nn finds them in its
+// exported fields (see Module for the rule): sub-modules, tensors that
+// require grad, tensors tagged `nn:",buffer"`, and slices and maps of
+// them, named after the fields in snake case:
 //
-//	type Net struct{ FC1, FC2 *nn.Linear; Drop *nn.Dropout }
+//	type Net struct {
+//		FC1, FC2 *nn.Linear
+//		Drop     *nn.Dropout
+//		Pos      *tensor.Tensor // a learned parameter: SetRequiresGrad(true)
+//	}
 //
 //	func (n *Net) Forward(x *tensor.Tensor) *tensor.Tensor {
-//		return n.FC2.Forward(n.Drop.Forward(n.FC1.Forward(x.Flatten(1)).ReLU()))
-//	}
-//	func (n *Net) Parameters() []*tensor.Tensor {
-//		return append(n.FC1.Parameters(), n.FC2.Parameters()...)
-//	}
-//	func (n *Net) Children() []nn.Child {
-//		return []nn.Child{{Name: "fc1", Module: n.FC1}, {Name: "drop", Module: n.Drop}, {Name: "fc2", Module: n.FC2}}
+//		return n.FC2.Forward(n.Drop.Forward(n.FC1.Forward(x.Flatten(1).Add(n.Pos)).ReLU()))
 //	}
 //
-// In a notebook, add a module whose type is declared in a cell to a
-// Sequential with Add (or a []nn.Module slice and ...): the interpreter
-// cannot pass it as a variadic argument.
+//	opt := optim.NewAdam(nn.Parameters(net), 1e-3) // pos, fc1.weight, fc1.bias, fc2.weight, fc2.bias
+//	nn.Eval(net)                                   // Drop too
 //
-// The library never inspects a module beyond these methods: it asks for
-// the optional ones (Children, String) through Container and fmt.Stringer,
-// and works without them.
+// Methods of the module's own override the fields: Parameters (the
+// tensors to train, say with a frozen embedding left out) and Children
+// (Container: names of your choosing, or sub-modules in unexported
+// fields). In a notebook, add a module whose type is declared in a cell
+// to a Sequential with Add (or a []nn.Module slice and ...): the
+// interpreter cannot pass it as a variadic argument.
+//
+// Besides Forward, the library asks a module only for those optional
+// methods (through Container and fmt.Stringer) and reads its exported
+// fields; it never calls a method it finds by reflection.
 //
 // # Losses
 //

@@ -8,11 +8,10 @@ import (
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
-// This file is how nn finds, from nothing but a module's Parameters, the
-// layers of this package inside it, with their buffers and training mode:
-// a module declared in a notebook cell reaches compiled code as a wrapper
-// that has only the Module methods (and those of Container and
-// fmt.Stringer when the type has them), so nn never relies on more.
+// This file is how nn finds, from nothing but a module's own Parameters
+// method, the layers of this package inside it, with their buffers and
+// training mode, when the module's fields do not show them (unexported
+// fields; see fields.go for modules whose exported fields do).
 //
 // Every tensor of a layer's state carries a tag (set through
 // tensorlib/internal/access, invisible to users) naming the layer, and
@@ -29,6 +28,7 @@ var acc = access.Get[*tensor.Tensor]()
 // A layer is one of this package's modules with state of its own.
 type layer interface {
 	Module
+	Parameters() []*tensor.Tensor
 	// state lists the layer's tensors by local name, parameters and
 	// buffers, as PyTorch names them ("weight", "running_mean"); nil
 	// tensors are left out.
@@ -87,10 +87,10 @@ func (s *Sequential) list(ps []*tensor.Tensor) []*tensor.Tensor {
 }
 
 // visitLayers calls fn once for every layer of this package in m: m
-// itself when it is one; the layers of a Sequential; the children of a
-// Container; and, for any other module, the layers its parameters are
-// tagged with and the Sequentials that listed them while m.Parameters()
-// ran.
+// itself when it is one; the layers of a Sequential; m's children
+// (Children); and, for a module with its own Parameters method, the
+// layers its parameters are tagged with and the Sequentials that listed
+// them while that method ran.
 func visitLayers(m Module, fn func(layer)) {
 	layers := map[layer]bool{}
 	seqs := map[*Sequential]bool{}
@@ -112,16 +112,17 @@ func visitLayers(m Module, fn func(layer)) {
 			}
 			return
 		}
-		if c, ok := m.(Container); ok {
-			for _, ch := range c.Children() {
-				if ch.Module != nil {
-					visit(ch.Module)
-				}
+		for _, ch := range Children(m) {
+			if ch.Module != nil {
+				visit(ch.Module)
 			}
+		}
+		if _, ok := m.(paramLister); !ok {
+			return // its parameters are its children's
 		}
 		walk := walks.Add(1)
 		var found []Module
-		for _, p := range m.Parameters() {
+		for _, p := range Parameters(m) {
 			g := tagOf(p)
 			for _, s := range g.seqs {
 				if s.listed.Load() == walk {

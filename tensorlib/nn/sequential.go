@@ -82,7 +82,7 @@ func (s *Sequential) Forward(x *tensor.Tensor) *tensor.Tensor {
 func (s *Sequential) Parameters() []*tensor.Tensor {
 	var ps []*tensor.Tensor
 	for _, l := range s.Layers {
-		ps = append(ps, l.Parameters()...)
+		ps = append(ps, Parameters(l)...)
 	}
 	return s.list(ps)
 }

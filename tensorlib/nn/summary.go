@@ -30,7 +30,7 @@ type SummaryRow struct {
 	Params      int    // elements in the module's parameters, children included
 }
 
-// Summary describes m: every sub-module (through Container) with its
+// Summary describes m: every sub-module (Children) with its
 // parameter count and, when inputShape is given, the output shape of a
 // forward pass on zeros of that shape (Int64 when the first layer is an
 // Embedding). The pass runs without gradients and with Dropout and
@@ -43,7 +43,7 @@ type SummaryRow struct {
 //	nn.Summary(model, 1, 1, 28, 28) // a [1 1 28 28] input
 func Summary(m Module, inputShape ...int) *ModelSummary {
 	s := &ModelSummary{}
-	for _, p := range m.Parameters() {
+	for _, p := range Parameters(m) {
 		s.TotalParams += p.Numel()
 		if p.RequiresGrad() {
 			s.TrainableParams += p.Numel()
@@ -56,7 +56,7 @@ func Summary(m Module, inputShape ...int) *ModelSummary {
 		if _, ok := firstLeaf(m).(*Embedding); ok {
 			x = x.AsType(tensor.Int64)
 		}
-		if ps := m.Parameters(); len(ps) > 0 {
+		if ps := Parameters(m); len(ps) > 0 {
 			x = x.To(ps[0].Device())
 		}
 	}
@@ -75,8 +75,8 @@ func Summary(m Module, inputShape ...int) *ModelSummary {
 // x is nil or the pass failed).
 func (s *ModelSummary) walk(m Module, prefix string, depth int, x *tensor.Tensor) *tensor.Tensor {
 	_, sequential := m.(*Sequential)
-	c, container := m.(Container)
-	if !container {
+	children := Children(m)
+	if len(children) == 0 {
 		return s.forward(m, x)
 	}
 	var y *tensor.Tensor
@@ -85,7 +85,7 @@ func (s *ModelSummary) walk(m Module, prefix string, depth int, x *tensor.Tensor
 		y = s.forward(m, x)
 		x = nil
 	}
-	for _, ch := range c.Children() {
+	for _, ch := range children {
 		if ch.Module == nil {
 			continue // a tensor of m's own
 		}

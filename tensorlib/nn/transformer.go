@@ -286,7 +286,7 @@ func (l *TransformerEncoderLayer) Children() []Child {
 func (l *TransformerEncoderLayer) Parameters() []*tensor.Tensor {
 	var ps []*tensor.Tensor
 	for _, c := range l.Children() {
-		ps = append(ps, c.Module.Parameters()...)
+		ps = append(ps, Parameters(c.Module)...)
 	}
 	return ps
 }

@@ -434,7 +434,7 @@ func childParameters(cs []Child) []*tensor.Tensor {
 	var ps []*tensor.Tensor
 	for _, c := range cs {
 		if c.Module != nil {
-			ps = append(ps, c.Module.Parameters()...)
+			ps = append(ps, Parameters(c.Module)...)
 		}
 	}
 	return ps

@@ -9,46 +9,88 @@ import (
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
-type _nnModuleCS struct {
+type _nnModulePCS struct {
 	IValue      interface{}
 	WForward    func(x *tensor.Tensor) *tensor.Tensor
 	WParameters func() []*tensor.Tensor
 	WChildren   func() []nn.Child
 	WString     func() string
+}
+
+func (W _nnModulePCS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
+func (W _nnModulePCS) Parameters() []*tensor.Tensor            { return W.WParameters() }
+func (W _nnModulePCS) Children() []nn.Child                    { return W.WChildren() }
+func (W _nnModulePCS) String() string                          { return W.WString() }
+
+type _nnModuleCS struct {
+	IValue    interface{}
+	WForward  func(x *tensor.Tensor) *tensor.Tensor
+	WChildren func() []nn.Child
+	WString   func() string
 }
 
 func (W _nnModuleCS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
-func (W _nnModuleCS) Parameters() []*tensor.Tensor            { return W.WParameters() }
 func (W _nnModuleCS) Children() []nn.Child                    { return W.WChildren() }
 func (W _nnModuleCS) String() string                          { return W.WString() }
 
-type _nnModuleS struct {
+type _nnModulePS struct {
 	IValue      interface{}
 	WForward    func(x *tensor.Tensor) *tensor.Tensor
 	WParameters func() []*tensor.Tensor
 	WString     func() string
 }
 
-func (W _nnModuleS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
-func (W _nnModuleS) Parameters() []*tensor.Tensor            { return W.WParameters() }
-func (W _nnModuleS) String() string                          { return W.WString() }
+func (W _nnModulePS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
+func (W _nnModulePS) Parameters() []*tensor.Tensor            { return W.WParameters() }
+func (W _nnModulePS) String() string                          { return W.WString() }
 
-type _nnModuleC struct {
+type _nnModulePC struct {
 	IValue      interface{}
 	WForward    func(x *tensor.Tensor) *tensor.Tensor
 	WParameters func() []*tensor.Tensor
 	WChildren   func() []nn.Child
 }
 
+func (W _nnModulePC) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
+func (W _nnModulePC) Parameters() []*tensor.Tensor            { return W.WParameters() }
+func (W _nnModulePC) Children() []nn.Child                    { return W.WChildren() }
+
+type _nnModuleS struct {
+	IValue   interface{}
+	WForward func(x *tensor.Tensor) *tensor.Tensor
+	WString  func() string
+}
+
+func (W _nnModuleS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
+func (W _nnModuleS) String() string                          { return W.WString() }
+
+type _nnModuleC struct {
+	IValue    interface{}
+	WForward  func(x *tensor.Tensor) *tensor.Tensor
+	WChildren func() []nn.Child
+}
+
 func (W _nnModuleC) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
-func (W _nnModuleC) Parameters() []*tensor.Tensor            { return W.WParameters() }
 func (W _nnModuleC) Children() []nn.Child                    { return W.WChildren() }
+
+type _nnModuleP struct {
+	IValue      interface{}
+	WForward    func(x *tensor.Tensor) *tensor.Tensor
+	WParameters func() []*tensor.Tensor
+}
+
+func (W _nnModuleP) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
+func (W _nnModuleP) Parameters() []*tensor.Tensor            { return W.WParameters() }
 
 func init() {
 	module := reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_nn_Module)(nil))
 	Symbols["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(map[reflect.Value][]reflect.Type{module: {
+		reflect.TypeOf((*_nnModulePCS)(nil)).Elem(),
 		reflect.TypeOf((*_nnModuleCS)(nil)).Elem(),
+		reflect.TypeOf((*_nnModulePS)(nil)).Elem(),
+		reflect.TypeOf((*_nnModulePC)(nil)).Elem(),
 		reflect.TypeOf((*_nnModuleS)(nil)).Elem(),
 		reflect.TypeOf((*_nnModuleC)(nil)).Elem(),
+		reflect.TypeOf((*_nnModuleP)(nil)).Elem(),
 	}})}
 }

@@ -15,12 +15,14 @@ func init() {
 		"AttnMask":                     reflect.ValueOf(nn.AttnMask),
 		"BCEWithLogits":                reflect.ValueOf(nn.BCEWithLogits),
 		"CalculateGain":                reflect.ValueOf(nn.CalculateGain),
+		"Children":                     reflect.ValueOf(nn.Children),
 		"Constant":                     reflect.ValueOf(nn.Constant),
 		"CrossEntropy":                 reflect.ValueOf(nn.CrossEntropy),
 		"Dilation":                     reflect.ValueOf(nn.Dilation),
 		"DilationHW":                   reflect.ValueOf(nn.DilationHW),
 		"DropoutP":                     reflect.ValueOf(nn.DropoutP),
 		"Eps":                          reflect.ValueOf(nn.Eps),
+		"Eval":                         reflect.ValueOf(nn.Eval),
 		"GenerateSquareSubsequentMask": reflect.ValueOf(nn.GenerateSquareSubsequentMask),
 		"IsCausal":                     reflect.ValueOf(nn.IsCausal),
 		"KaimingNormal":                reflect.ValueOf(nn.KaimingNormal),
@@ -64,6 +66,7 @@ func init() {
 		"NumParameters":                reflect.ValueOf(nn.NumParameters),
 		"Padding":                      reflect.ValueOf(nn.Padding),
 		"PaddingHW":                    reflect.ValueOf(nn.PaddingHW),
+		"Parameters":                   reflect.ValueOf(nn.Parameters),
 		"Save":                         reflect.ValueOf(nn.Save),
 		"SaveCheckpoint":               reflect.ValueOf(nn.SaveCheckpoint),
 		"SetTraining":                  reflect.ValueOf(nn.SetTraining),
@@ -77,6 +80,7 @@ func init() {
 		"TgtKeyPaddingMask":            reflect.ValueOf(nn.TgtKeyPaddingMask),
 		"TgtMask":                      reflect.ValueOf(nn.TgtMask),
 		"To":                           reflect.ValueOf(nn.To),
+		"Train":                        reflect.ValueOf(nn.Train),
 		"Uniform":                      reflect.ValueOf(nn.Uniform),
 		"XavierNormal":                 reflect.ValueOf(nn.XavierNormal),
 		"XavierUniform":                reflect.ValueOf(nn.XavierUniform),
@@ -132,16 +136,12 @@ func (W _github_com_gotensor_gotensor_tensorlib_nn_Container) Children() []nn.Ch
 
 // _github_com_gotensor_gotensor_tensorlib_nn_Module is an interface wrapper for Module type
 type _github_com_gotensor_gotensor_tensorlib_nn_Module struct {
-	IValue      interface{}
-	WForward    func(x *tensor.Tensor) *tensor.Tensor
-	WParameters func() []*tensor.Tensor
+	IValue   interface{}
+	WForward func(x *tensor.Tensor) *tensor.Tensor
 }
 
 func (W _github_com_gotensor_gotensor_tensorlib_nn_Module) Forward(x *tensor.Tensor) *tensor.Tensor {
 	return W.WForward(x)
-}
-func (W _github_com_gotensor_gotensor_tensorlib_nn_Module) Parameters() []*tensor.Tensor {
-	return W.WParameters()
 }
 
 // _github_com_gotensor_gotensor_tensorlib_nn_Stateful is an interface wrapper for Stateful type
