@@ -91,7 +91,14 @@
 //
 // CrossEntropy (logits and Int64 labels, fused and stable), NLLLoss,
 // MSELoss and BCEWithLogits return the mean over the batch as a 0-d
-// tensor, as PyTorch's functions do with their default reduction.
+// tensor, as PyTorch's functions do with their default reduction. They
+// take PyTorch's shapes — CrossEntropy and NLLLoss [N, C, d1, ...] against
+// targets [N, d1, ...], CrossEntropy class probabilities too — and its
+// keyword arguments as LossOptions: Reduction ("mean", "sum", "none"),
+// Weight, IgnoreIndex (default -100, as PyTorch's), LabelSmoothing,
+// PosWeight:
+//
+//	loss := nn.CrossEntropy(logits.Permute(0, 2, 1), y, nn.IgnoreIndex(pad), nn.LabelSmoothing(0.1))
 //
 // # Files
 //

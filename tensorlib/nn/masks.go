@@ -3,7 +3,6 @@ package nn
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
@@ -137,16 +136,8 @@ func forwardOptions(op string, allowed fwdBit, opts []ForwardOption) forwardConf
 		}
 	}
 	if bad := c.set &^ allowed; bad != 0 {
-		var names, ok []string
-		for i, n := range fwdNames {
-			if bad&(1<<i) != 0 {
-				names = append(names, n)
-			}
-			if allowed&(1<<i) != 0 {
-				ok = append(ok, n)
-			}
-		}
-		panic(fmt.Errorf("nn: %s does not take %s; it takes %s", op, strings.Join(names, ", "), orNone(strings.Join(ok, ", "))))
+		names, ok := optionLists(fwdNames, uint(bad), uint(allowed))
+		panic(fmt.Errorf("nn: %s does not take %s; it takes %s", op, names, ok))
 	}
 	return c
 }

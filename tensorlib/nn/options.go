@@ -128,19 +128,25 @@ func newConfig(layer string, allowed optBit, opts []Option) config {
 		o(&c)
 	}
 	if bad := c.set &^ allowed; bad != 0 {
-		var names, ok []string
-		for i, n := range optNames {
-			if bad&(1<<i) != 0 {
-				names = append(names, n)
-			}
-			if allowed&(1<<i) != 0 {
-				ok = append(ok, n)
-			}
-		}
-		panic(fmt.Sprintf("nn: %s does not take option %s; it takes %s",
-			layer, strings.Join(names, ", "), orNone(strings.Join(ok, ", "))))
+		names, ok := optionLists(optNames, uint(bad), uint(allowed))
+		panic(fmt.Sprintf("nn: %s does not take option %s; it takes %s", layer, names, ok))
 	}
 	return c
+}
+
+// optionLists returns the names of the bits set in bad and in allowed,
+// joined with commas ("no options" when allowed has none).
+func optionLists(names []string, bad, allowed uint) (string, string) {
+	var b, ok []string
+	for i, n := range names {
+		if bad&(1<<i) != 0 {
+			b = append(b, n)
+		}
+		if allowed&(1<<i) != 0 {
+			ok = append(ok, n)
+		}
+	}
+	return strings.Join(b, ", "), orNone(strings.Join(ok, ", "))
 }
 
 func orNone(s string) string {

@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"fmt"
 	"math"
 	"os/exec"
 	"path/filepath"
@@ -312,4 +313,83 @@ st.save(os.path.join(d, "y.safetensors"), {k: v.detach().numpy() for k, v in out
 		t.Fatal(err)
 	}
 	return ys
+}
+
+// TestLossesPortMatchTorch calls the losses with PyTorch's shapes and
+// keyword arguments and compares the loss and its gradient with PyTorch.
+func TestLossesPortMatchTorch(t *testing.T) {
+	for _, tc := range []struct {
+		c    string
+		loss func(in map[string]*tensor.Tensor) *tensor.Tensor
+	}{
+		{"ce_kdim", func(in map[string]*tensor.Tensor) *tensor.Tensor { return CrossEntropy(in["input"], in["target"]) }},
+		{"ce_weight_ignore_smooth", func(in map[string]*tensor.Tensor) *tensor.Tensor {
+			return CrossEntropy(in["input"], in["target"], Weight(in["weight"]), IgnoreIndex(2), LabelSmoothing(0.1))
+		}},
+		{"ce_kdim_none_smooth", func(in map[string]*tensor.Tensor) *tensor.Tensor {
+			return CrossEntropy(in["input"], in["target"], Weight(in["weight"]), LabelSmoothing(0.2), Reduction("none"))
+		}},
+		{"ce_sum_ignore", func(in map[string]*tensor.Tensor) *tensor.Tensor {
+			return CrossEntropy(in["input"], in["target"], IgnoreIndex(-1), Reduction("sum"))
+		}},
+		{"ce_prob", func(in map[string]*tensor.Tensor) *tensor.Tensor {
+			return CrossEntropy(in["input"], in["target"], Weight(in["weight"]), LabelSmoothing(0.1))
+		}},
+		{"ce_unbatched", func(in map[string]*tensor.Tensor) *tensor.Tensor { return CrossEntropy(in["input"], in["target"]) }},
+		{"ce_default_pad", func(in map[string]*tensor.Tensor) *tensor.Tensor { return CrossEntropy(in["input"], in["target"]) }},
+		{"nll_kdim_weight", func(in map[string]*tensor.Tensor) *tensor.Tensor {
+			return NLLLoss(in["input"], in["target"], Weight(in["weight"]), IgnoreIndex(1))
+		}},
+		{"nll_none", func(in map[string]*tensor.Tensor) *tensor.Tensor {
+			return NLLLoss(in["input"], in["target"], Reduction("none"))
+		}},
+		{"bce_weights", func(in map[string]*tensor.Tensor) *tensor.Tensor {
+			return BCEWithLogits(in["input"], in["target"], Weight(in["weight"]), PosWeight(in["pos_weight"]))
+		}},
+		{"bce_none", func(in map[string]*tensor.Tensor) *tensor.Tensor {
+			return BCEWithLogits(in["input"], in["target"], Reduction("none"))
+		}},
+		{"bce_sum_pos", func(in map[string]*tensor.Tensor) *tensor.Tensor {
+			return BCEWithLogits(in["input"], in["target"], PosWeight(in["pos_weight"]), Reduction("sum"))
+		}},
+		{"mse_sum", func(in map[string]*tensor.Tensor) *tensor.Tensor {
+			return MSELoss(in["input"], in["target"], Reduction("sum"))
+		}},
+		{"mse_none", func(in map[string]*tensor.Tensor) *tensor.Tensor {
+			return MSELoss(in["input"], in["target"], Reduction("none"))
+		}},
+	} {
+		in := portIn(t, tc.c)
+		y := tc.loss(in)
+		assertClose(t, tc.c+" loss", y, portFx(t, tc.c+".y"), 1e-5, 1e-6)
+		y.BackwardWith(portFx(t, tc.c+".gout"))
+		assertClose(t, tc.c+" grad", in["input"].Grad(), portFx(t, tc.c+".grad.in.input"), 1e-5, 1e-6)
+	}
+}
+
+func TestLossMisuse(t *testing.T) {
+	logits := tensor.Randn(2, 3, 4)
+	for _, tc := range []struct {
+		f    func()
+		want string
+	}{
+		{func() { CrossEntropy(logits, tensor.Zeros(2, 3).AsType(tensor.Int64)) }, "want a target of [2 4]"},
+		{func() { CrossEntropy(logits, tensor.Full(3, 2, 4).AsType(tensor.Int64)) }, "target 3 is outside [0, 3)"},
+		{func() { CrossEntropy(logits.Select(2, 0), tensor.FromInt64s([]int64{0, -100}), Reduction("avg")) }, `Reduction("avg")`},
+		{func() { CrossEntropy(logits.Select(2, 0), tensor.FromInt64s([]int64{0, 1}), Weight(tensor.Ones(2))) }, "want one weight per class, [3]"},
+		{func() { MSELoss(logits, logits, IgnoreIndex(0)) }, "nn.MSELoss does not take IgnoreIndex; it takes Reduction"},
+		{func() { NLLLoss(logits, tensor.Zeros(2, 4).AsType(tensor.Int64), LabelSmoothing(0.1)) }, "does not take LabelSmoothing"},
+	} {
+		msg := func() (msg string) {
+			defer func() { msg = fmt.Sprint(recover()) }()
+			tc.f()
+			return ""
+		}()
+		if !strings.Contains(msg, tc.want) {
+			t.Errorf("panic %q, want one containing %q", msg, tc.want)
+		}
+	}
+	// The fused path and the composed one agree, -100 labels aside.
+	x, y := tensor.Randn(5, 4), tensor.FromInt64s([]int64{0, 3, 1, 1, 2})
+	assertClose(t, "fused against composed", CrossEntropy(x, y), CrossEntropy(x, y, Reduction("mean")), 1e-6, 1e-7)
 }

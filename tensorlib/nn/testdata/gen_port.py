@@ -142,5 +142,57 @@ module_case("transformer_pre_gelu", nn.Transformer(d_model=E, nhead=4, num_encod
              "memory_mask": bool_mask(T, S)},
             lambda m, src, tgt, src_mask, memory_mask: m(src, tgt, src_mask=src_mask, memory_mask=memory_mask))
 
+
+
+# 4. Losses as PyTorch takes them: [N, C, d1, ...], ignore_index, label
+# smoothing, class weights, reductions, probability targets, pos_weight.
+def loss_case(case, fn, input, target, **kw):
+    """Stores "<case>.in.input" (with its gradient), "<case>.in.target",
+    the tensor keyword arguments as "<case>.in.<name>", the loss and, for
+    reduction="none", the upstream gradient."""
+    x = input.clone().requires_grad_(True)
+    put(case + ".in.input", x)
+    put(case + ".in.target", target)
+    for k, v in kw.items():
+        if isinstance(v, torch.Tensor):
+            put(case + ".in." + k, v)
+    y = fn(x, target, **kw)
+    gout = torch.randn_like(y)
+    y.backward(gout)
+    put(case + ".gout", gout)
+    put(case + ".y", y)
+    put(case + ".grad.in.input", x.grad)
+
+
+def labels(shape, C, holes=()):
+    t = torch.randint(0, C, shape)
+    flat = t.view(-1)
+    for i, v in holes:
+        flat[i] = v
+    return t
+
+
+loss_case("ce_kdim", F.cross_entropy, torch.randn(2, 5, 3, 4) * 2, labels((2, 3, 4), 5, [(1, -100), (7, -100)]))
+loss_case("ce_weight_ignore_smooth", F.cross_entropy, torch.randn(6, 5) * 2, labels((6,), 5, [(0, 2), (3, 2)]),
+          weight=torch.rand(5) + 0.5, ignore_index=2, label_smoothing=0.1)
+loss_case("ce_kdim_none_smooth", F.cross_entropy, torch.randn(2, 4, 5), labels((2, 5), 4, [(4, -100)]),
+          weight=torch.rand(4) + 0.5, label_smoothing=0.2, reduction="none")
+loss_case("ce_sum_ignore", F.cross_entropy, torch.randn(5, 3), labels((5,), 3, [(2, -1)]), ignore_index=-1,
+          reduction="sum")
+loss_case("ce_prob", F.cross_entropy, torch.randn(3, 4, 2), torch.randn(3, 4, 2).softmax(1),
+          weight=torch.rand(4) + 0.5, label_smoothing=0.1)
+loss_case("ce_unbatched", F.cross_entropy, torch.randn(5), torch.tensor(3))
+loss_case("ce_default_pad", F.cross_entropy, torch.randn(4, 6), torch.tensor([1, -100, 5, -100]))
+loss_case("nll_kdim_weight", F.nll_loss, torch.randn(2, 4, 3).log_softmax(1), labels((2, 3), 4, [(0, 1), (4, 1)]),
+          weight=torch.rand(4) + 0.5, ignore_index=1)
+loss_case("nll_none", F.nll_loss, torch.randn(5, 3).log_softmax(1), labels((5,), 3), reduction="none")
+loss_case("bce_weights", F.binary_cross_entropy_with_logits, torch.randn(3, 4) * 3, torch.rand(3, 4),
+          weight=torch.rand(3, 1), pos_weight=torch.rand(4) * 3)
+loss_case("bce_none", F.binary_cross_entropy_with_logits, torch.randn(3, 4) * 3, torch.rand(3, 4), reduction="none")
+loss_case("bce_sum_pos", F.binary_cross_entropy_with_logits, torch.tensor([[-40.0, -3.0, 0.5], [2.0, 5.0, 40.0]]),
+          torch.rand(2, 3), pos_weight=torch.tensor([0.5, 2.0, 3.0]), reduction="sum")
+loss_case("mse_sum", F.mse_loss, torch.randn(3, 4), torch.randn(3, 4), reduction="sum")
+loss_case("mse_none", F.mse_loss, torch.randn(2, 3, 2), torch.randn(2, 3, 2), reduction="none")
+
 st.save(os.path.join(HERE, "port.safetensors"), out, {"generator": "gen_port.py", "torch": torch.__version__})
 print("wrote", len(out), "tensors")
