@@ -127,6 +127,17 @@ func IsCausal() ForwardOption { return func(c *forwardConfig) { c.set |= fwdIsCa
 // without the mask.
 func TgtIsCausal() ForwardOption { return func(c *forwardConfig) { c.set |= fwdTgtIsCausal } }
 
+// AverageAttnWeights sets whether the attention weights that
+// MultiheadAttention.AttendWithWeights and Weights, and the encoders'
+// ForwardWithWeights, return are the mean over the heads, [N, L, S] (true,
+// the default, as PyTorch's average_attn_weights), or one map per head,
+// [N, NumHeads, L, S] (false).
+//
+//	_, w := attn.AttendWithWeights(x, x, x, nn.AverageAttnWeights(false)) // [N, H, L, S]
+func AverageAttnWeights(average bool) ForwardOption {
+	return func(c *forwardConfig) { c.set |= fwdAverage; c.average = average }
+}
+
 // forwardOptions applies opts and panics when one is not in allowed.
 func forwardOptions(op string, allowed fwdBit, opts []ForwardOption) forwardConfig {
 	c := forwardConfig{average: true}

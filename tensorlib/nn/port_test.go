@@ -393,3 +393,39 @@ func TestLossMisuse(t *testing.T) {
 	x, y := tensor.Randn(5, 4), tensor.FromInt64s([]int64{0, 3, 1, 1, 2})
 	assertClose(t, "fused against composed", CrossEntropy(x, y), CrossEntropy(x, y, Reduction("mean")), 1e-6, 1e-7)
 }
+
+// TestAttentionWeightsMatchTorch compares MultiheadAttention's weights,
+// averaged over the heads (PyTorch's default) and per head, and their
+// gradient, and the weights of every layer of an encoder from one pass,
+// with PyTorch's.
+func TestAttentionWeightsMatchTorch(t *testing.T) {
+	mha := NewMultiheadAttention(8, 2)
+	var avg, heads *tensor.Tensor
+	runPortCase(t, "mha_weights", mha, func(in map[string]*tensor.Tensor) *tensor.Tensor {
+		opts := []ForwardOption{AttnMask(in["attn_mask"]), KeyPaddingMask(in["key_padding_mask"])}
+		out, w := mha.AttendWithWeights(in["q"], in["kv"], in["kv"], opts...)
+		avg = w
+		heads = mha.Weights(in["q"], in["kv"], append(opts, AverageAttnWeights(false))...)
+		return out
+	})
+	assertClose(t, "averaged weights", avg, portFx(t, "mha_weights.out.weights"), 1e-5, 1e-6)
+	assertClose(t, "per-head weights", heads, portFx(t, "mha_weights.out.weights_heads"), 1e-5, 1e-6)
+	mha = NewMultiheadAttention(8, 2)
+	runPortCase(t, "mha_weights_grad", mha, func(in map[string]*tensor.Tensor) *tensor.Tensor {
+		_, w := mha.AttendWithWeights(in["x"], in["x"], in["x"], AttnMask(in["attn_mask"]))
+		return w
+	})
+	enc := NewTransformerEncoder(NewTransformerEncoderLayer(8, 2, 16, NormFirst()), 3)
+	var ws []*tensor.Tensor
+	runPortCase(t, "encoder_weights", enc, func(in map[string]*tensor.Tensor) *tensor.Tensor {
+		var y *tensor.Tensor
+		y, ws = enc.ForwardWithWeights(in["x"], SrcMask(in["mask"]), SrcKeyPaddingMask(in["src_key_padding_mask"]))
+		return y
+	})
+	for i, w := range ws {
+		assertClose(t, fmt.Sprintf("layer %d's weights", i), w, portFx(t, fmt.Sprintf("encoder_weights.out.w%d", i)), 1e-5, 1e-6)
+	}
+	if len(ws) != 3 {
+		t.Errorf("%d layers' weights, want 3", len(ws))
+	}
+}

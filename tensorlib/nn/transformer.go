@@ -153,14 +153,39 @@ func (l *MultiheadAttention) attend(q, k, v, attn, pad *tensor.Tensor, causal, w
 	return tensor.Linear(o, l.OutProj.Weight, l.OutProj.Bias), w
 }
 
-// Weights returns the attention weights of the queries q over the keys k,
-// [N, NumHeads, L, S], each row summing to 1 (PyTorch's attn_weights with
-// average_attn_weights=False; take Mean(1) for its default), with the
-// options of Attend. For looking at, with display.HeatMap; it builds the
-// whole [L, S] matrix.
+// AttendWithWeights is PyTorch's forward(query, key, value) with
+// need_weights=True: Attend's output and the attention weights, each row
+// summing to 1 over the keys (after dropout in training, as PyTorch's),
+// averaged over the heads, [N, L, S], or per head, [N, NumHeads, L, S],
+// with AverageAttnWeights(false). It takes Attend's options and
+// AverageAttnWeights. It builds the whole [L, S] matrix of every head,
+// which Attend avoids.
+//
+//	out, w := attn.AttendWithWeights(x, x, x, nn.AttnMask(future)) // w: [N, L, L]
+func (l *MultiheadAttention) AttendWithWeights(q, k, v *tensor.Tensor, opts ...ForwardOption) (out, weights *tensor.Tensor) {
+	c := forwardOptions("MultiheadAttention.AttendWithWeights", fwdAttnMask|fwdKeyPadding|fwdIsCausal|fwdAverage, opts)
+	out, w := l.attend(q, k, v, c.mask(fwdAttnMask), c.mask(fwdKeyPadding), c.set&fwdIsCausal != 0, true)
+	return out, averageHeads(w, c.average)
+}
+
+// Weights returns the attention weights of the queries q over the keys k
+// that AttendWithWeights returns: averaged over the heads, [N, L, S],
+// or, with AverageAttnWeights(false), per head, [N, NumHeads, L, S]. For
+// looking at, with display.HeatMap.
+//
+//	w := attn.Weights(x, x, nn.IsCausal()).Select(0, 0) // [T, T], the first sequence
 func (l *MultiheadAttention) Weights(q, k *tensor.Tensor, opts ...ForwardOption) *tensor.Tensor {
-	c := forwardOptions("MultiheadAttention.Weights", fwdAttnMask|fwdKeyPadding|fwdIsCausal, opts)
+	c := forwardOptions("MultiheadAttention.Weights", fwdAttnMask|fwdKeyPadding|fwdIsCausal|fwdAverage, opts)
 	_, w := l.attend(q, k, k, c.mask(fwdAttnMask), c.mask(fwdKeyPadding), c.set&fwdIsCausal != 0, true)
+	return averageHeads(w, c.average)
+}
+
+// averageHeads returns the weights w, [N, H, L, S], averaged over the
+// heads when average is set.
+func averageHeads(w *tensor.Tensor, average bool) *tensor.Tensor {
+	if average {
+		return w.Mean(1)
+	}
 	return w
 }
 
@@ -241,6 +266,16 @@ func (l *TransformerEncoderLayer) ForwardMask(x *tensor.Tensor, opts ...ForwardO
 	c := forwardOptions("TransformerEncoderLayer.ForwardMask", fwdSrcMask|fwdSrcKeyPadding|fwdIsCausal, opts)
 	y, _ := l.forward(x, c.mask(fwdSrcMask), c.mask(fwdSrcKeyPadding), c.set&fwdIsCausal != 0, false)
 	return y
+}
+
+// ForwardWithWeights is ForwardMask that also returns the self-attention
+// weights of the pass, averaged over the heads, [N, L, L], or per head
+// with AverageAttnWeights(false), [N, nHead, L, L]. It takes ForwardMask's
+// options and AverageAttnWeights.
+func (l *TransformerEncoderLayer) ForwardWithWeights(x *tensor.Tensor, opts ...ForwardOption) (y, weights *tensor.Tensor) {
+	c := forwardOptions("TransformerEncoderLayer.ForwardWithWeights", fwdSrcMask|fwdSrcKeyPadding|fwdIsCausal|fwdAverage, opts)
+	y, w := l.forward(x, c.mask(fwdSrcMask), c.mask(fwdSrcKeyPadding), c.set&fwdIsCausal != 0, true)
+	return y, averageHeads(w, c.average)
 }
 
 // forward applies the layer with PyTorch's masks and returns, when

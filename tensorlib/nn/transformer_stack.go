@@ -56,17 +56,44 @@ func (e *TransformerEncoder) ForwardMask(x *tensor.Tensor, opts ...ForwardOption
 	return e.forward(x, &c)
 }
 
+// ForwardWithWeights is ForwardMask that also returns the self-attention
+// weights of every layer from the same pass, weights[i] being layer i's:
+// averaged over the heads, [N, L, L], or per head with
+// AverageAttnWeights(false), [N, nHead, L, L]. PyTorch's encoder has no
+// such method; there one runs the layers one by one and calls each
+// self_attn with need_weights=True. It takes ForwardMask's options and
+// AverageAttnWeights.
+//
+//	y, ws := enc.ForwardWithWeights(x, nn.SrcMask(future))
+//	display.Show(display.HeatMap(ws[1].Select(0, 0))) // layer 1, first sequence
+func (e *TransformerEncoder) ForwardWithWeights(x *tensor.Tensor, opts ...ForwardOption) (y *tensor.Tensor, weights []*tensor.Tensor) {
+	c := forwardOptions("TransformerEncoder.ForwardWithWeights", encoderOptions|fwdAverage, opts)
+	return e.forwardWeights(x, &c, true)
+}
+
 // encoderOptions are the options of the encoders' ForwardMask.
 const encoderOptions = fwdSrcMask | fwdSrcKeyPadding | fwdIsCausal
 
 func (e *TransformerEncoder) forward(x *tensor.Tensor, c *forwardConfig) *tensor.Tensor {
+	y, _ := e.forwardWeights(x, c, false)
+	return y
+}
+
+// forwardWeights runs the stack and returns, when weights is set, every
+// layer's self-attention weights.
+func (e *TransformerEncoder) forwardWeights(x *tensor.Tensor, c *forwardConfig, weights bool) (*tensor.Tensor, []*tensor.Tensor) {
+	var ws []*tensor.Tensor
 	for _, l := range e.Layers {
-		x, _ = l.forward(x, c.mask(fwdSrcMask), c.mask(fwdSrcKeyPadding), c.set&fwdIsCausal != 0, false)
+		var w *tensor.Tensor
+		x, w = l.forward(x, c.mask(fwdSrcMask), c.mask(fwdSrcKeyPadding), c.set&fwdIsCausal != 0, weights)
+		if weights {
+			ws = append(ws, averageHeads(w, c.average))
+		}
 	}
 	if e.Norm != nil {
 		x = e.Norm.Forward(x)
 	}
-	return x
+	return x, ws
 }
 
 // Children returns the layers ("layers.0", ...) and the norm ("norm").

@@ -60,7 +60,10 @@ func TestMultiheadAttentionWeights(t *testing.T) {
 	tensor.ManualSeed(2)
 	m := NewMultiheadAttention(8, 2)
 	x := tensor.Randn(2, 5, 8)
-	w := m.Weights(x, x, IsCausal())
+	if avg := m.Weights(x, x, IsCausal()); !slices.Equal(avg.Shape(), []int{2, 5, 5}) {
+		t.Fatalf("averaged weights' shape %v", avg.Shape())
+	}
+	w := m.Weights(x, x, IsCausal(), AverageAttnWeights(false))
 	if !slices.Equal(w.Shape(), []int{2, 2, 5, 5}) {
 		t.Fatalf("shape %v", w.Shape())
 	}

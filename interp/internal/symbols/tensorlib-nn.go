@@ -13,6 +13,7 @@ func init() {
 		// function, constant and variable definitions
 		"Activation":                   reflect.ValueOf(nn.Activation),
 		"AttnMask":                     reflect.ValueOf(nn.AttnMask),
+		"AverageAttnWeights":           reflect.ValueOf(nn.AverageAttnWeights),
 		"BCEWithLogits":                reflect.ValueOf(nn.BCEWithLogits),
 		"CalculateGain":                reflect.ValueOf(nn.CalculateGain),
 		"Children":                     reflect.ValueOf(nn.Children),

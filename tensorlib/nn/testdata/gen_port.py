@@ -63,7 +63,8 @@ def module_case(case, module, inputs, call, extra=None):
         if v.requires_grad:
             put(case + ".grad.in." + k, v.grad)
     for name, p in module.named_parameters():
-        put(case + ".grad." + name, p.grad)
+        if p.grad is not None:  # None: the output does not depend on p
+            put(case + ".grad." + name, p.grad)
     if extra is not None:
         with torch.no_grad():
             for k, v in extra(module, **ins).items():
@@ -193,6 +194,44 @@ loss_case("bce_sum_pos", F.binary_cross_entropy_with_logits, torch.tensor([[-40.
           torch.rand(2, 3), pos_weight=torch.tensor([0.5, 2.0, 3.0]), reduction="sum")
 loss_case("mse_sum", F.mse_loss, torch.randn(3, 4), torch.randn(3, 4), reduction="sum")
 loss_case("mse_none", F.mse_loss, torch.randn(2, 3, 2), torch.randn(2, 3, 2), reduction="none")
+
+
+# 5. Attention weights: averaged over heads by default, per head with
+# average_attn_weights=False; the weights of every layer of a stack.
+def mha_weights(m, q, kv, attn_mask, key_padding_mask):
+    _, avg = m(q, kv, kv, attn_mask=attn_mask, key_padding_mask=key_padding_mask)
+    _, heads = m(q, kv, kv, attn_mask=attn_mask, key_padding_mask=key_padding_mask, average_attn_weights=False)
+    return {"weights": avg, "weights_heads": heads}
+
+
+module_case("mha_weights", nn.MultiheadAttention(E, H, batch_first=True),
+            {"q": torch.randn(N, L, E), "kv": torch.randn(N, S, E), "attn_mask": bool_mask(L, S),
+             "key_padding_mask": pad},
+            lambda m, q, kv, attn_mask, key_padding_mask: m(q, kv, kv, attn_mask=attn_mask,
+                                                            key_padding_mask=key_padding_mask)[0],
+            extra=mha_weights)
+module_case("mha_weights_grad", nn.MultiheadAttention(E, H, batch_first=True),
+            {"x": torch.randn(N, L, E), "attn_mask": causal},
+            lambda m, x, attn_mask: m(x, x, x, attn_mask=attn_mask)[1])
+
+
+def layer_weights(m, x, mask, src_key_padding_mask):
+    """The self-attention weights of every layer, recomputed layer by
+    layer as PyTorch's modules give no other way."""
+    out = {}
+    for i, layer in enumerate(m.layers):
+        h = layer.norm1(x) if layer.norm_first else x
+        _, out["w%d" % i] = layer.self_attn(h, h, h, attn_mask=mask, key_padding_mask=src_key_padding_mask)
+        x = layer(x, src_mask=mask, src_key_padding_mask=src_key_padding_mask)
+    return out
+
+
+module_case("encoder_weights", nn.TransformerEncoder(nn.TransformerEncoderLayer(E, H, 16, norm_first=True,
+                                                                                batch_first=True), 3),
+            {"x": torch.randn(N, L, E), "mask": causal, "src_key_padding_mask": pad[:, :L]},
+            lambda m, x, mask, src_key_padding_mask: m(x, mask=mask, src_key_padding_mask=src_key_padding_mask),
+            extra=layer_weights)
+
 
 st.save(os.path.join(HERE, "port.safetensors"), out, {"generator": "gen_port.py", "torch": torch.__version__})
 print("wrote", len(out), "tensors")
