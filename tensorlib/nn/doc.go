@@ -4,7 +4,9 @@
 //
 // # Modules
 //
-// A Module maps a tensor to a tensor. Every layer here is one — Linear,
+// A Forwarder maps a tensor to a tensor with Forward, and a Module is a
+// Forwarder that also lists its parameters with Parameters. Every layer
+// here is a Module — Linear,
 // Conv2d, MaxPool2d, AvgPool2d, Flatten, ReLU, Sigmoid, Tanh, GELU,
 // Dropout, BatchNorm (1d and 2d), LayerNorm, Embedding,
 // MultiheadAttention, TransformerEncoderLayer, TransformerEncoder,
@@ -55,13 +57,15 @@
 //
 // # Your own modules
 //
-// A struct with a Forward method is a Module, in compiled code and in a
-// notebook cell, and works everywhere a layer does: inside a Sequential,
-// with optimizers, To, Train, Eval, Summary, Save and Load. As PyTorch
-// finds a module's parameters in its attributes, nn finds them in its
-// exported fields (see Module for the rule): sub-modules, tensors that
-// require grad, tensors tagged `nn:",buffer"`, and slices and maps of
-// them, named after the fields in snake case:
+// A struct with a Forward method is a Forwarder, in compiled code and in
+// a notebook cell, and works everywhere a layer does: the functions of
+// this package (Parameters, Children, StateDict, To, Train, Eval,
+// SetTraining, Summary, Save, Load), a Sequential's layers, a Child, the
+// Norm of the transformer stacks, a Checkpoint's Model. As PyTorch finds a module's parameters
+// in its attributes, nn finds them in its exported fields (see Forwarder
+// for the rule): sub-modules, tensors that require grad, tensors tagged
+// `nn:",buffer"`, and slices and maps of them, named after the fields in
+// snake case:
 //
 //	type Net struct {
 //		FC1, FC2 *nn.Linear
@@ -79,8 +83,15 @@
 // Methods of the module's own override the fields: Parameters (the
 // tensors to train, say with a frozen embedding left out) and Children
 // (Container: names of your choosing, or sub-modules in unexported
-// fields). In a notebook, add a module whose type is declared in a cell
-// to a Sequential with Add (or a []nn.Module slice and ...): the
+// fields). A Parameters method makes the struct a Module, which code
+// written for nn.Module (func train(m nn.Module)) takes; one that returns
+// what the fields give is a line, as nn.Parameters called from it on its
+// own module reads the fields rather than call it back:
+//
+//	func (n *Net) Parameters() []*tensor.Tensor { return nn.Parameters(n) }
+//
+// In a notebook, add a module whose type is declared in a cell to a
+// Sequential with Add (or a []nn.Forwarder slice and ...): the
 // interpreter cannot pass it as a variadic argument.
 //
 // Besides Forward, the library asks a module only for those optional

@@ -16,14 +16,14 @@ import (
 // fields, as PyTorch derives them from a module's attributes, for modules
 // that do not list them with Parameters and Children methods.
 //
-// The rule (also in Module's doc comment): the exported fields of the
+// The rule (also in Forwarder's doc comment): the exported fields of the
 // struct a module is, or points to, in declaration order, each named by
 // its `nn:"name"` tag or else its name in snake case (SelfAttn →
 // self_attn), are
 //
-//   - a sub-module: a value that is a Module (a field of an interface type
-//     that is nil is skipped), or a struct or pointer to a struct whose
-//     type was declared in a notebook cell (see below);
+//   - a sub-module: a value that is a Forwarder (a field of an interface
+//     type that is nil is skipped), or a struct or pointer to a struct
+//     whose type was declared in a notebook cell (see below);
 //   - a parameter: a *tensor.Tensor that requires grad;
 //   - a buffer: a *tensor.Tensor with the tag `nn:",buffer"` (saved and
 //     moved, not trained);
@@ -37,11 +37,11 @@ import (
 // minds what a module can be:
 //
 //   - A value of a type declared in a notebook cell reaches compiled code
-//     inside a wrapper that the interpreter (yaegi) makes for nn.Module: a
-//     struct whose first field, IValue, holds the value, and whose other
-//     fields, W<Method>, hold its methods as functions. structBehind looks
-//     through it, by that shape alone (nn imports nothing of the
-//     interpreter), and reads only exported fields.
+//     inside a wrapper that the interpreter (yaegi) makes for nn.Forwarder
+//     or nn.Module: a struct whose first field, IValue, holds the value,
+//     and whose other fields, W<Method>, hold its methods as functions.
+//     structBehind looks through it, by that shape alone (nn imports
+//     nothing of the interpreter), and reads only exported fields.
 //   - yaegi builds a cell's struct type with reflect.StructOf: unnamed,
 //     without methods, and with unexported fields renamed "X"+name, which
 //     look exported to reflect. In an unnamed struct type, a field "X"
@@ -54,11 +54,12 @@ import (
 //     and the rule applies to them as to any compiled module.
 //
 // A module's own Parameters or Children method, when it has one, is used
-// instead of its fields (an override), and nn never calls Forward.
+// instead of its fields (an override), except when the method itself asks
+// nn for them (see own.go), and nn never calls Forward.
 
 var (
-	tensorType = reflect.TypeFor[*tensor.Tensor]()
-	moduleType = reflect.TypeFor[Module]()
+	tensorType    = reflect.TypeFor[*tensor.Tensor]()
+	forwarderType = reflect.TypeFor[Forwarder]()
 )
 
 // fieldModule is a module reached through a field whose type was
@@ -120,7 +121,7 @@ func isInterpWrapper(t reflect.Type) bool {
 // fieldChildren returns the children m's fields derive (see above): sub-
 // modules with Module set, parameters and buffers with Tensor set. It is
 // nil when m is not a struct or has none.
-func fieldChildren(m Module) []Child {
+func fieldChildren(m Forwarder) []Child {
 	v, ok := structBehind(m)
 	if !ok {
 		return nil
@@ -183,11 +184,11 @@ func appendChildren(out []Child, name string, v reflect.Value, buffer bool) []Ch
 	if (v.Kind() == reflect.Interface || v.Kind() == reflect.Pointer) && v.IsNil() {
 		return out
 	}
-	if v.Kind() == reflect.Struct && v.CanAddr() && v.Addr().Type().Implements(moduleType) {
+	if v.Kind() == reflect.Struct && v.CanAddr() && v.Addr().Type().Implements(forwarderType) {
 		v = v.Addr()
 	}
-	if v.Type().Implements(moduleType) {
-		if m := v.Interface().(Module); m != nil {
+	if v.Type().Implements(forwarderType) {
+		if m := v.Interface().(Forwarder); m != nil {
 			return append(out, Child{Name: name, Module: m})
 		}
 		return out
@@ -200,14 +201,14 @@ func appendChildren(out []Child, name string, v reflect.Value, buffer bool) []Ch
 }
 
 // mayHold reports whether a value of type t can be or hold a child: a
-// tensor, a Module, a struct type declared in a cell (or a pointer to
+// tensor, a Forwarder, a struct type declared in a cell (or a pointer to
 // one), or a slice, array or map of those.
 func mayHold(t reflect.Type) bool {
 	switch {
-	case t == tensorType || t.Implements(moduleType):
+	case t == tensorType || t.Implements(forwarderType):
 		return true
 	case t.Kind() == reflect.Struct:
-		return t.Name() == "" || reflect.PointerTo(t).Implements(moduleType)
+		return t.Name() == "" || reflect.PointerTo(t).Implements(forwarderType)
 	case t.Kind() == reflect.Pointer:
 		return t.Elem().Kind() == reflect.Struct && t.Elem().Name() == ""
 	case t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map:
@@ -246,33 +247,38 @@ func snakeCase(s string) string {
 	return b.String()
 }
 
-// paramLister is a module with its own Parameters method.
-type paramLister interface {
-	Parameters() []*tensor.Tensor
-}
-
 // Parameters returns the tensors an optimizer of m updates, in a stable
 // order, as PyTorch's model.parameters(): m's own Parameters method's
 // result when it has one (every layer of this package does), and
-// otherwise those its fields derive: its own parameters (exported
-// *tensor.Tensor fields that require grad), then its sub-modules'
-// parameters, in field order, each tensor once (see Module for the
-// rule).
+// otherwise those of its children (Children: its fields, see Forwarder
+// for the rule, or its own Children method's list): its own parameters
+// (tensors that require grad), then its sub-modules' parameters, in
+// order, each tensor once. It takes any Forwarder: a struct of fields
+// and Forward, or a Module.
 //
 //	opt := optim.NewAdam(nn.Parameters(model), 1e-3)
 //
-// A Parameters method of your own must not call nn.Parameters on its own
-// module: that would call the method back.
-func Parameters(m Module) []*tensor.Tensor {
-	if p, ok := m.(paramLister); ok {
-		return p.Parameters()
+// Called from m's own Parameters method on m itself, it derives them from
+// m's children rather than call the method back, so this makes a struct
+// of fields and Forward a Module:
+//
+//	func (m *MLP) Parameters() []*tensor.Tensor { return nn.Parameters(m) }
+func Parameters(m Forwarder) []*tensor.Tensor { return parameters(m, new(goroutine)) }
+
+// parameters is Parameters on the goroutine g.
+func parameters(m Forwarder, g *goroutine) []*tensor.Tensor {
+	if p, ok := m.(Module); ok {
+		if leave, ok := enterOwn(m, "Parameters", g); ok {
+			defer leave()
+			return p.Parameters()
+		}
 	}
 	var own, sub []*tensor.Tensor
-	for _, c := range fieldChildren(m) {
+	for _, c := range children(m, g) {
 		switch {
 		case c.Module != nil:
-			sub = append(sub, Parameters(c.Module)...)
-		case c.Tensor.RequiresGrad():
+			sub = append(sub, parameters(c.Module, g)...)
+		case c.Tensor != nil && c.Tensor.RequiresGrad():
 			own = append(own, c.Tensor)
 		}
 	}
@@ -290,21 +296,31 @@ func Parameters(m Module) []*tensor.Tensor {
 // Children returns m's named sub-modules and own tensors, as PyTorch's
 // named_children() and its own named parameters and buffers: m's
 // Children method's result when it has one (Container), and otherwise
-// those its fields derive (see Module). Sub-modules have Module set;
-// m's own parameters and buffers have Tensor set.
+// those its fields derive (see Forwarder). Sub-modules have Module set;
+// m's own parameters and buffers have Tensor set. Called from m's own
+// Children method on m itself, it derives from the fields, so a Children
+// method may add to them:
 //
 //	for _, c := range nn.Children(model) { fmt.Println(c.Name) }
-func Children(m Module) []Child {
+//
+//	func (m *MLP) Children() []nn.Child { return append(nn.Children(m), nn.Child{Name: "extra", Module: m.extra}) }
+func Children(m Forwarder) []Child { return children(m, new(goroutine)) }
+
+// children is Children on the goroutine g.
+func children(m Forwarder, g *goroutine) []Child {
 	if c, ok := m.(Container); ok {
-		return c.Children()
+		if leave, ok := enterOwn(m, "Children", g); ok {
+			defer leave()
+			return c.Children()
+		}
 	}
 	return fieldChildren(m)
 }
 
 // Train puts m and every layer under it in training mode, as PyTorch's
 // model.train(): SetTraining(m, true).
-func Train(m Module) { SetTraining(m, true) }
+func Train(m Forwarder) { SetTraining(m, true) }
 
 // Eval puts m and every layer under it in evaluation mode, as PyTorch's
 // model.eval(): SetTraining(m, false).
-func Eval(m Module) { SetTraining(m, false) }
+func Eval(m Forwarder) { SetTraining(m, false) }

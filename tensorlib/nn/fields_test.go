@@ -249,7 +249,7 @@ func TestFieldsOfCellStruct(t *testing.T) {
 	if !drop.Training || xgate.Training || !xavier.Training {
 		t.Error("Eval: want the exported XGate reached and the renamed drop and the ambiguous Xavier left alone")
 	}
-	var sm Module
+	var sm Forwarder
 	for _, c := range Children(m) {
 		if c.Name == "sub" {
 			sm = c.Module

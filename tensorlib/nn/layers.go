@@ -28,7 +28,6 @@ var acc = access.Get[*tensor.Tensor]()
 // A layer is one of this package's modules with state of its own.
 type layer interface {
 	Module
-	Parameters() []*tensor.Tensor
 	// state lists the layer's tensors by local name, parameters and
 	// buffers, as PyTorch names them ("weight", "running_mean"); nil
 	// tensors are left out.
@@ -54,11 +53,14 @@ func tagOf(t *tensor.Tensor) *tag {
 
 // own tags l's state with l and returns ps (l's parameters). Layers call
 // it from Parameters, so that tensors assigned to their fields later are
-// tagged too.
+// tagged too. It writes only what changed, so that once a layer's tensors
+// are tagged, its Parameters may run on several goroutines at once.
 func own(l layer, ps []*tensor.Tensor) []*tensor.Tensor {
 	for _, nt := range l.state() {
 		if g, ok := acc.Owner(nt.t).(*tag); ok {
-			g.layer = l
+			if g.layer != l {
+				g.layer = l
+			}
 		} else {
 			acc.SetOwner(nt.t, &tag{layer: l})
 		}
@@ -91,11 +93,11 @@ func (s *Sequential) list(ps []*tensor.Tensor) []*tensor.Tensor {
 // (Children); and, for a module with its own Parameters method, the
 // layers its parameters are tagged with and the Sequentials that listed
 // them while that method ran.
-func visitLayers(m Module, fn func(layer)) {
+func visitLayers(m Forwarder, fn func(layer)) {
 	layers := map[layer]bool{}
 	seqs := map[*Sequential]bool{}
-	var visit func(m Module)
-	visit = func(m Module) {
+	var visit func(m Forwarder)
+	visit = func(m Forwarder) {
 		switch x := m.(type) {
 		case *Sequential:
 			if !seqs[x] {
@@ -117,11 +119,11 @@ func visitLayers(m Module, fn func(layer)) {
 				visit(ch.Module)
 			}
 		}
-		if _, ok := m.(paramLister); !ok {
+		if _, ok := m.(Module); !ok {
 			return // its parameters are its children's
 		}
 		walk := walks.Add(1)
-		var found []Module
+		var found []Forwarder
 		for _, p := range Parameters(m) {
 			g := tagOf(p)
 			for _, s := range g.seqs {

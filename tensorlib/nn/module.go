@@ -7,16 +7,21 @@ import (
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
-// Module is a layer or a model: anything that maps a tensor to a tensor.
-// Every layer in this package is a Module, and so is a user's own struct
-// with a Forward method, in compiled code or declared in a notebook cell.
+// Forwarder is anything that maps a tensor to a tensor with Forward: a
+// layer, a model, or a struct of your own, in compiled code or declared
+// in a notebook cell. It is what the functions of this package take
+// (Parameters, Children, StateDict, To, Train, Eval, SetTraining, Save,
+// Load, Summary), what a Sequential holds, a Child names and a
+// Checkpoint saves, so that a struct that declares only its fields and
+// Forward works everywhere a layer does, as a PyTorch class with
+// attributes and forward does.
 //
-// nn finds a module's parameters, sub-modules and buffers as PyTorch does
-// from a module's attributes: from its exported fields, in declaration
-// order, each named by its `nn:"name"` tag or its name in snake case
-// (SelfAttn → "self_attn"):
+// nn finds a Forwarder's parameters, sub-modules and buffers as PyTorch
+// finds them in a module's attributes: in its exported fields, in
+// declaration order, each named by its `nn:"name"` tag or its name in
+// snake case (SelfAttn → "self_attn"):
 //
-//   - a field holding a Module is a sub-module ("fc1.weight");
+//   - a field holding a Forwarder is a sub-module ("fc1.weight");
 //   - a *tensor.Tensor that requires grad is a parameter of its own
 //     ("pos"); one tagged `nn:",buffer"` is a buffer (saved and moved,
 //     not trained), and other tensors are left alone, as PyTorch leaves a
@@ -26,9 +31,7 @@ import (
 //   - unexported fields, other types and fields tagged `nn:"-"` are
 //     ignored.
 //
-// So a struct that declares only its fields and Forward works with
-// Parameters, Children, StateDict, Save, Load, To, Train, Eval,
-// SetTraining and Summary:
+// An MLP of fields and Forward, trained and switched to evaluation:
 //
 //	type MLP struct {
 //		FC1, FC2 *nn.Linear
@@ -38,18 +41,41 @@ import (
 //		return m.FC2.Forward(m.Drop.Forward(m.FC1.Forward(x).ReLU()))
 //	}
 //
+//	model := &MLP{FC1: nn.NewLinear(784, 256), FC2: nn.NewLinear(256, 10), Drop: nn.NewDropout(0.1)}
 //	opt := optim.NewAdam(nn.Parameters(model), 1e-3) // fc1.weight, fc1.bias, fc2.weight, fc2.bias
 //	nn.Eval(model)                                   // reaches Drop
 //
-// A module may override what its fields give with methods of its own:
-// Parameters() []*tensor.Tensor (the tensors an optimizer updates) and
-// Children (see Container); nn then uses them instead, and reaches the
-// layers of this package that the listed parameters belong to, with
-// their buffers and modes. Keep the fields of a module declared in a cell
-// exported (or write those methods): the interpreter hides unexported
-// ones.
-type Module interface {
+// A Forwarder may override what its fields give with methods of its own:
+// Parameters() []*tensor.Tensor (the tensors an optimizer updates, which
+// makes it a Module) and Children (see Container); nn then uses them
+// instead, and reaches the layers of this package that the listed
+// parameters belong to, with their buffers and modes. Keep the fields of
+// a struct declared in a cell exported (or write those methods): the
+// interpreter hides unexported ones.
+type Forwarder interface {
 	Forward(x *tensor.Tensor) *tensor.Tensor
+}
+
+// Module is a layer or a model that lists its parameters: a Forwarder
+// whose Parameters method returns the leaf tensors an optimizer updates,
+// in a stable order (nil when it has none). Every layer in this package
+// is a Module, and code that takes a Module may rely on both methods:
+//
+//	func train(m nn.Module) { opt := optim.NewAdam(m.Parameters(), 1e-3); ... }
+//
+// The functions of this package take any Forwarder, a Module included.
+// To make a struct of fields and Forward a Module, give it a Parameters
+// method that returns what its fields derive; nn.Parameters called from
+// a module's own Parameters method on that module reads the fields (or
+// its Children method's list) instead of calling the method back:
+//
+//	func (m *MLP) Parameters() []*tensor.Tensor { return nn.Parameters(m) }
+//
+// A Parameters method that returns something else (a frozen embedding
+// left out) overrides the fields in everything nn does (see Forwarder).
+type Module interface {
+	Forwarder
+	Parameters() []*tensor.Tensor
 }
 
 // A Child is a named sub-module of a Container, or a named tensor the
@@ -61,15 +87,20 @@ type Module interface {
 // position embedding.
 //
 //	{Name: "pos", Tensor: m.Pos}
+//
+// In a notebook, give Module a value of a type declared in a cell by
+// assignment (c.Module = blk) or through a variable of type nn.Forwarder:
+// the interpreter (yaegi v0.16.1) cannot put such a value in the literal
+// nn.Child{Module: blk}.
 type Child struct {
 	Name   string
-	Module Module
+	Module Forwarder
 	Tensor *tensor.Tensor
 }
 
 // Container is implemented by modules that name their children
 // themselves, such as Sequential. Its Children method overrides the
-// children a module's fields derive (see Module). Its tensors in
+// children a module's fields derive (see Forwarder). Its tensors in
 // StateDict, Save and Load are its children's, its own tensors listed as
 // children, and then any other tensor Parameters returns, named by its
 // position there ("3"), so that none is lost. A module with unexported
@@ -81,6 +112,9 @@ type Child struct {
 //	func (m *MLP) Children() []nn.Child {
 //		return []nn.Child{{Name: "fc1", Module: m.fc1}, {Name: "fc2", Module: m.fc2}}
 //	}
+//
+// A Children method may start from what the fields give: nn.Children(m)
+// called from m's own Children method on m derives from the fields.
 //
 // In a notebook, the interpreter passes a module declared in a cell to
 // compiled code in a wrapper that has Children only when the type has it.
@@ -94,17 +128,18 @@ type Container interface {
 // its running statistics instead of the batch's. New layers start in
 // training mode.
 //
-// It reaches every layer of this package among m's children (see
-// Module: a Dropout in an exported field included), the layers of every
-// Sequential in m, and the layers that the parameters m's own Parameters
-// method returns belong to (the BatchNorm in an unexported field whose
-// weight a module lists). A Dropout in an unexported field of a module
-// with its own Parameters method owns no parameters: list it in
-// Children, or switch it yourself (drop.Training = false).
+// It takes any Forwarder, a Module included. It reaches every layer of
+// this package among m's children (see Forwarder: a Dropout in an
+// exported field included), the layers of every Sequential in m, and
+// the layers that the parameters m's own Parameters method returns
+// belong to (the BatchNorm in an unexported field whose weight a module
+// lists). A Dropout in an unexported field of a module with its own
+// Parameters method owns no parameters: list it in Children, or switch
+// it yourself (drop.Training = false).
 //
 //	nn.SetTraining(model, false) // evaluate
 //	nn.SetTraining(model, true)  // back to training
-func SetTraining(m Module, training bool) {
+func SetTraining(m Forwarder, training bool) {
 	visitLayers(m, func(l layer) { l.setMode(training) })
 }
 
@@ -113,10 +148,11 @@ func SetTraining(m Module, training bool) {
 // identity, so optimizers that hold them stay valid, and gradients move
 // with them. It moves every tensor of Parameters(m) and StateDict(m) and
 // the buffers of the layers SetTraining reaches, so it works for any
-// Module, one declared in a notebook cell included.
+// Forwarder (a struct of fields and Forward, a Module), one declared in a
+// notebook cell included.
 //
 //	nn.To(model, tensor.CUDA(0))
-func To(m Module, dev tensor.Device) {
+func To(m Forwarder, dev tensor.Device) {
 	for _, p := range Parameters(m) {
 		moveTo(p, dev)
 	}
@@ -137,8 +173,8 @@ func moveTo(t *tensor.Tensor, dev tensor.Device) {
 	}
 }
 
-// NumParameters returns the number of elements in m's parameters.
-func NumParameters(m Module) int {
+// NumParameters returns the number of elements in Parameters(m).
+func NumParameters(m Forwarder) int {
 	n := 0
 	for _, p := range Parameters(m) {
 		n += p.Numel()
@@ -146,8 +182,8 @@ func NumParameters(m Module) int {
 	return n
 }
 
-// ZeroGrad clears the gradients of m's parameters.
-func ZeroGrad(m Module) {
+// ZeroGrad clears the gradients of Parameters(m).
+func ZeroGrad(m Forwarder) {
 	for _, p := range Parameters(m) {
 		p.ZeroGrad()
 	}
@@ -167,7 +203,7 @@ func ZeroGrad(m Module) {
 // and "2" for a tensor of its own.
 //
 //	for name, t := range nn.StateDict(model) { fmt.Println(name, t.Shape()) }
-func StateDict(m Module) map[string]*tensor.Tensor {
+func StateDict(m Forwarder) map[string]*tensor.Tensor {
 	out := map[string]*tensor.Tensor{}
 	for _, nt := range namedTensors(m, "") {
 		out[nt.name] = nt.t
@@ -183,7 +219,7 @@ type named struct {
 
 // namedTensors lists m's tensors with full names, in a stable order (see
 // StateDict).
-func namedTensors(m Module, prefix string) []named {
+func namedTensors(m Forwarder, prefix string) []named {
 	var out []named
 	switch x := m.(type) {
 	case *Sequential:
@@ -237,7 +273,7 @@ func namedTensors(m Module, prefix string) []named {
 
 // ownTensors lists the tensors m's children include as its own
 // (Child.Tensor), with full names.
-func ownTensors(m Module, prefix string) []named {
+func ownTensors(m Forwarder, prefix string) []named {
 	var out []named
 	for _, ch := range Children(m) {
 		if ch.Module == nil && ch.Tensor != nil {
@@ -250,7 +286,7 @@ func ownTensors(m Module, prefix string) []named {
 // describe returns PyTorch's repr of a module: its String method's result
 // when it has one, else its type's name (or "Module" for a type declared
 // in a cell) with the sub-modules of Children.
-func describe(m Module) string {
+func describe(m Forwarder) string {
 	if s, ok := m.(fmt.Stringer); ok {
 		return s.String()
 	}

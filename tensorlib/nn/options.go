@@ -41,7 +41,7 @@ type config struct {
 	dropout                   float64
 	normFirst                 bool
 	activation                string
-	norm                      Module
+	norm                      Forwarder
 }
 
 // Stride sets the step of a convolution or pooling window in both
@@ -115,7 +115,7 @@ func Activation(name string) Option {
 // tensors are named "norm.weight", ...
 //
 //	enc := nn.NewTransformerEncoder(layer, 6, nn.Norm(nn.NewLayerNorm(512)))
-func Norm(m Module) Option { return func(c *config) { c.set |= optNorm; c.norm = m } }
+func Norm(m Forwarder) Option { return func(c *config) { c.set |= optNorm; c.norm = m } }
 
 // newConfig applies opts over the defaults and panics when one of them
 // is not in allowed.

@@ -64,7 +64,7 @@ func portFx(t *testing.T, name string) *tensor.Tensor {
 // on the case's inputs, backpropagates the case's upstream gradient, and
 // compares the output, the inputs' gradients and every parameter's
 // gradient with PyTorch's.
-func runPortCase(t *testing.T, c string, m Module, call func(in map[string]*tensor.Tensor) *tensor.Tensor) {
+func runPortCase(t *testing.T, c string, m Forwarder, call func(in map[string]*tensor.Tensor) *tensor.Tensor) {
 	t.Helper()
 	if err := Load(filepath.Join("testdata", "port", c+".safetensors"), m); err != nil {
 		t.Fatalf("%s: %v", c, err)
@@ -277,7 +277,7 @@ with torch.no_grad():
 // PyTorch with sd (the saved state_dict) and x (the inputs) as dicts of
 // torch tensors; it returns what script puts in the dict out. It skips
 // the test in -short mode or without python3-torch.
-func torchOfSaved(t *testing.T, m Module, inputs map[string]*tensor.Tensor, script string) map[string]*tensor.Tensor {
+func torchOfSaved(t *testing.T, m Forwarder, inputs map[string]*tensor.Tensor, script string) map[string]*tensor.Tensor {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("runs PyTorch")

@@ -16,7 +16,7 @@ import (
 // same.)
 type TransformerEncoder struct {
 	Layers []*TransformerEncoderLayer
-	Norm   Module // applied to the last layer's output; nil for none
+	Norm   Forwarder // applied to the last layer's output; nil for none
 }
 
 // NewTransformerEncoder returns a stack of numLayers copies of layer, as
@@ -98,7 +98,7 @@ func (e *TransformerEncoder) forwardWeights(x *tensor.Tensor, c *forwardConfig, 
 
 // Children returns the layers ("layers.0", ...) and the norm ("norm").
 func (e *TransformerEncoder) Children() []Child {
-	return stackChildren(len(e.Layers), func(i int) Module { return e.Layers[i] }, e.Norm)
+	return stackChildren(len(e.Layers), func(i int) Forwarder { return e.Layers[i] }, e.Norm)
 }
 
 // Parameters returns the parameters of the layers and the norm, in order.
@@ -109,7 +109,7 @@ func (e *TransformerEncoder) To(dev tensor.Device) { To(e, dev) }
 
 // String returns PyTorch's repr.
 func (e *TransformerEncoder) String() string {
-	return stackString("TransformerEncoder", len(e.Layers), func(i int) Module { return e.Layers[i] }, e.Norm)
+	return stackString("TransformerEncoder", len(e.Layers), func(i int) Forwarder { return e.Layers[i] }, e.Norm)
 }
 
 // TransformerDecoderLayer is torch.nn.TransformerDecoderLayer with
@@ -220,7 +220,7 @@ func (l *TransformerDecoderLayer) String() string {
 // "norm.weight").
 type TransformerDecoder struct {
 	Layers []*TransformerDecoderLayer
-	Norm   Module // applied to the last layer's output; nil for none
+	Norm   Forwarder // applied to the last layer's output; nil for none
 }
 
 // NewTransformerDecoder returns a stack of numLayers copies of layer (deep
@@ -265,7 +265,7 @@ func (d *TransformerDecoder) forward(x, memory *tensor.Tensor, c *forwardConfig)
 
 // Children returns the layers ("layers.0", ...) and the norm ("norm").
 func (d *TransformerDecoder) Children() []Child {
-	return stackChildren(len(d.Layers), func(i int) Module { return d.Layers[i] }, d.Norm)
+	return stackChildren(len(d.Layers), func(i int) Forwarder { return d.Layers[i] }, d.Norm)
 }
 
 // Parameters returns the parameters of the layers and the norm, in order.
@@ -276,7 +276,7 @@ func (d *TransformerDecoder) To(dev tensor.Device) { To(d, dev) }
 
 // String returns PyTorch's repr.
 func (d *TransformerDecoder) String() string {
-	return stackString("TransformerDecoder", len(d.Layers), func(i int) Module { return d.Layers[i] }, d.Norm)
+	return stackString("TransformerDecoder", len(d.Layers), func(i int) Forwarder { return d.Layers[i] }, d.Norm)
 }
 
 // Transformer is torch.nn.Transformer with batch_first=True: an encoder of
@@ -423,7 +423,7 @@ func cloneParam(p *tensor.Tensor) *tensor.Tensor {
 
 // stackChildren names n layers "layers.0", ... and norm, when not nil,
 // "norm".
-func stackChildren(n int, layer func(int) Module, norm Module) []Child {
+func stackChildren(n int, layer func(int) Forwarder, norm Forwarder) []Child {
 	cs := make([]Child, 0, n+1)
 	for i := 0; i < n; i++ {
 		cs = append(cs, Child{Name: "layers." + strconv.Itoa(i), Module: layer(i)})
@@ -436,7 +436,7 @@ func stackChildren(n int, layer func(int) Module, norm Module) []Child {
 
 // stackString is PyTorch's repr of a stack: its layers in a ModuleList,
 // then the norm.
-func stackString(name string, n int, layer func(int) Module, norm Module) string {
+func stackString(name string, n int, layer func(int) Forwarder, norm Forwarder) string {
 	list := make([]Child, n)
 	for i := range list {
 		list[i] = Child{Name: strconv.Itoa(i), Module: layer(i)}

@@ -9,7 +9,7 @@ import (
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
-type _nnModulePCS struct {
+type _nnForwarderPCS struct {
 	IValue      interface{}
 	WForward    func(x *tensor.Tensor) *tensor.Tensor
 	WParameters func() []*tensor.Tensor
@@ -17,80 +17,121 @@ type _nnModulePCS struct {
 	WString     func() string
 }
 
-func (W _nnModulePCS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
-func (W _nnModulePCS) Parameters() []*tensor.Tensor            { return W.WParameters() }
-func (W _nnModulePCS) Children() []nn.Child                    { return W.WChildren() }
-func (W _nnModulePCS) String() string                          { return W.WString() }
+func (W _nnForwarderPCS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
+func (W _nnForwarderPCS) Parameters() []*tensor.Tensor            { return W.WParameters() }
+func (W _nnForwarderPCS) Children() []nn.Child                    { return W.WChildren() }
+func (W _nnForwarderPCS) String() string                          { return W.WString() }
 
-type _nnModuleCS struct {
+type _nnForwarderCS struct {
 	IValue    interface{}
 	WForward  func(x *tensor.Tensor) *tensor.Tensor
 	WChildren func() []nn.Child
 	WString   func() string
 }
 
-func (W _nnModuleCS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
-func (W _nnModuleCS) Children() []nn.Child                    { return W.WChildren() }
-func (W _nnModuleCS) String() string                          { return W.WString() }
+func (W _nnForwarderCS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
+func (W _nnForwarderCS) Children() []nn.Child                    { return W.WChildren() }
+func (W _nnForwarderCS) String() string                          { return W.WString() }
 
-type _nnModulePS struct {
+type _nnForwarderPS struct {
 	IValue      interface{}
 	WForward    func(x *tensor.Tensor) *tensor.Tensor
 	WParameters func() []*tensor.Tensor
 	WString     func() string
 }
 
-func (W _nnModulePS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
-func (W _nnModulePS) Parameters() []*tensor.Tensor            { return W.WParameters() }
-func (W _nnModulePS) String() string                          { return W.WString() }
+func (W _nnForwarderPS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
+func (W _nnForwarderPS) Parameters() []*tensor.Tensor            { return W.WParameters() }
+func (W _nnForwarderPS) String() string                          { return W.WString() }
 
-type _nnModulePC struct {
+type _nnForwarderPC struct {
 	IValue      interface{}
 	WForward    func(x *tensor.Tensor) *tensor.Tensor
 	WParameters func() []*tensor.Tensor
 	WChildren   func() []nn.Child
 }
 
-func (W _nnModulePC) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
-func (W _nnModulePC) Parameters() []*tensor.Tensor            { return W.WParameters() }
-func (W _nnModulePC) Children() []nn.Child                    { return W.WChildren() }
+func (W _nnForwarderPC) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
+func (W _nnForwarderPC) Parameters() []*tensor.Tensor            { return W.WParameters() }
+func (W _nnForwarderPC) Children() []nn.Child                    { return W.WChildren() }
 
-type _nnModuleS struct {
+type _nnForwarderS struct {
 	IValue   interface{}
 	WForward func(x *tensor.Tensor) *tensor.Tensor
 	WString  func() string
 }
 
-func (W _nnModuleS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
-func (W _nnModuleS) String() string                          { return W.WString() }
+func (W _nnForwarderS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
+func (W _nnForwarderS) String() string                          { return W.WString() }
 
-type _nnModuleC struct {
+type _nnForwarderC struct {
 	IValue    interface{}
 	WForward  func(x *tensor.Tensor) *tensor.Tensor
 	WChildren func() []nn.Child
 }
 
-func (W _nnModuleC) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
-func (W _nnModuleC) Children() []nn.Child                    { return W.WChildren() }
+func (W _nnForwarderC) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
+func (W _nnForwarderC) Children() []nn.Child                    { return W.WChildren() }
 
-type _nnModuleP struct {
+type _nnForwarderP struct {
 	IValue      interface{}
 	WForward    func(x *tensor.Tensor) *tensor.Tensor
 	WParameters func() []*tensor.Tensor
 }
 
-func (W _nnModuleP) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
-func (W _nnModuleP) Parameters() []*tensor.Tensor            { return W.WParameters() }
+func (W _nnForwarderP) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
+func (W _nnForwarderP) Parameters() []*tensor.Tensor            { return W.WParameters() }
+
+type _nnModuleCS struct {
+	IValue      interface{}
+	WForward    func(x *tensor.Tensor) *tensor.Tensor
+	WParameters func() []*tensor.Tensor
+	WChildren   func() []nn.Child
+	WString     func() string
+}
+
+func (W _nnModuleCS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
+func (W _nnModuleCS) Parameters() []*tensor.Tensor            { return W.WParameters() }
+func (W _nnModuleCS) Children() []nn.Child                    { return W.WChildren() }
+func (W _nnModuleCS) String() string                          { return W.WString() }
+
+type _nnModuleS struct {
+	IValue      interface{}
+	WForward    func(x *tensor.Tensor) *tensor.Tensor
+	WParameters func() []*tensor.Tensor
+	WString     func() string
+}
+
+func (W _nnModuleS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
+func (W _nnModuleS) Parameters() []*tensor.Tensor            { return W.WParameters() }
+func (W _nnModuleS) String() string                          { return W.WString() }
+
+type _nnModuleC struct {
+	IValue      interface{}
+	WForward    func(x *tensor.Tensor) *tensor.Tensor
+	WParameters func() []*tensor.Tensor
+	WChildren   func() []nn.Child
+}
+
+func (W _nnModuleC) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
+func (W _nnModuleC) Parameters() []*tensor.Tensor            { return W.WParameters() }
+func (W _nnModuleC) Children() []nn.Child                    { return W.WChildren() }
 
 func init() {
-	module := reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_nn_Module)(nil))
-	Symbols["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(map[reflect.Value][]reflect.Type{module: {
-		reflect.TypeOf((*_nnModulePCS)(nil)).Elem(),
-		reflect.TypeOf((*_nnModuleCS)(nil)).Elem(),
-		reflect.TypeOf((*_nnModulePS)(nil)).Elem(),
-		reflect.TypeOf((*_nnModulePC)(nil)).Elem(),
-		reflect.TypeOf((*_nnModuleS)(nil)).Elem(),
-		reflect.TypeOf((*_nnModuleC)(nil)).Elem(),
-		reflect.TypeOf((*_nnModuleP)(nil)).Elem(),
-	}})}
+	Symbols["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(map[reflect.Value][]reflect.Type{
+		reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_nn_Forwarder)(nil)): {
+			reflect.TypeOf((*_nnForwarderPCS)(nil)).Elem(),
+			reflect.TypeOf((*_nnForwarderCS)(nil)).Elem(),
+			reflect.TypeOf((*_nnForwarderPS)(nil)).Elem(),
+			reflect.TypeOf((*_nnForwarderPC)(nil)).Elem(),
+			reflect.TypeOf((*_nnForwarderS)(nil)).Elem(),
+			reflect.TypeOf((*_nnForwarderC)(nil)).Elem(),
+			reflect.TypeOf((*_nnForwarderP)(nil)).Elem(),
+		},
+		reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_nn_Module)(nil)): {
+			reflect.TypeOf((*_nnModuleCS)(nil)).Elem(),
+			reflect.TypeOf((*_nnModuleS)(nil)).Elem(),
+			reflect.TypeOf((*_nnModuleC)(nil)).Elem(),
+		},
+	})}
 }

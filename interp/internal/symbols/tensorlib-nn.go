@@ -103,6 +103,7 @@ func init() {
 		"Embedding":               reflect.ValueOf((*nn.Embedding)(nil)),
 		"Flatten":                 reflect.ValueOf((*nn.Flatten)(nil)),
 		"ForwardOption":           reflect.ValueOf((*nn.ForwardOption)(nil)),
+		"Forwarder":               reflect.ValueOf((*nn.Forwarder)(nil)),
 		"GELU":                    reflect.ValueOf((*nn.GELU)(nil)),
 		"LayerNorm":               reflect.ValueOf((*nn.LayerNorm)(nil)),
 		"Linear":                  reflect.ValueOf((*nn.Linear)(nil)),
@@ -126,6 +127,7 @@ func init() {
 
 		// interface wrapper definitions
 		"_Container": reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_nn_Container)(nil)),
+		"_Forwarder": reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_nn_Forwarder)(nil)),
 		"_Module":    reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_nn_Module)(nil)),
 		"_Stateful":  reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_nn_Stateful)(nil)),
 	}
@@ -141,14 +143,28 @@ func (W _github_com_gotensor_gotensor_tensorlib_nn_Container) Children() []nn.Ch
 	return W.WChildren()
 }
 
-// _github_com_gotensor_gotensor_tensorlib_nn_Module is an interface wrapper for Module type
-type _github_com_gotensor_gotensor_tensorlib_nn_Module struct {
+// _github_com_gotensor_gotensor_tensorlib_nn_Forwarder is an interface wrapper for Forwarder type
+type _github_com_gotensor_gotensor_tensorlib_nn_Forwarder struct {
 	IValue   interface{}
 	WForward func(x *tensor.Tensor) *tensor.Tensor
 }
 
+func (W _github_com_gotensor_gotensor_tensorlib_nn_Forwarder) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return W.WForward(x)
+}
+
+// _github_com_gotensor_gotensor_tensorlib_nn_Module is an interface wrapper for Module type
+type _github_com_gotensor_gotensor_tensorlib_nn_Module struct {
+	IValue      interface{}
+	WForward    func(x *tensor.Tensor) *tensor.Tensor
+	WParameters func() []*tensor.Tensor
+}
+
 func (W _github_com_gotensor_gotensor_tensorlib_nn_Module) Forward(x *tensor.Tensor) *tensor.Tensor {
 	return W.WForward(x)
+}
+func (W _github_com_gotensor_gotensor_tensorlib_nn_Module) Parameters() []*tensor.Tensor {
+	return W.WParameters()
 }
 
 // _github_com_gotensor_gotensor_tensorlib_nn_Stateful is an interface wrapper for Stateful type
