@@ -5,7 +5,6 @@ package nn
 import (
 	"testing"
 
-	"github.com/gotensor/gotensor/cuda"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
@@ -17,7 +16,7 @@ func TestPortOnEmulatedDevice(t *testing.T) {
 	if testing.Short() {
 		t.Skip("emulated CUDA is slow")
 	}
-	if err := cuda.UseEmulator(cuda.EmulatorConfig{Memory: 256 << 20}); err != nil {
+	if err := UseTestEmulator(); err != nil {
 		t.Skipf("no emulated CUDA device: %v", err)
 	}
 	gpu := tensor.CUDA(0)
