@@ -48,7 +48,7 @@ func ColorRange(lo, hi float64) HeatMapOption {
 // p.Title.Text for a title; show it with display.Show or display.Plot. It panics with a *tensor.ShapeError when t
 // is not 2-D or a tick label list does not fit.
 //
-//	w := attn.Weights(x, x, tensor.Causal()).Select(0, 0).Select(0, 0) // [T, T]
+//	w := attn.Weights(x, x, nn.IsCausal()).Select(0, 0) // [T, T], averaged over the heads
 //	display.Show(display.HeatMap(w, display.TickLabels(tokens, tokens), display.ColorRange(0, 1)))
 func HeatMap(t *tensor.Tensor, opts ...HeatMapOption) *plot.Plot {
 	if t.Dim() != 2 {

@@ -38,6 +38,7 @@ path := os.Getenv("GOTENSOR_CONTRACT_FILE")
 model := nn.NewSequential(nn.NewConv2d(1, 4, 3), nn.NewMaxPool2d(2), nn.NewAvgPool2d(1), nn.NewReLU(), nn.NewBatchNorm2d(4), nn.NewFlatten(), nn.NewLinear(4*13*13, 10), nn.NewSigmoid(), nn.NewTanh(), nn.NewGELU(), nn.NewDropout(0.1), nn.NewBatchNorm1d(10), nn.NewLayerNorm(10))
 _ = nn.NewEmbedding(10, 4)
 var mod nn.Module = model
+_ = mod.Parameters()
 nn.SetTraining(model, true)
 out := mod.Forward(tensor.Randn(2, 1, 28, 28))
 lab := tensor.FromInt64s([]int64{1, 2}, 2)

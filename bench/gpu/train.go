@@ -40,7 +40,7 @@ func newBlock(dev tensor.Device, s sizes) *block {
 	b.mask = tensor.FromFloat32s(m, T, T).To(dev)
 	for _, l := range []nn.Module{b.ln1, b.ln2, b.wq, b.wk, b.wv, b.wo, b.fc1, b.fc2} {
 		nn.To(l, dev)
-		b.params = append(b.params, l.Parameters()...)
+		b.params = append(b.params, nn.Parameters(l)...)
 	}
 	return b
 }
@@ -155,7 +155,7 @@ func convStep(dev tensor.Device, s sizes, amp bool) func() float64 {
 	net := convNet(dev, s)
 	imgs := tensor.RandnOn(dev, s.ConvN, 3, s.ConvHW, s.ConvHW)
 	labels := tensor.RandIntOn(dev, 0, 10, s.ConvN)
-	sgd := optim.NewSGD(net.Parameters(), 0.01, optim.Momentum(0.9))
+	sgd := optim.NewSGD(nn.Parameters(net), 0.01, optim.Momentum(0.9))
 	return func() float64 {
 		sgd.ZeroGrad()
 		var loss *tensor.Tensor

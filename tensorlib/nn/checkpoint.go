@@ -31,12 +31,12 @@ type Stateful interface {
 // may be nil. The random generator's state (tensor.RNGState: dropout,
 // initialisation) is always saved and restored too.
 type Checkpoint struct {
-	Model     Module   // the parameters and buffers (nn.StateDict)
-	Optimizer Stateful // *optim.SGD or *optim.Adam: moments, momentum buffers, steps, learning rate
-	Scaler    Stateful // *optim.GradScaler: the loss scale and its count of good steps
-	Schedule  Stateful // *optim.StepLR or *optim.CosineLR: the epoch
-	Loader    Stateful // *data.Loader: the epoch and the next batch
-	Step      int      // the caller's count of what is done (steps or epochs)
+	Model     Forwarder // the parameters and buffers (nn.StateDict): a layer, a Module or a struct of fields and Forward
+	Optimizer Stateful  // *optim.SGD or *optim.Adam: moments, momentum buffers, steps, learning rate
+	Scaler    Stateful  // *optim.GradScaler: the loss scale and its count of good steps
+	Schedule  Stateful  // *optim.StepLR or *optim.CosineLR: the epoch
+	Loader    Stateful  // *data.Loader: the epoch and the next batch
+	Step      int       // the caller's count of what is done (steps or epochs)
 }
 
 // The parts of a checkpoint file: tensors under "<part>.<name>", and in

@@ -5,17 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/gotensor/gotensor/cuda"
 	"github.com/gotensor/gotensor/tensorlib/data"
 	"github.com/gotensor/gotensor/tensorlib/nn"
 	"github.com/gotensor/gotensor/tensorlib/optim"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
-
-var emulated sync.Once
 
 // run is a small training run with every part a checkpoint holds: a model
 // with BatchNorm buffers and Dropout (the random generator), AdamW, a
@@ -38,7 +34,7 @@ func newRun(dev tensor.Device, seed int64) *run {
 	r := &run{dev: dev}
 	r.model = nn.NewSequential(nn.NewLinear(6, 16), nn.NewBatchNorm1d(16), nn.NewReLU(), nn.NewDropout(0.2), nn.NewLinear(16, 3))
 	nn.To(r.model, dev)
-	r.opt = optim.NewAdamW(r.model.Parameters(), 0.02)
+	r.opt = optim.NewAdamW(nn.Parameters(r.model), 0.02)
 	r.sched = optim.NewCosineLR(r.opt, 4, 0)
 	r.scaler = optim.NewGradScaler(optim.InitScale(1024), optim.GrowthInterval(3))
 	r.loader = data.NewLoader(data.NewTensorDataset(x, y), 8, data.Shuffle(3))
@@ -77,13 +73,9 @@ func (r *run) checkpoint() nn.Checkpoint {
 // random state) gives the same losses, bit for bit, as the run that did
 // not stop, on the CPU and on the emulated CUDA device.
 func TestCheckpointResume(t *testing.T) {
-	emulated.Do(func() {
-		if os.Getenv("GOTENSOR_TEST_GPU") == "" {
-			if err := cuda.UseEmulator(cuda.EmulatorConfig{}); err != nil {
-				t.Fatal(err)
-			}
-		}
-	})
+	if err := nn.UseTestEmulator(); err != nil {
+		t.Fatal(err)
+	}
 	const total, stop = 14, 7 // 5 batches an epoch: stop in the second
 	for _, dev := range []tensor.Device{tensor.CPU, tensor.CUDA(0)} {
 		step := 0

@@ -4,10 +4,13 @@
 //
 // # Modules
 //
-// A Module maps a tensor to a tensor and lists its trainable parameters.
-// Every layer here is one — Linear, Conv2d, MaxPool2d, AvgPool2d,
-// Flatten, ReLU, Sigmoid, Tanh, GELU, Dropout, BatchNorm (1d and 2d),
-// LayerNorm, Embedding, MultiheadAttention, TransformerEncoderLayer — and
+// A Forwarder maps a tensor to a tensor with Forward, and a Module is a
+// Forwarder that also lists its parameters with Parameters. Every layer
+// here is a Module — Linear,
+// Conv2d, MaxPool2d, AvgPool2d, Flatten, ReLU, Sigmoid, Tanh, GELU,
+// Dropout, BatchNorm (1d and 2d), LayerNorm, Embedding,
+// MultiheadAttention, TransformerEncoderLayer, TransformerEncoder,
+// TransformerDecoderLayer, TransformerDecoder, Transformer — and
 // Sequential chains them. Layers start with
 // PyTorch's initialisation (Linear and Conv2d: U(±1/√fan_in)) drawn from
 // the generator that tensor.ManualSeed seeds, and their fields (Weight,
@@ -54,40 +57,59 @@
 //
 // # Your own modules
 //
-// A struct with Forward and Parameters methods is a Module, in compiled
-// code and in a notebook cell, and works everywhere a layer does: inside
-// a Sequential, with optimizers, To, SetTraining, Summary, Save and Load.
-// These reach what Parameters returns and, through it, the layers of this
-// package the parameters belong to, with their buffers and mode (see
-// Module). Implement Children (Container) to give sub-modules PyTorch's
-// names ("fc1.weight" rather than "0.weight") and to let SetTraining reach
-// a sub-module that owns no parameters, such as a Dropout field:
+// A struct with a Forward method is a Forwarder, in compiled code and in
+// a notebook cell, and works everywhere a layer does: the functions of
+// this package (Parameters, Children, StateDict, To, Train, Eval,
+// SetTraining, Summary, Save, Load), a Sequential's layers, a Child, the
+// Norm of the transformer stacks, a Checkpoint's Model. As PyTorch finds a module's parameters
+// in its attributes, nn finds them in its exported fields (see Forwarder
+// for the rule): sub-modules, tensors that require grad, tensors tagged
+// `nn:",buffer"`, and slices and maps of them, named after the fields in
+// snake case:
 //
-//	type Net struct{ FC1, FC2 *nn.Linear; Drop *nn.Dropout }
+//	type Net struct {
+//		FC1, FC2 *nn.Linear
+//		Drop     *nn.Dropout
+//		Pos      *tensor.Tensor // a learned parameter: SetRequiresGrad(true)
+//	}
 //
 //	func (n *Net) Forward(x *tensor.Tensor) *tensor.Tensor {
-//		return n.FC2.Forward(n.Drop.Forward(n.FC1.Forward(x.Flatten(1)).ReLU()))
+//		return n.FC2.Forward(n.Drop.Forward(n.FC1.Forward(x.Flatten(1).Add(n.Pos)).ReLU()))
 //	}
-//	func (n *Net) Parameters() []*tensor.Tensor {
-//		return append(n.FC1.Parameters(), n.FC2.Parameters()...)
-//	}
-//	func (n *Net) Children() []nn.Child {
-//		return []nn.Child{{Name: "fc1", Module: n.FC1}, {Name: "drop", Module: n.Drop}, {Name: "fc2", Module: n.FC2}}
-//	}
+//
+//	opt := optim.NewAdam(nn.Parameters(net), 1e-3) // pos, fc1.weight, fc1.bias, fc2.weight, fc2.bias
+//	nn.Eval(net)                                   // Drop too
+//
+// Methods of the module's own override the fields: Parameters (the
+// tensors to train, say with a frozen embedding left out) and Children
+// (Container: names of your choosing, or sub-modules in unexported
+// fields). A Parameters method makes the struct a Module, which code
+// written for nn.Module (func train(m nn.Module)) takes; one that returns
+// what the fields give is a line, as nn.Parameters called from it on its
+// own module reads the fields rather than call it back:
+//
+//	func (n *Net) Parameters() []*tensor.Tensor { return nn.Parameters(n) }
 //
 // In a notebook, add a module whose type is declared in a cell to a
-// Sequential with Add (or a []nn.Module slice and ...): the interpreter
-// cannot pass it as a variadic argument.
+// Sequential with Add (or a []nn.Forwarder slice and ...): the
+// interpreter cannot pass it as a variadic argument.
 //
-// The library never inspects a module beyond these methods: it asks for
-// the optional ones (Children, String) through Container and fmt.Stringer,
-// and works without them.
+// Besides Forward, the library asks a module only for those optional
+// methods (through Container and fmt.Stringer) and reads its exported
+// fields; it never calls a method it finds by reflection.
 //
 // # Losses
 //
 // CrossEntropy (logits and Int64 labels, fused and stable), NLLLoss,
 // MSELoss and BCEWithLogits return the mean over the batch as a 0-d
-// tensor, as PyTorch's functions do with their default reduction.
+// tensor, as PyTorch's functions do with their default reduction. They
+// take PyTorch's shapes — CrossEntropy and NLLLoss [N, C, d1, ...] against
+// targets [N, d1, ...], CrossEntropy class probabilities too — and its
+// keyword arguments as LossOptions: Reduction ("mean", "sum", "none"),
+// Weight, IgnoreIndex (default -100, as PyTorch's), LabelSmoothing,
+// PosWeight:
+//
+//	loss := nn.CrossEntropy(logits.Permute(0, 2, 1), y, nn.IgnoreIndex(pad), nn.LabelSmoothing(0.1))
 //
 // # Files
 //

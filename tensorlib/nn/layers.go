@@ -8,11 +8,10 @@ import (
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
-// This file is how nn finds, from nothing but a module's Parameters, the
-// layers of this package inside it, with their buffers and training mode:
-// a module declared in a notebook cell reaches compiled code as a wrapper
-// that has only the Module methods (and those of Container and
-// fmt.Stringer when the type has them), so nn never relies on more.
+// This file is how nn finds, from nothing but a module's own Parameters
+// method, the layers of this package inside it, with their buffers and
+// training mode, when the module's fields do not show them (unexported
+// fields; see fields.go for modules whose exported fields do).
 //
 // Every tensor of a layer's state carries a tag (set through
 // tensorlib/internal/access, invisible to users) naming the layer, and
@@ -54,11 +53,14 @@ func tagOf(t *tensor.Tensor) *tag {
 
 // own tags l's state with l and returns ps (l's parameters). Layers call
 // it from Parameters, so that tensors assigned to their fields later are
-// tagged too.
+// tagged too. It writes only what changed, so that once a layer's tensors
+// are tagged, its Parameters may run on several goroutines at once.
 func own(l layer, ps []*tensor.Tensor) []*tensor.Tensor {
 	for _, nt := range l.state() {
 		if g, ok := acc.Owner(nt.t).(*tag); ok {
-			g.layer = l
+			if g.layer != l {
+				g.layer = l
+			}
 		} else {
 			acc.SetOwner(nt.t, &tag{layer: l})
 		}
@@ -87,15 +89,15 @@ func (s *Sequential) list(ps []*tensor.Tensor) []*tensor.Tensor {
 }
 
 // visitLayers calls fn once for every layer of this package in m: m
-// itself when it is one; the layers of a Sequential; the children of a
-// Container; and, for any other module, the layers its parameters are
-// tagged with and the Sequentials that listed them while m.Parameters()
-// ran.
-func visitLayers(m Module, fn func(layer)) {
+// itself when it is one; the layers of a Sequential; m's children
+// (Children); and, for a module with its own Parameters method, the
+// layers its parameters are tagged with and the Sequentials that listed
+// them while that method ran.
+func visitLayers(m Forwarder, fn func(layer)) {
 	layers := map[layer]bool{}
 	seqs := map[*Sequential]bool{}
-	var visit func(m Module)
-	visit = func(m Module) {
+	var visit func(m Forwarder)
+	visit = func(m Forwarder) {
 		switch x := m.(type) {
 		case *Sequential:
 			if !seqs[x] {
@@ -112,16 +114,17 @@ func visitLayers(m Module, fn func(layer)) {
 			}
 			return
 		}
-		if c, ok := m.(Container); ok {
-			for _, ch := range c.Children() {
-				if ch.Module != nil {
-					visit(ch.Module)
-				}
+		for _, ch := range Children(m) {
+			if ch.Module != nil {
+				visit(ch.Module)
 			}
 		}
+		if _, ok := m.(Module); !ok {
+			return // its parameters are its children's
+		}
 		walk := walks.Add(1)
-		var found []Module
-		for _, p := range m.Parameters() {
+		var found []Forwarder
+		for _, p := range Parameters(m) {
 			g := tagOf(p)
 			for _, s := range g.seqs {
 				if s.listed.Load() == walk {

@@ -127,7 +127,7 @@ func TestBatchNormMatchesTorch(t *testing.T) {
 func TestLossesMatchTorch(t *testing.T) {
 	for _, tc := range []struct {
 		c string
-		f func(a, b *tensor.Tensor) *tensor.Tensor
+		f func(a, b *tensor.Tensor, opts ...LossOption) *tensor.Tensor
 	}{
 		{"cross_entropy", CrossEntropy},
 		{"nll", NLLLoss},

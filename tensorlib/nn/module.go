@@ -7,28 +7,74 @@ import (
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
-// Module is a layer or a model: anything that maps a tensor to a tensor
-// and owns trainable parameters. Every layer in this package is a Module,
-// and so is a user's own struct with these two methods, in compiled code
-// or declared in a notebook cell.
+// Forwarder is anything that maps a tensor to a tensor with Forward: a
+// layer, a model, or a struct of your own, in compiled code or declared
+// in a notebook cell. It is what the functions of this package take
+// (Parameters, Children, StateDict, To, Train, Eval, SetTraining, Save,
+// Load, Summary), what a Sequential holds, a Child names and a
+// Checkpoint saves, so that a struct that declares only its fields and
+// Forward works everywhere a layer does, as a PyTorch class with
+// attributes and forward does.
 //
-// Parameters returns the leaf tensors an optimizer updates, in a stable
-// order; a module without parameters returns nil.
+// nn finds a Forwarder's parameters, sub-modules and buffers as PyTorch
+// finds them in a module's attributes: in its exported fields, in
+// declaration order, each named by its `nn:"name"` tag or its name in
+// snake case (SelfAttn → "self_attn"):
 //
-// Everything nn does to a module goes through these two methods, so it
-// works the same for a module declared in a notebook cell: To moves, Save
-// and Load write and read, ZeroGrad and NumParameters count the tensors
-// Parameters returns, and for those that belong to a layer of this
-// package, the layer's buffers too (a BatchNorm's running statistics,
-// which are not parameters); SetTraining reaches those layers and the
-// layers of the Sequentials whose parameters Parameters lists. Container
-// is an optional extra.
+//   - a field holding a Forwarder is a sub-module ("fc1.weight");
+//   - a *tensor.Tensor that requires grad is a parameter of its own
+//     ("pos"); one tagged `nn:",buffer"` is a buffer (saved and moved,
+//     not trained), and other tensors are left alone, as PyTorch leaves a
+//     plain tensor attribute;
+//   - slices, arrays and maps of those are lists ("blocks.0.…") and dicts
+//     ("heads.key.…", keys sorted);
+//   - unexported fields, other types and fields tagged `nn:"-"` are
+//     ignored.
 //
-//	type MLP struct{ FC1, FC2 *nn.Linear }
-//	func (m *MLP) Forward(x *tensor.Tensor) *tensor.Tensor { return m.FC2.Forward(m.FC1.Forward(x).ReLU()) }
-//	func (m *MLP) Parameters() []*tensor.Tensor { return append(m.FC1.Parameters(), m.FC2.Parameters()...) }
-type Module interface {
+// An MLP of fields and Forward, trained and switched to evaluation:
+//
+//	type MLP struct {
+//		FC1, FC2 *nn.Linear
+//		Drop     *nn.Dropout
+//	}
+//	func (m *MLP) Forward(x *tensor.Tensor) *tensor.Tensor {
+//		return m.FC2.Forward(m.Drop.Forward(m.FC1.Forward(x).ReLU()))
+//	}
+//
+//	model := &MLP{FC1: nn.NewLinear(784, 256), FC2: nn.NewLinear(256, 10), Drop: nn.NewDropout(0.1)}
+//	opt := optim.NewAdam(nn.Parameters(model), 1e-3) // fc1.weight, fc1.bias, fc2.weight, fc2.bias
+//	nn.Eval(model)                                   // reaches Drop
+//
+// A Forwarder may override what its fields give with methods of its own:
+// Parameters() []*tensor.Tensor (the tensors an optimizer updates, which
+// makes it a Module) and Children (see Container); nn then uses them
+// instead, and reaches the layers of this package that the listed
+// parameters belong to, with their buffers and modes. Keep the fields of
+// a struct declared in a cell exported (or write those methods): the
+// interpreter hides unexported ones.
+type Forwarder interface {
 	Forward(x *tensor.Tensor) *tensor.Tensor
+}
+
+// Module is a layer or a model that lists its parameters: a Forwarder
+// whose Parameters method returns the leaf tensors an optimizer updates,
+// in a stable order (nil when it has none). Every layer in this package
+// is a Module, and code that takes a Module may rely on both methods:
+//
+//	func train(m nn.Module) { opt := optim.NewAdam(m.Parameters(), 1e-3); ... }
+//
+// The functions of this package take any Forwarder, a Module included.
+// To make a struct of fields and Forward a Module, give it a Parameters
+// method that returns what its fields derive; nn.Parameters called from
+// a module's own Parameters method on that module reads the fields (or
+// its Children method's list) instead of calling the method back:
+//
+//	func (m *MLP) Parameters() []*tensor.Tensor { return nn.Parameters(m) }
+//
+// A Parameters method that returns something else (a frozen embedding
+// left out) overrides the fields in everything nn does (see Forwarder).
+type Module interface {
+	Forwarder
 	Parameters() []*tensor.Tensor
 }
 
@@ -41,29 +87,37 @@ type Module interface {
 // position embedding.
 //
 //	{Name: "pos", Tensor: m.Pos}
+//
+// In a notebook, give Module a value of a type declared in a cell by
+// assignment (c.Module = blk) or through a variable of type nn.Forwarder:
+// the interpreter (yaegi v0.16.1) cannot put such a value in the literal
+// nn.Child{Module: blk}.
 type Child struct {
 	Name   string
-	Module Module
+	Module Forwarder
 	Tensor *tensor.Tensor
 }
 
-// Container is implemented by modules built from other modules, such as
-// Sequential. Its tensors in StateDict, Save and Load are its children's,
-// its own tensors listed as children, and then any other tensor its
-// Parameters returns, named by its position there ("3"), so that none is
-// lost. A user's module may implement it to give its sub-modules
-// PyTorch's names in StateDict, Save and Load ("fc1.weight" rather than
-// "0.weight"), rows in Summary, and to let SetTraining and To reach
-// sub-modules that own no parameters (a Dropout field):
+// Container is implemented by modules that name their children
+// themselves, such as Sequential. Its Children method overrides the
+// children a module's fields derive (see Forwarder). Its tensors in
+// StateDict, Save and Load are its children's, its own tensors listed as
+// children, and then any other tensor Parameters returns, named by its
+// position there ("3"), so that none is lost. A module with unexported
+// fields may implement it to give its sub-modules PyTorch's names in
+// StateDict, Save and Load ("fc1.weight" rather than "0.weight"), rows in
+// Summary, and to let SetTraining and To reach sub-modules that own no
+// parameters (a Dropout field):
 //
 //	func (m *MLP) Children() []nn.Child {
-//		return []nn.Child{{Name: "fc1", Module: m.FC1}, {Name: "fc2", Module: m.FC2}}
+//		return []nn.Child{{Name: "fc1", Module: m.fc1}, {Name: "fc2", Module: m.fc2}}
 //	}
 //
-// It is optional: everything nn does to a module works from Parameters
-// alone (see Module). In a notebook, the interpreter passes a module
-// declared in a cell to compiled code in a wrapper that has Children only
-// when the type has it.
+// A Children method may start from what the fields give: nn.Children(m)
+// called from m's own Children method on m derives from the fields.
+//
+// In a notebook, the interpreter passes a module declared in a cell to
+// compiled code in a wrapper that has Children only when the type has it.
 type Container interface {
 	Children() []Child
 }
@@ -74,32 +128,35 @@ type Container interface {
 // its running statistics instead of the batch's. New layers start in
 // training mode.
 //
-// It reaches the layers of this package that m's parameters belong to
-// (the BatchNorm whose weight a module declared in a cell returns), the
-// layers of every Sequential in m, and, when m is a Container, its
-// children. A Dropout held directly in a field of your own module owns
-// no parameters: list it in Children, keep it in a Sequential with the
-// layers around it, or switch it yourself (drop.Training = false).
+// It takes any Forwarder, a Module included. It reaches every layer of
+// this package among m's children (see Forwarder: a Dropout in an
+// exported field included), the layers of every Sequential in m, and
+// the layers that the parameters m's own Parameters method returns
+// belong to (the BatchNorm in an unexported field whose weight a module
+// lists). A Dropout in an unexported field of a module with its own
+// Parameters method owns no parameters: list it in Children, or switch
+// it yourself (drop.Training = false).
 //
 //	nn.SetTraining(model, false) // evaluate
 //	nn.SetTraining(model, true)  // back to training
-func SetTraining(m Module, training bool) {
+func SetTraining(m Forwarder, training bool) {
 	visitLayers(m, func(l layer) { l.setMode(training) })
 }
 
 // To moves m's parameters and buffers (BatchNorm's running statistics) to
 // dev in place, as PyTorch's model.to(dev): the tensors keep their
 // identity, so optimizers that hold them stay valid, and gradients move
-// with them. It moves every tensor m.Parameters() returns and the buffers
-// of the layers SetTraining reaches, so it works for any Module, one
-// declared in a notebook cell included.
+// with them. It moves every tensor of Parameters(m) and StateDict(m) and
+// the buffers of the layers SetTraining reaches, so it works for any
+// Forwarder (a struct of fields and Forward, a Module), one declared in a
+// notebook cell included.
 //
 //	nn.To(model, tensor.CUDA(0))
-func To(m Module, dev tensor.Device) {
-	for _, p := range m.Parameters() {
+func To(m Forwarder, dev tensor.Device) {
+	for _, p := range Parameters(m) {
 		moveTo(p, dev)
 	}
-	for _, nt := range ownTensors(m, "") {
+	for _, nt := range namedTensors(m, "") {
 		moveTo(nt.t, dev)
 	}
 	visitLayers(m, func(l layer) {
@@ -116,18 +173,18 @@ func moveTo(t *tensor.Tensor, dev tensor.Device) {
 	}
 }
 
-// NumParameters returns the number of elements in m's parameters.
-func NumParameters(m Module) int {
+// NumParameters returns the number of elements in Parameters(m).
+func NumParameters(m Forwarder) int {
 	n := 0
-	for _, p := range m.Parameters() {
+	for _, p := range Parameters(m) {
 		n += p.Numel()
 	}
 	return n
 }
 
-// ZeroGrad clears the gradients of m's parameters.
-func ZeroGrad(m Module) {
-	for _, p := range m.Parameters() {
+// ZeroGrad clears the gradients of Parameters(m).
+func ZeroGrad(m Forwarder) {
+	for _, p := range Parameters(m) {
 		p.ZeroGrad()
 	}
 }
@@ -136,14 +193,17 @@ func ZeroGrad(m Module) {
 // ("0.weight", "0.bias", "1.running_mean", ...): the tensors themselves,
 // not copies, so the map stays current as training updates them in place.
 // A Sequential names its layers "0", "1", ...; a layer of this package
-// names its tensors as PyTorch does; a Container names its children. The
-// tensors of any other module are those Parameters returns, grouped by
-// the layer each belongs to, in order: "0.weight", "0.bias",
-// "1.running_mean" for a module whose Parameters lists a Linear's and
-// then a BatchNorm's, and "2" for a tensor of its own.
+// names its tensors as PyTorch does; other modules name their children
+// (Children: a Container's own, or those its fields derive, "fc1.weight"),
+// and then any other tensor their Parameters method returns by its
+// position there. A module with neither children nor fields to derive
+// them from has the tensors its Parameters method returns, grouped by the
+// layer each belongs to, in order: "0.weight", "0.bias", "1.running_mean"
+// for a module whose Parameters lists a Linear's and then a BatchNorm's,
+// and "2" for a tensor of its own.
 //
 //	for name, t := range nn.StateDict(model) { fmt.Println(name, t.Shape()) }
-func StateDict(m Module) map[string]*tensor.Tensor {
+func StateDict(m Forwarder) map[string]*tensor.Tensor {
 	out := map[string]*tensor.Tensor{}
 	for _, nt := range namedTensors(m, "") {
 		out[nt.name] = nt.t
@@ -159,7 +219,7 @@ type named struct {
 
 // namedTensors lists m's tensors with full names, in a stable order (see
 // StateDict).
-func namedTensors(m Module, prefix string) []named {
+func namedTensors(m Forwarder, prefix string) []named {
 	var out []named
 	switch x := m.(type) {
 	case *Sequential:
@@ -173,8 +233,8 @@ func namedTensors(m Module, prefix string) []named {
 		}
 		return out
 	}
-	if c, ok := m.(Container); ok {
-		for _, ch := range c.Children() {
+	if cs := Children(m); len(cs) > 0 {
+		for _, ch := range cs {
 			if ch.Module != nil {
 				out = append(out, namedTensors(ch.Module, prefix+ch.Name+".")...)
 			}
@@ -185,7 +245,7 @@ func namedTensors(m Module, prefix string) []named {
 		for _, nt := range out {
 			seen[nt.t] = true
 		}
-		for k, p := range m.Parameters() {
+		for k, p := range Parameters(m) {
 			if !seen[p] {
 				out = append(out, named{prefix + strconv.Itoa(k), p})
 				seen[p] = true
@@ -195,7 +255,7 @@ func namedTensors(m Module, prefix string) []named {
 	}
 	seen := map[layer]bool{}
 	k := 0
-	for _, p := range m.Parameters() {
+	for _, p := range Parameters(m) {
 		l := tagOf(p).layer
 		switch {
 		case l == nil:
@@ -211,15 +271,11 @@ func namedTensors(m Module, prefix string) []named {
 	return out
 }
 
-// ownTensors lists the tensors a Container lists as children of its own
-// (Child.Tensor), with full names; nil for other modules.
-func ownTensors(m Module, prefix string) []named {
-	c, ok := m.(Container)
-	if !ok {
-		return nil
-	}
+// ownTensors lists the tensors m's children include as its own
+// (Child.Tensor), with full names.
+func ownTensors(m Forwarder, prefix string) []named {
 	var out []named
-	for _, ch := range c.Children() {
+	for _, ch := range Children(m) {
 		if ch.Module == nil && ch.Tensor != nil {
 			out = append(out, named{prefix + ch.Name, ch.Tensor})
 		}
@@ -228,10 +284,15 @@ func ownTensors(m Module, prefix string) []named {
 }
 
 // describe returns PyTorch's repr of a module: its String method's result
-// when it has one, else "Module()".
-func describe(m Module) string {
+// when it has one, else its type's name (or "Module" for a type declared
+// in a cell) with the sub-modules of Children.
+func describe(m Forwarder) string {
 	if s, ok := m.(fmt.Stringer); ok {
 		return s.String()
 	}
-	return "Module()"
+	name := "Module"
+	if v, ok := structBehind(m); ok && v.Type().Name() != "" {
+		name = v.Type().Name()
+	}
+	return containerString(name, Children(m))
 }

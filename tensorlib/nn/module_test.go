@@ -46,30 +46,30 @@ type scale struct{ W *tensor.Tensor }
 func (s *scale) Forward(x *tensor.Tensor) *tensor.Tensor { return x.Mul(s.W) }
 func (s *scale) Parameters() []*tensor.Tensor            { return []*tensor.Tensor{s.W} }
 
-// net is a user's module without Children: nn reaches its layers only
-// through Parameters, as it does a module declared in a notebook cell.
+// net is a user's module with unexported fields and without Children:
+// nn reaches its layers only through its Parameters method.
 type net struct {
-	Features *Sequential // with a Dropout, reached through the Linear beside it
-	BN       *BatchNorm  // reached through its weight
-	Head     *Linear
-	Drop     *Dropout // owns nothing: not reached
+	features *Sequential // with a Dropout, reached through the Linear beside it
+	bn       *BatchNorm  // reached through its weight
+	head     *Linear
+	drop     *Dropout // owns nothing: not reached
 }
 
 func newNet() *net {
 	return &net{
-		Features: NewSequential(NewLinear(4, 6), NewBatchNorm1d(6, NoAffine()), NewReLU(), NewDropout(0.5)),
-		BN:       NewBatchNorm1d(6),
-		Head:     NewLinear(6, 2),
-		Drop:     NewDropout(0.5),
+		features: NewSequential(NewLinear(4, 6), NewBatchNorm1d(6, NoAffine()), NewReLU(), NewDropout(0.5)),
+		bn:       NewBatchNorm1d(6),
+		head:     NewLinear(6, 2),
+		drop:     NewDropout(0.5),
 	}
 }
 
 func (n *net) Forward(x *tensor.Tensor) *tensor.Tensor {
-	return n.Head.Forward(n.Drop.Forward(n.BN.Forward(n.Features.Forward(x))))
+	return n.head.Forward(n.drop.Forward(n.bn.Forward(n.features.Forward(x))))
 }
 
 func (n *net) Parameters() []*tensor.Tensor {
-	return append(append(n.Features.Parameters(), n.BN.Parameters()...), n.Head.Parameters()...)
+	return append(append(n.features.Parameters(), n.bn.Parameters()...), n.head.Parameters()...)
 }
 
 // interopModel is the model of testdata/torch_interop.py.
@@ -151,26 +151,26 @@ func TestSetTraining(t *testing.T) {
 }
 
 // TestSetTrainingThroughParameters checks what SetTraining reaches of a
-// module that has only Forward and Parameters.
+// module that has only Forward and Parameters, and unexported fields.
 func TestSetTrainingThroughParameters(t *testing.T) {
 	n := newNet()
 	SetTraining(n, false)
-	if n.BN.Training || n.Features.At(1).(*BatchNorm).Training || n.Features.At(3).(*Dropout).Training {
+	if n.bn.Training || n.features.At(1).(*BatchNorm).Training || n.features.At(3).(*Dropout).Training {
 		t.Error("SetTraining(false) did not reach the BatchNorm through its weight, or the Sequential's layers through its Linear")
 	}
-	if !n.Drop.Training {
+	if !n.drop.Training {
 		t.Error("SetTraining reached a Dropout that owns nothing and is listed nowhere")
 	}
 	// Tensors of a layer shared with another model do not pull that
 	// model's other layers in.
-	other := NewSequential(n.Head, NewDropout(0.1))
+	other := NewSequential(n.head, NewDropout(0.1))
 	other.Parameters()
 	SetTraining(n, true)
 	if !other.At(1).(*Dropout).Training {
 		t.Fatal("the other model's Dropout starts in training mode")
 	}
-	SetTraining(NewSequential(n.Head), false)
-	if !n.BN.Training || n.Head.String() == "" {
+	SetTraining(NewSequential(n.head), false)
+	if !n.bn.Training || n.head.String() == "" {
 		t.Error("SetTraining of a model sharing only the head reached the rest of n")
 	}
 	SetTraining(n, false)
@@ -328,10 +328,10 @@ func TestStrings(t *testing.T) {
 		{NewLayerNorm(4, 5), "LayerNorm((4, 5), eps=1e-05, elementwise_affine=True)"},
 		{NewEmbedding(10, 3), "Embedding(10, 3)"},
 		{NewSequential(), "Sequential()"},
-		// str(nn.Sequential(nn.Linear(2, 3), nn.Sequential(nn.ReLU()), Scale())) in PyTorch, with Module() for a
-		// module without String.
+		// str(nn.Sequential(nn.Linear(2, 3), nn.Sequential(nn.ReLU()), scale())) in PyTorch: a module
+		// without String shows its type's name and its children.
 		{NewSequential(NewLinear(2, 3), NewSequential(NewReLU()), &scale{}),
-			"Sequential(\n  (0): Linear(in_features=2, out_features=3, bias=True)\n  (1): Sequential(\n    (0): ReLU()\n  )\n  (2): Module()\n)"},
+			"Sequential(\n  (0): Linear(in_features=2, out_features=3, bias=True)\n  (1): Sequential(\n    (0): ReLU()\n  )\n  (2): scale()\n)"},
 	} {
 		if got := tc.m.String(); got != tc.want {
 			t.Errorf("got  %s\nwant %s", got, tc.want)
@@ -382,7 +382,8 @@ func TestTo(t *testing.T) {
 }
 
 // TestStateDictThroughParameters checks the names of a module without
-// Children: its tensors grouped by layer, buffers included.
+// Children or exported fields: its tensors grouped by layer, buffers
+// included.
 func TestStateDictThroughParameters(t *testing.T) {
 	got := keys(StateDict(newNet()))
 	want := []string{"0.bias", "0.weight", // Features' Linear

@@ -99,7 +99,7 @@ func (l *BatchNorm) Forward(x *tensor.Tensor) *tensor.Tensor {
 
 // Parameters returns Weight and Bias (nil with NoAffine). The running
 // statistics are buffers: nn.To, Save and Load reach them through the
-// parameters (see nn.Module).
+// parameters (see nn.Forwarder and nn.SetTraining).
 func (l *BatchNorm) Parameters() []*tensor.Tensor { return own(l, nonNil(l.Weight, l.Bias)) }
 
 // state has PyTorch's names: "weight", "bias", "running_mean",

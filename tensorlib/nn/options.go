@@ -27,9 +27,10 @@ const (
 	optDropout
 	optNormFirst
 	optActivation
+	optNorm
 )
 
-var optNames = []string{"Stride", "Padding", "Dilation", "KernelHW", "NoBias", "Eps", "Momentum", "NoAffine", "DropoutP", "NormFirst", "Activation"}
+var optNames = []string{"Stride", "Padding", "Dilation", "KernelHW", "NoBias", "Eps", "Momentum", "NoAffine", "DropoutP", "NormFirst", "Activation", "Norm"}
 
 type config struct {
 	set                       optBit
@@ -40,6 +41,7 @@ type config struct {
 	dropout                   float64
 	normFirst                 bool
 	activation                string
+	norm                      Forwarder
 }
 
 // Stride sets the step of a convolution or pooling window in both
@@ -92,19 +94,28 @@ func Momentum(m float64) Option { return func(c *config) { c.set |= optMomentum;
 func NoAffine() Option { return func(c *config) { c.set |= optNoAffine; c.noAffine = true } }
 
 // DropoutP sets the dropout probability of MultiheadAttention (on the
-// attention weights; default 0) and TransformerEncoderLayer (default 0.1).
+// attention weights; default 0) and of TransformerEncoderLayer,
+// TransformerDecoderLayer and Transformer (default 0.1).
 func DropoutP(p float64) Option { return func(c *config) { c.set |= optDropout; c.dropout = p } }
 
-// NormFirst makes a TransformerEncoderLayer normalise before attention
-// and the feed-forward block instead of after (norm_first=True, the
-// pre-norm layout most language models use).
+// NormFirst makes a TransformerEncoderLayer, TransformerDecoderLayer or
+// Transformer normalise before attention and the feed-forward block
+// instead of after (norm_first=True, the pre-norm layout most language
+// models use).
 func NormFirst() Option { return func(c *config) { c.set |= optNormFirst; c.normFirst = true } }
 
-// Activation sets the activation of a TransformerEncoderLayer's
-// feed-forward block: "relu" (the default) or "gelu".
+// Activation sets the activation of the feed-forward block of a
+// TransformerEncoderLayer, TransformerDecoderLayer or Transformer: "relu" (the default) or "gelu".
 func Activation(name string) Option {
 	return func(c *config) { c.set |= optActivation; c.activation = name }
 }
+
+// Norm gives TransformerEncoder or TransformerDecoder a module applied to
+// the output of the last layer (PyTorch's norm=), usually a LayerNorm; its
+// tensors are named "norm.weight", ...
+//
+//	enc := nn.NewTransformerEncoder(layer, 6, nn.Norm(nn.NewLayerNorm(512)))
+func Norm(m Forwarder) Option { return func(c *config) { c.set |= optNorm; c.norm = m } }
 
 // newConfig applies opts over the defaults and panics when one of them
 // is not in allowed.
@@ -117,19 +128,25 @@ func newConfig(layer string, allowed optBit, opts []Option) config {
 		o(&c)
 	}
 	if bad := c.set &^ allowed; bad != 0 {
-		var names, ok []string
-		for i, n := range optNames {
-			if bad&(1<<i) != 0 {
-				names = append(names, n)
-			}
-			if allowed&(1<<i) != 0 {
-				ok = append(ok, n)
-			}
-		}
-		panic(fmt.Sprintf("nn: %s does not take option %s; it takes %s",
-			layer, strings.Join(names, ", "), orNone(strings.Join(ok, ", "))))
+		names, ok := optionLists(optNames, uint(bad), uint(allowed))
+		panic(fmt.Sprintf("nn: %s does not take option %s; it takes %s", layer, names, ok))
 	}
 	return c
+}
+
+// optionLists returns the names of the bits set in bad and in allowed,
+// joined with commas ("no options" when allowed has none).
+func optionLists(names []string, bad, allowed uint) (string, string) {
+	var b, ok []string
+	for i, n := range names {
+		if bad&(1<<i) != 0 {
+			b = append(b, n)
+		}
+		if allowed&(1<<i) != 0 {
+			ok = append(ok, n)
+		}
+	}
+	return strings.Join(b, ", "), orNone(strings.Join(ok, ", "))
 }
 
 func orNone(s string) string {

@@ -12,9 +12,10 @@ import (
 // Sequential chains modules: Forward feeds each layer's output to the
 // next, as torch.nn.Sequential. Its children are named "0", "1", ..., so
 // the parameters of a Linear at position 2 are "2.weight" and "2.bias".
-// Layers may be any Module, a user's own included.
+// Layers may be any Forwarder: a layer, a Module, or a user's struct of
+// fields and Forward.
 type Sequential struct {
-	Layers []Module
+	Layers []Forwarder
 
 	listed atomic.Uint64 // the walk of visitLayers in which Parameters last ran (see layers.go)
 }
@@ -27,14 +28,14 @@ type Sequential struct {
 //		nn.NewLinear(784, 256), nn.NewReLU(),
 //		nn.NewLinear(256, 10),
 //	)
-func NewSequential(layers ...Module) *Sequential {
+func NewSequential(layers ...Forwarder) *Sequential {
 	s := &Sequential{}
 	return s.Append(layers...)
 }
 
 // Append adds layers at the end and returns s. It panics when a layer is
 // nil.
-func (s *Sequential) Append(layers ...Module) *Sequential {
+func (s *Sequential) Append(layers ...Forwarder) *Sequential {
 	for i, l := range layers {
 		if l == nil {
 			panic(fmt.Errorf("nn: Sequential: layer %d is nil", len(s.Layers)+i))
@@ -47,18 +48,19 @@ func (s *Sequential) Append(layers ...Module) *Sequential {
 // Add appends one layer and returns s. It is Append for a single layer,
 // and the form to use in a notebook for a module whose type is declared
 // in a cell: the interpreter (yaegi v0.16.1) cannot pass such a value as
-// a variadic Module argument, so NewSequential(layers...) and Append take
-// only compiled layers there, or a slice: Append([]nn.Module{a, b}...).
+// a variadic Forwarder argument, so NewSequential(layers...) and Append
+// take only compiled layers there, or a slice:
+// Append([]nn.Forwarder{a, b}...).
 //
 //	model := nn.NewSequential(nn.NewFlatten()).Add(&MyBlock{...}).Add(nn.NewLinear(64, 10))
-func (s *Sequential) Add(layer Module) *Sequential { return s.Append(layer) }
+func (s *Sequential) Add(layer Forwarder) *Sequential { return s.Append(layer) }
 
 // Len returns the number of layers.
 func (s *Sequential) Len() int { return len(s.Layers) }
 
 // At returns layer i (negative i counts from the end). It panics when i
 // is out of range.
-func (s *Sequential) At(i int) Module {
+func (s *Sequential) At(i int) Forwarder {
 	j := i
 	if j < 0 {
 		j += len(s.Layers)
@@ -82,7 +84,7 @@ func (s *Sequential) Forward(x *tensor.Tensor) *tensor.Tensor {
 func (s *Sequential) Parameters() []*tensor.Tensor {
 	var ps []*tensor.Tensor
 	for _, l := range s.Layers {
-		ps = append(ps, l.Parameters()...)
+		ps = append(ps, Parameters(l)...)
 	}
 	return s.list(ps)
 }

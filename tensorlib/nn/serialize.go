@@ -18,7 +18,7 @@ import (
 // copied to the CPU for writing.
 //
 //	if err := nn.Save("mnist.safetensors", model); err != nil { ... }
-func Save(path string, m Module) error {
+func Save(path string, m Forwarder) error {
 	ts, err := stateForSave(m)
 	if err != nil {
 		return fmt.Errorf("nn: Save: %s: %w", path, err)
@@ -29,7 +29,7 @@ func Save(path string, m Module) error {
 	return nil
 }
 
-func stateForSave(m Module) (map[string]*tensor.Tensor, error) {
+func stateForSave(m Forwarder) (map[string]*tensor.Tensor, error) {
 	ts := map[string]*tensor.Tensor{}
 	for _, nt := range namedTensors(m, "") {
 		if nt.t == nil {
@@ -57,7 +57,7 @@ func stateForSave(m Module) (map[string]*tensor.Tensor, error) {
 //
 //	model := nn.NewSequential(nn.NewLinear(784, 10))
 //	if err := nn.Load("mnist.safetensors", model); err != nil { ... }
-func Load(path string, m Module) error {
+func Load(path string, m Forwarder) error {
 	ts, _, err := tensorio.LoadSafetensors(path)
 	if err != nil {
 		return fmt.Errorf("nn: Load: %w", err)
@@ -72,14 +72,14 @@ func Load(path string, m Module) error {
 // buffers of the same names, in place, as Load does for a file. Every
 // name and shape must match; otherwise nothing is changed and the error
 // says what differs.
-func LoadStateDict(m Module, state map[string]*tensor.Tensor) error {
+func LoadStateDict(m Forwarder, state map[string]*tensor.Tensor) error {
 	if err := loadState(m, state); err != nil {
 		return fmt.Errorf("nn: LoadStateDict: %w", err)
 	}
 	return nil
 }
 
-func loadState(m Module, src map[string]*tensor.Tensor) error {
+func loadState(m Forwarder, src map[string]*tensor.Tensor) error {
 	dst := namedTensors(m, "")
 	var missing, unexpected, mismatched []string
 	have := map[string]bool{}

@@ -30,7 +30,7 @@ type SummaryRow struct {
 	Params      int    // elements in the module's parameters, children included
 }
 
-// Summary describes m: every sub-module (through Container) with its
+// Summary describes m: every sub-module (Children) with its
 // parameter count and, when inputShape is given, the output shape of a
 // forward pass on zeros of that shape (Int64 when the first layer is an
 // Embedding). The pass runs without gradients and with Dropout and
@@ -41,9 +41,9 @@ type SummaryRow struct {
 // is reported in Err.
 //
 //	nn.Summary(model, 1, 1, 28, 28) // a [1 1 28 28] input
-func Summary(m Module, inputShape ...int) *ModelSummary {
+func Summary(m Forwarder, inputShape ...int) *ModelSummary {
 	s := &ModelSummary{}
-	for _, p := range m.Parameters() {
+	for _, p := range Parameters(m) {
 		s.TotalParams += p.Numel()
 		if p.RequiresGrad() {
 			s.TrainableParams += p.Numel()
@@ -56,7 +56,7 @@ func Summary(m Module, inputShape ...int) *ModelSummary {
 		if _, ok := firstLeaf(m).(*Embedding); ok {
 			x = x.AsType(tensor.Int64)
 		}
-		if ps := m.Parameters(); len(ps) > 0 {
+		if ps := Parameters(m); len(ps) > 0 {
 			x = x.To(ps[0].Device())
 		}
 	}
@@ -73,10 +73,10 @@ func Summary(m Module, inputShape ...int) *ModelSummary {
 
 // walk adds rows for m's children and returns m's output on x (nil when
 // x is nil or the pass failed).
-func (s *ModelSummary) walk(m Module, prefix string, depth int, x *tensor.Tensor) *tensor.Tensor {
+func (s *ModelSummary) walk(m Forwarder, prefix string, depth int, x *tensor.Tensor) *tensor.Tensor {
 	_, sequential := m.(*Sequential)
-	c, container := m.(Container)
-	if !container {
+	children := Children(m)
+	if len(children) == 0 {
 		return s.forward(m, x)
 	}
 	var y *tensor.Tensor
@@ -85,7 +85,7 @@ func (s *ModelSummary) walk(m Module, prefix string, depth int, x *tensor.Tensor
 		y = s.forward(m, x)
 		x = nil
 	}
-	for _, ch := range c.Children() {
+	for _, ch := range children {
 		if ch.Module == nil {
 			continue // a tensor of m's own
 		}
@@ -103,7 +103,7 @@ func (s *ModelSummary) walk(m Module, prefix string, depth int, x *tensor.Tensor
 	return y
 }
 
-func (s *ModelSummary) forward(m Module, x *tensor.Tensor) *tensor.Tensor {
+func (s *ModelSummary) forward(m Forwarder, x *tensor.Tensor) *tensor.Tensor {
 	if x == nil || s.Err != nil {
 		return nil
 	}
@@ -117,7 +117,7 @@ func (s *ModelSummary) forward(m Module, x *tensor.Tensor) *tensor.Tensor {
 
 // firstLeaf returns the module that first receives the input, following
 // the first child of Sequentials.
-func firstLeaf(m Module) Module {
+func firstLeaf(m Forwarder) Forwarder {
 	for {
 		s, ok := m.(*Sequential)
 		if !ok || len(s.Layers) == 0 {
@@ -130,7 +130,7 @@ func firstLeaf(m Module) Module {
 // evalModes puts the Dropout and BatchNorm layers in m (those
 // SetTraining reaches) in evaluation mode and returns a function that
 // restores their modes.
-func evalModes(m Module) func() {
+func evalModes(m Forwarder) func() {
 	var restore []func()
 	visitLayers(m, func(l layer) {
 		var mode *bool

@@ -2,6 +2,7 @@ package nn
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
@@ -20,7 +21,7 @@ type MultiheadAttention struct {
 	InProjBias         *tensor.Tensor // [3*EmbedDim], nil with NoBias
 	OutProj            *Linear        // EmbedDim to EmbedDim
 	Dropout            float64        // on the attention weights, in training
-	Causal             bool           // Forward masks the future (is_causal)
+	Causal             bool           // every pass masks the future (is_causal)
 	Training           bool
 }
 
@@ -57,11 +58,7 @@ func opts2(noBias bool) []Option {
 // Forward returns the self-attention of x, [N, L, EmbedDim], causal when
 // Causal is set.
 func (l *MultiheadAttention) Forward(x *tensor.Tensor) *tensor.Tensor {
-	var opts []tensor.AttentionOption
-	if l.Causal {
-		opts = append(opts, tensor.Causal())
-	}
-	return l.Attend(x, x, x, opts...)
+	return l.Attend(x, x, x)
 }
 
 // project returns x's projection by block i (0 query, 1 key, 2 value) of
@@ -96,34 +93,100 @@ func (l *MultiheadAttention) qkv(q, k, v *tensor.Tensor) (*tensor.Tensor, *tenso
 }
 
 // Attend returns the attention of the queries q [N, L, E] over the keys k
-// and values v [N, S, E] (PyTorch's forward(query, key, value) with
-// need_weights=False), with opts passed on to
-// tensor.ScaledDotProductAttention (Causal, AttnMask); the layer's
-// dropout applies in training mode.
+// and values v [N, S, E], as PyTorch's forward(query, key, value) with
+// need_weights=False. Options: AttnMask ([L, S] or [N*NumHeads, L, S]),
+// KeyPaddingMask ([N, S]), IsCausal. Their Bool masks are true where a
+// query may NOT attend, as in PyTorch's layers (the opposite of
+// tensor.AttnMask); float masks are added to the scores. It is causal
+// when Causal is set too; the layer's dropout applies in training mode.
 //
-//	y := attn.Attend(x, memory, memory)
-func (l *MultiheadAttention) Attend(q, k, v *tensor.Tensor, opts ...tensor.AttentionOption) *tensor.Tensor {
-	qh, kh, vh := l.qkv(q, k, v)
-	if l.Training && l.Dropout > 0 {
-		opts = append(opts, tensor.AttnDropout(l.Dropout))
-	}
-	o := tensor.ScaledDotProductAttention(qh, kh, vh, opts...)
-	s := q.Shape()
-	o = o.Transpose(1, 2).Reshape(s[0], s[1], l.EmbedDim)
-	return tensor.Linear(o, l.OutProj.Weight, l.OutProj.Bias)
+//	pad := lengths... // [N, S] Bool, true at padded keys
+//	y := attn.Attend(x, memory, memory, nn.KeyPaddingMask(pad))
+func (l *MultiheadAttention) Attend(q, k, v *tensor.Tensor, opts ...ForwardOption) *tensor.Tensor {
+	c := forwardOptions("MultiheadAttention.Attend", fwdAttnMask|fwdKeyPadding|fwdIsCausal, opts)
+	out, _ := l.attend(q, k, v, c.mask(fwdAttnMask), c.mask(fwdKeyPadding), c.set&fwdIsCausal != 0, false)
+	return out
 }
 
-// Weights returns the attention weights of the queries q over the keys k,
-// [N, NumHeads, L, S], each row summing to 1 (PyTorch's attn_weights with
-// average_attn_weights=False; take Mean(1) for its default), with the
-// masks of opts (Causal, AttnMask). For looking at, with
-// display.HeatMap; it builds the whole [L, S] matrix.
-func (l *MultiheadAttention) Weights(q, k *tensor.Tensor, opts ...tensor.AttentionOption) *tensor.Tensor {
-	qh, kh := l.project(q, 0), l.project(k, 1)
-	// The weights are attention over the identity: values one-hot per key.
-	S := k.Shape()[1]
-	eye := tensor.Eye(S).AsType(qh.DType()).To(qh.Device()).Expand(qh.Shape()[0], l.NumHeads, S, S)
-	return tensor.ScaledDotProductAttention(qh, kh, eye, opts...)
+// attend runs the attention of q over k and v with PyTorch's layer masks
+// attn and pad (nil for none), causal when causal or l.Causal is set, and
+// returns the output, [N, L, E], and when weights is set the attention
+// weights of every head, [N, H, L, S] (after dropout, as PyTorch returns
+// them).
+func (l *MultiheadAttention) attend(q, k, v, attn, pad *tensor.Tensor, causal, weights bool) (out, w *tensor.Tensor) {
+	qh, kh, vh := l.qkv(q, k, v)
+	N, L, S := qh.Size(0), qh.Size(2), kh.Size(2)
+	bias := layerMask("nn.MultiheadAttention", "attn mask", "key padding mask", attn, pad, qh, N, l.NumHeads, L, S)
+	causal = causal || l.Causal
+	dropout := 0.0
+	if l.Training && l.Dropout > 0 {
+		dropout = l.Dropout
+	}
+	var o *tensor.Tensor
+	if weights {
+		s := qh.MatMul(kh.Transpose(-2, -1)).MulScalar(1 / math.Sqrt(float64(qh.Size(-1))))
+		if causal {
+			s = s.MaskedFill(tensor.Ones(L, S).Triu(1).AsType(tensor.Bool).To(s.Device()), math.Inf(-1))
+		}
+		if bias != nil {
+			s = s.Add(bias)
+		}
+		w = s.Softmax(-1)
+		if dropout > 0 {
+			w = tensor.Dropout(w, dropout)
+		}
+		o = w.MatMul(vh)
+	} else {
+		var opts []tensor.AttentionOption
+		if causal {
+			opts = append(opts, tensor.Causal())
+		}
+		if bias != nil {
+			opts = append(opts, tensor.AttnMask(bias)) // additive: no Bool convention involved
+		}
+		if dropout > 0 {
+			opts = append(opts, tensor.AttnDropout(dropout))
+		}
+		o = tensor.ScaledDotProductAttention(qh, kh, vh, opts...)
+	}
+	o = o.Transpose(1, 2).Reshape(N, L, l.EmbedDim)
+	return tensor.Linear(o, l.OutProj.Weight, l.OutProj.Bias), w
+}
+
+// AttendWithWeights is PyTorch's forward(query, key, value) with
+// need_weights=True: Attend's output and the attention weights, each row
+// summing to 1 over the keys (after dropout in training, as PyTorch's),
+// averaged over the heads, [N, L, S], or per head, [N, NumHeads, L, S],
+// with AverageAttnWeights(false). It takes Attend's options and
+// AverageAttnWeights. It builds the whole [L, S] matrix of every head,
+// which Attend avoids.
+//
+//	out, w := attn.AttendWithWeights(x, x, x, nn.AttnMask(future)) // w: [N, L, L]
+func (l *MultiheadAttention) AttendWithWeights(q, k, v *tensor.Tensor, opts ...ForwardOption) (out, weights *tensor.Tensor) {
+	c := forwardOptions("MultiheadAttention.AttendWithWeights", fwdAttnMask|fwdKeyPadding|fwdIsCausal|fwdAverage, opts)
+	out, w := l.attend(q, k, v, c.mask(fwdAttnMask), c.mask(fwdKeyPadding), c.set&fwdIsCausal != 0, true)
+	return out, averageHeads(w, c.average)
+}
+
+// Weights returns the attention weights of the queries q over the keys k
+// that AttendWithWeights returns: averaged over the heads, [N, L, S],
+// or, with AverageAttnWeights(false), per head, [N, NumHeads, L, S]. For
+// looking at, with display.HeatMap.
+//
+//	w := attn.Weights(x, x, nn.IsCausal()).Select(0, 0) // [T, T], the first sequence
+func (l *MultiheadAttention) Weights(q, k *tensor.Tensor, opts ...ForwardOption) *tensor.Tensor {
+	c := forwardOptions("MultiheadAttention.Weights", fwdAttnMask|fwdKeyPadding|fwdIsCausal|fwdAverage, opts)
+	_, w := l.attend(q, k, k, c.mask(fwdAttnMask), c.mask(fwdKeyPadding), c.set&fwdIsCausal != 0, true)
+	return averageHeads(w, c.average)
+}
+
+// averageHeads returns the weights w, [N, H, L, S], averaged over the
+// heads when average is set.
+func averageHeads(w *tensor.Tensor, average bool) *tensor.Tensor {
+	if average {
+		return w.Mean(1)
+	}
+	return w
 }
 
 // Parameters returns InProjWeight, InProjBias, OutProj.Weight and
@@ -161,7 +224,7 @@ type TransformerEncoderLayer struct {
 	Drop, Drop1, Drop2 *Dropout
 	NormFirst          bool
 	Activation         string // "relu" or "gelu"
-	Causal             bool   // Forward masks the future
+	Causal             bool   // every pass masks the future
 }
 
 // NewTransformerEncoderLayer returns an encoder layer of width dModel with
@@ -172,14 +235,7 @@ type TransformerEncoderLayer struct {
 //	block := nn.NewTransformerEncoderLayer(128, 4, 512, nn.NormFirst(), nn.Activation("gelu"), nn.DropoutP(0.1))
 //	block.Causal = true
 func NewTransformerEncoderLayer(dModel, nHead, dimFF int, opts ...Option) *TransformerEncoderLayer {
-	c := newConfig("NewTransformerEncoderLayer", optDropout|optNormFirst|optActivation|optEps, opts)
-	if c.activation != "relu" && c.activation != "gelu" {
-		panic(fmt.Errorf("nn: NewTransformerEncoderLayer: activation %q; use \"relu\" or \"gelu\"", c.activation))
-	}
-	p := c.dropout
-	if p < 0 {
-		p = 0.1
-	}
+	c, p := layerConfig("NewTransformerEncoderLayer", opts)
 	l := &TransformerEncoderLayer{
 		SelfAttn: NewMultiheadAttention(dModel, nHead, DropoutP(p)),
 		Linear1:  NewLinear(dModel, dimFF), Linear2: NewLinear(dimFF, dModel),
@@ -194,32 +250,64 @@ func NewTransformerEncoderLayer(dModel, nHead, dimFF int, opts ...Option) *Trans
 // Forward returns the layer applied to x, [N, L, dModel], with causal
 // self-attention when Causal is set.
 func (l *TransformerEncoderLayer) Forward(x *tensor.Tensor) *tensor.Tensor {
-	var opts []tensor.AttentionOption
-	if l.Causal {
-		opts = append(opts, tensor.Causal())
-	}
-	return l.ForwardMask(x, opts...)
+	return l.ForwardMask(x)
 }
 
-// ForwardMask is Forward with the attention options given (tensor.Causal,
-// tensor.AttnMask) instead of Causal's.
-func (l *TransformerEncoderLayer) ForwardMask(x *tensor.Tensor, opts ...tensor.AttentionOption) *tensor.Tensor {
-	sa := func(x *tensor.Tensor) *tensor.Tensor { return l.Drop1.Forward(l.SelfAttn.Attend(x, x, x, opts...)) }
+// ForwardMask is PyTorch's forward(src, src_mask, src_key_padding_mask):
+// the layer applied to x, [N, L, dModel], with the options SrcMask ([L, L]
+// or [N*nHead, L, L]), SrcKeyPaddingMask ([N, L]) and IsCausal. Their Bool
+// masks are true where a position may NOT attend, as in PyTorch's layers
+// (the opposite of tensor.AttnMask); float masks are added to the scores.
+// It is causal when Causal is set too.
+//
+//	future := tensor.Ones(T, T).Triu(1).AsType(tensor.Bool) // torch.triu(torch.ones(T, T), 1).bool()
+//	y := block.ForwardMask(x, nn.SrcMask(future))
+func (l *TransformerEncoderLayer) ForwardMask(x *tensor.Tensor, opts ...ForwardOption) *tensor.Tensor {
+	c := forwardOptions("TransformerEncoderLayer.ForwardMask", fwdSrcMask|fwdSrcKeyPadding|fwdIsCausal, opts)
+	y, _ := l.forward(x, c.mask(fwdSrcMask), c.mask(fwdSrcKeyPadding), c.set&fwdIsCausal != 0, false)
+	return y
+}
+
+// ForwardWithWeights is ForwardMask that also returns the self-attention
+// weights of the pass, averaged over the heads, [N, L, L], or per head
+// with AverageAttnWeights(false), [N, nHead, L, L]. It takes ForwardMask's
+// options and AverageAttnWeights.
+func (l *TransformerEncoderLayer) ForwardWithWeights(x *tensor.Tensor, opts ...ForwardOption) (y, weights *tensor.Tensor) {
+	c := forwardOptions("TransformerEncoderLayer.ForwardWithWeights", fwdSrcMask|fwdSrcKeyPadding|fwdIsCausal|fwdAverage, opts)
+	y, w := l.forward(x, c.mask(fwdSrcMask), c.mask(fwdSrcKeyPadding), c.set&fwdIsCausal != 0, true)
+	return y, averageHeads(w, c.average)
+}
+
+// forward applies the layer with PyTorch's masks and returns, when
+// weights is set, the self-attention's weights per head.
+func (l *TransformerEncoderLayer) forward(x, mask, pad *tensor.Tensor, causal, weights bool) (y, w *tensor.Tensor) {
+	causal = causal || l.Causal
+	sa := func(x *tensor.Tensor) *tensor.Tensor {
+		var o *tensor.Tensor
+		o, w = l.SelfAttn.attend(x, x, x, mask, pad, causal, weights)
+		return l.Drop1.Forward(o)
+	}
 	ff := func(x *tensor.Tensor) *tensor.Tensor {
-		h := l.Linear1.Forward(x)
-		if l.Activation == "gelu" {
-			h = h.GELU()
-		} else {
-			h = h.ReLU()
-		}
-		return l.Drop2.Forward(l.Linear2.Forward(l.Drop.Forward(h)))
+		return l.Drop2.Forward(feedForward(x, l.Linear1, l.Linear2, l.Drop, l.Activation))
 	}
 	if l.NormFirst {
 		x = x.Add(sa(l.Norm1.Forward(x)))
-		return x.Add(ff(l.Norm2.Forward(x)))
+		return x.Add(ff(l.Norm2.Forward(x))), w
 	}
 	x = l.Norm1.Forward(x.Add(sa(x)))
-	return l.Norm2.Forward(x.Add(ff(x)))
+	return l.Norm2.Forward(x.Add(ff(x))), w
+}
+
+// feedForward is the feed-forward block of the transformer layers,
+// without its last dropout: linear2(dropout(activation(linear1(x)))).
+func feedForward(x *tensor.Tensor, linear1, linear2 *Linear, drop *Dropout, activation string) *tensor.Tensor {
+	h := linear1.Forward(x)
+	if activation == "gelu" {
+		h = h.GELU()
+	} else {
+		h = h.ReLU()
+	}
+	return linear2.Forward(drop.Forward(h))
 }
 
 // Children returns the sub-modules by PyTorch's names.
@@ -233,7 +321,7 @@ func (l *TransformerEncoderLayer) Children() []Child {
 func (l *TransformerEncoderLayer) Parameters() []*tensor.Tensor {
 	var ps []*tensor.Tensor
 	for _, c := range l.Children() {
-		ps = append(ps, c.Module.Parameters()...)
+		ps = append(ps, Parameters(c.Module)...)
 	}
 	return ps
 }

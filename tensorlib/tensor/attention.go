@@ -27,11 +27,18 @@ type attentionConfig struct {
 func Causal() AttentionOption { return func(c *attentionConfig) { c.causal = true } }
 
 // AttnMask restricts or biases attention with mask, which broadcasts to
-// the scores' shape [..., L, S] (attn_mask): a Bool mask is true where a
-// query may attend to a key, as in PyTorch; a float mask is added to the
-// scores (-Inf forbids). With Causal too, both apply. The mask gets no
-// gradient on the blocked path; give it one by requiring grad on it, which
-// selects the composed path.
+// the scores' shape [..., L, S], as scaled_dot_product_attention's
+// attn_mask: a Bool mask is true where a query MAY attend to a key; a
+// float mask is added to the scores (-Inf forbids). With Causal too, both
+// apply. The mask gets no gradient on the blocked path; give it one by
+// requiring grad on it, which selects the composed path.
+//
+// The Bool rule is SDPA's, and the opposite of the layers' in package nn
+// (nn.AttnMask, nn.SrcMask, ...: true = may NOT attend), as it is in
+// PyTorch:
+//
+//	allowed := tensor.Ones(T, T).Tril(0).AsType(tensor.Bool) // causal: true on and below the diagonal
+//	out := tensor.ScaledDotProductAttention(q, k, v, tensor.AttnMask(allowed))
 func AttnMask(mask *Tensor) AttentionOption { return func(c *attentionConfig) { c.mask = mask } }
 
 // AttnDropout drops each attention weight with probability p after the

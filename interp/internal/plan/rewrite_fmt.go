@@ -303,7 +303,7 @@ func (g *gen) describeCall(t types.Type) string {
 // slice when one of them is of a type declared in a cell and the
 // parameter is an interface with methods: yaegi cannot convert such a
 // value to the interface among variadic arguments ("reflect: cannot use
-// ... as type nn.Module"), but it can in a slice literal.
+// ... as type nn.Forwarder"), but it can in a slice literal.
 func (g *gen) variadicSlice(call *ast.CallExpr, fn *types.Func) {
 	sig, ok := fn.Type().(*types.Signature)
 	if !ok || !sig.Variadic() || call.Ellipsis.IsValid() {

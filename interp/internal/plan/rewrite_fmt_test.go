@@ -6,7 +6,7 @@ import "testing"
 func TestRewritesFmt(t *testing.T) {
 	testRewrites(t, []rewriteCase{
 		{"a cell's module among a library function's variadic interface arguments", "type Block struct{}\nfunc (b *Block) Forward(x *tensor.Tensor) *tensor.Tensor { return x }\nfunc (b *Block) Parameters() []*tensor.Tensor { return nil }\nm := nn.NewSequential(nn.NewReLU(), &Block{})",
-			[]string{"nn.NewSequential([]nn.Module{nn.NewReLU(), &Block{}}...)"}, nil},
+			[]string{"nn.NewSequential([]nn.Forwarder{nn.NewReLU(), &Block{}}...)"}, nil},
 		{"fmt arguments of cell types with fmt methods", "var s S = 1\nfmt.Printf(\"%v %T %d\\n\", s, s, s)\nfmt.Println(s, 2)",
 			[]string{"fmt.Printf(\"%v %s %d\\n\", func(_gtx S) any { return _gt.Fmt(_gtx, _gtx.String, nil, nil, nil) }(s), func(any) string { return \"main.S\" }(s), func(_gtx S) any",
 				"fmt.Println(func(_gtx S) any { return _gt.Fmt(_gtx, _gtx.String, nil, nil, nil) }(s), 2)"}, nil},

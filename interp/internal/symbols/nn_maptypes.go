@@ -9,6 +9,79 @@ import (
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
+type _nnForwarderPCS struct {
+	IValue      interface{}
+	WForward    func(x *tensor.Tensor) *tensor.Tensor
+	WParameters func() []*tensor.Tensor
+	WChildren   func() []nn.Child
+	WString     func() string
+}
+
+func (W _nnForwarderPCS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
+func (W _nnForwarderPCS) Parameters() []*tensor.Tensor            { return W.WParameters() }
+func (W _nnForwarderPCS) Children() []nn.Child                    { return W.WChildren() }
+func (W _nnForwarderPCS) String() string                          { return W.WString() }
+
+type _nnForwarderCS struct {
+	IValue    interface{}
+	WForward  func(x *tensor.Tensor) *tensor.Tensor
+	WChildren func() []nn.Child
+	WString   func() string
+}
+
+func (W _nnForwarderCS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
+func (W _nnForwarderCS) Children() []nn.Child                    { return W.WChildren() }
+func (W _nnForwarderCS) String() string                          { return W.WString() }
+
+type _nnForwarderPS struct {
+	IValue      interface{}
+	WForward    func(x *tensor.Tensor) *tensor.Tensor
+	WParameters func() []*tensor.Tensor
+	WString     func() string
+}
+
+func (W _nnForwarderPS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
+func (W _nnForwarderPS) Parameters() []*tensor.Tensor            { return W.WParameters() }
+func (W _nnForwarderPS) String() string                          { return W.WString() }
+
+type _nnForwarderPC struct {
+	IValue      interface{}
+	WForward    func(x *tensor.Tensor) *tensor.Tensor
+	WParameters func() []*tensor.Tensor
+	WChildren   func() []nn.Child
+}
+
+func (W _nnForwarderPC) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
+func (W _nnForwarderPC) Parameters() []*tensor.Tensor            { return W.WParameters() }
+func (W _nnForwarderPC) Children() []nn.Child                    { return W.WChildren() }
+
+type _nnForwarderS struct {
+	IValue   interface{}
+	WForward func(x *tensor.Tensor) *tensor.Tensor
+	WString  func() string
+}
+
+func (W _nnForwarderS) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
+func (W _nnForwarderS) String() string                          { return W.WString() }
+
+type _nnForwarderC struct {
+	IValue    interface{}
+	WForward  func(x *tensor.Tensor) *tensor.Tensor
+	WChildren func() []nn.Child
+}
+
+func (W _nnForwarderC) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
+func (W _nnForwarderC) Children() []nn.Child                    { return W.WChildren() }
+
+type _nnForwarderP struct {
+	IValue      interface{}
+	WForward    func(x *tensor.Tensor) *tensor.Tensor
+	WParameters func() []*tensor.Tensor
+}
+
+func (W _nnForwarderP) Forward(x *tensor.Tensor) *tensor.Tensor { return W.WForward(x) }
+func (W _nnForwarderP) Parameters() []*tensor.Tensor            { return W.WParameters() }
+
 type _nnModuleCS struct {
 	IValue      interface{}
 	WForward    func(x *tensor.Tensor) *tensor.Tensor
@@ -45,10 +118,20 @@ func (W _nnModuleC) Parameters() []*tensor.Tensor            { return W.WParamet
 func (W _nnModuleC) Children() []nn.Child                    { return W.WChildren() }
 
 func init() {
-	module := reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_nn_Module)(nil))
-	Symbols["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(map[reflect.Value][]reflect.Type{module: {
-		reflect.TypeOf((*_nnModuleCS)(nil)).Elem(),
-		reflect.TypeOf((*_nnModuleS)(nil)).Elem(),
-		reflect.TypeOf((*_nnModuleC)(nil)).Elem(),
-	}})}
+	Symbols["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(map[reflect.Value][]reflect.Type{
+		reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_nn_Forwarder)(nil)): {
+			reflect.TypeOf((*_nnForwarderPCS)(nil)).Elem(),
+			reflect.TypeOf((*_nnForwarderCS)(nil)).Elem(),
+			reflect.TypeOf((*_nnForwarderPS)(nil)).Elem(),
+			reflect.TypeOf((*_nnForwarderPC)(nil)).Elem(),
+			reflect.TypeOf((*_nnForwarderS)(nil)).Elem(),
+			reflect.TypeOf((*_nnForwarderC)(nil)).Elem(),
+			reflect.TypeOf((*_nnForwarderP)(nil)).Elem(),
+		},
+		reflect.ValueOf((*_github_com_gotensor_gotensor_tensorlib_nn_Module)(nil)): {
+			reflect.TypeOf((*_nnModuleCS)(nil)).Elem(),
+			reflect.TypeOf((*_nnModuleS)(nil)).Elem(),
+			reflect.TypeOf((*_nnModuleC)(nil)).Elem(),
+		},
+	})}
 }
