@@ -266,3 +266,39 @@ func TestCompiledCellReachesInterpretedWidgets(t *testing.T) {
 		t.Fatalf("p.Value() = %s after the compiled loop set it to 3", res)
 	}
 }
+
+// TestCompiledLoopSeesCallbackWrites: a compiled top-level loop keeps the
+// variables it uses in locals; a widget's callback that runs at the
+// loop's stop check changes one (stopNow), and the loop sees the change,
+// as a Go loop polling a variable does.
+func TestCompiledLoopSeesCallbackWrites(t *testing.T) {
+	s := newCompiledSession(t)
+	out := &commRecorder{}
+	ctx := context.Background()
+	if _, err := s.Execute(ctx, "stopNow, n := false, 0\nb := widgets.NewButton(\"Stop\")\nb.OnClick(func() { stopNow = true })\ndisplay.Show(b)", out); err != nil {
+		t.Fatal(err)
+	}
+	ids := out.opened(t)
+	cell := &commRecorder{}
+	done := make(chan error, 1)
+	loop, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		_, err := s.Execute(loop, "for !stopNow {\n\tn++\n}", cell)
+		done <- err
+	}()
+	time.Sleep(200 * time.Millisecond)
+	s.CommMsg(ctx, widgetMsg(ids["ButtonModel"], `{"method":"custom","content":{"event":"click"}}`), &commRecorder{})
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the loop: %v", err)
+		}
+	case <-time.After(60 * time.Second):
+		cancel()
+		t.Fatal("the loop did not see the callback's write to stopNow")
+	}
+	if res, _ := mustRun(t, s, "fmt.Sprint(stopNow, n > 0)"); res != "true true" {
+		t.Errorf("after the loop: %s", res)
+	}
+}

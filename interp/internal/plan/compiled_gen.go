@@ -747,7 +747,7 @@ func (g *cgen) stopCheck() string {
 // the cell may end.
 func (g *cgen) loopCheck(body *ast.BlockStmt) {
 	if wb, ok := g.writeBack[body]; ok {
-		g.ed.insert(g.off(body.Lbrace)+1, " if "+cAtomic+".LoadInt32(&"+cStop+") != 0 { "+wb+"; "+cHooks+".Stop() };")
+		g.ed.insert(g.off(body.Lbrace)+1, " if "+cAtomic+".LoadInt32(&"+cStop+") != 0 { "+wb+" };")
 		return
 	}
 	g.ed.insert(g.off(body.Lbrace)+1, " "+g.stopCheck())

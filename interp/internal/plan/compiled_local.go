@@ -15,10 +15,13 @@ import (
 // one (s += i % 7) would load and store memory at every iteration, about
 // twice the time of the same loop on a local. So a top-level loop that
 // cannot panic (see cannotPanic) works on local copies of the top-level
-// variables it uses, which it writes back when it ends and before the
-// stop check ends the cell: whatever happens, the session sees each
-// variable's last value. Variables that a function or closure of the
-// cell uses, or whose address the cell takes, stay in memory.
+// variables it uses, the cell's and earlier cells' (a notebook runs
+// s := 0 and its loop again: s is then an earlier cell's), which it
+// writes back when it ends and at the stop check, where it loads them
+// again once the session has acted (a widget's callback may have changed
+// them): whatever happens, the session sees each variable's last value.
+// Variables that a function or closure of the cell uses, or whose address
+// the cell takes, stay in memory.
 
 // localPrefix starts the name of a top-level variable's local copy.
 const localPrefix = "ꞏl_"
@@ -36,12 +39,12 @@ func (g *cgen) localize(body *ast.BlockStmt) {
 		if !g.cannotPanic(st) {
 			continue
 		}
-		vars := map[*types.Var]bool{}
+		vars := map[*types.Var]*ast.Ident{}
 		var idents []*ast.Ident
 		ast.Inspect(st, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok {
-				if v := g.topVar(g.c.info.Uses[id]); v != nil && !g.reuse[v] && !excluded[v] {
-					vars[v] = true
+				if v := g.loopVar(g.c.info.Uses[id]); v != nil && !excluded[v] {
+					vars[v] = id
 					idents = append(idents, id)
 				}
 			}
@@ -51,31 +54,53 @@ func (g *cgen) localize(body *ast.BlockStmt) {
 			continue
 		}
 		var names []string
-		for v := range vars {
+		where := map[string]string{} // a variable's name → how the file reaches it
+		for v, id := range vars {
 			names = append(names, v.Name())
+			where[v.Name()] = g.spell(v, id.Pos())
 		}
 		sort.Strings(names)
-		var in, back []string
+		var in, back, reload []string
 		for _, n := range names {
-			in = append(in, localPrefix+n+" := "+cVar+n)
-			back = append(back, cVar+n+" = "+localPrefix+n)
+			in = append(in, localPrefix+n+" := "+where[n])
+			back = append(back, where[n]+" = "+localPrefix+n)
+			reload = append(reload, localPrefix+n+" = "+where[n])
 		}
 		for _, id := range idents {
 			g.local[id] = localPrefix + id.Name
 		}
 		wb := strings.Join(back, "; ")
+		// At the stop check: write back, let the session act (an
+		// interrupt ends the cell there; a widget's callback may change
+		// the variables), and load them again.
+		check := wb + "; " + cHooks + ".Stop(); " + strings.Join(reload, "; ")
 		ast.Inspect(st, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.ForStmt:
-				g.writeBack[n.Body] = wb
+				g.writeBack[n.Body] = check
 			case *ast.RangeStmt:
-				g.writeBack[n.Body] = wb
+				g.writeBack[n.Body] = check
 			}
 			return true
 		})
 		g.ed.insert(g.off(st.Pos()), "{ "+strings.Join(in, "; ")+"; ")
 		g.ed.insertClosing(g.off(st.End()), "; "+wb+" }")
 	}
+}
+
+// loopVar returns the variable obj when it is one a top-level loop may
+// keep in a local: a top-level variable of the statements, or a variable
+// of an earlier cell, compiled or interpreted.
+func (g *cgen) loopVar(obj types.Object) *types.Var {
+	if v := g.topVar(obj); v != nil {
+		return v
+	}
+	if v, ok := obj.(*types.Var); ok {
+		if isEarlier, _ := g.earlier(v); isEarlier {
+			return v
+		}
+	}
+	return nil
 }
 
 // sharedTopVars returns the top-level variables that code other than the
@@ -85,7 +110,7 @@ func (g *cgen) sharedTopVars(body *ast.BlockStmt) map[*types.Var]bool {
 	shared := map[*types.Var]bool{}
 	mark := func(e ast.Expr) {
 		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
-			if v := g.topVar(g.c.info.Uses[id]); v != nil {
+			if v := g.loopVar(g.c.info.Uses[id]); v != nil {
 				shared[v] = true
 			}
 		}
@@ -96,7 +121,7 @@ func (g *cgen) sharedTopVars(body *ast.BlockStmt) map[*types.Var]bool {
 		}
 		ast.Inspect(d, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok {
-				if v := g.topVar(g.c.info.Uses[id]); v != nil {
+				if v := g.loopVar(g.c.info.Uses[id]); v != nil {
 					shared[v] = true
 				}
 			}
@@ -108,7 +133,7 @@ func (g *cgen) sharedTopVars(body *ast.BlockStmt) map[*types.Var]bool {
 		case *ast.FuncLit:
 			ast.Inspect(n, func(m ast.Node) bool {
 				if id, ok := m.(*ast.Ident); ok {
-					if v := g.topVar(g.c.info.Uses[id]); v != nil {
+					if v := g.loopVar(g.c.info.Uses[id]); v != nil {
 						shared[v] = true
 					}
 				}
