@@ -229,6 +229,9 @@ func New(ctx context.Context, cfg Config) (*Builder, error) {
 	builders.n++
 	builders.Unlock()
 	b.prepare = make(chan struct{})
+	trimmed.Do(func() {
+		go trim(cfg.CacheDir, cacheLimit(), time.Now().Add(-recentlyUsed))
+	})
 	return b, nil
 }
 
@@ -439,6 +442,7 @@ func (b *Builder) Build(ctx context.Context, src string, imports []string) (path
 	}
 	sort.Strings(deps)
 	if isFile(so) && isFile(ar) {
+		used(b.cfg.CacheDir, key)
 		if quick != "" {
 			os.WriteFile(strings.TrimSuffix(so, ".so")+".deps", []byte(strings.Join(deps, "\n")), 0o644)
 		}
@@ -487,6 +491,8 @@ func (b *Builder) Build(ctx context.Context, src string, imports []string) (path
 		file := ""
 		if cell, ok := b.cells[p]; ok {
 			file = cell.file
+			// An earlier cell this one links: used now, kept by trim.
+			used(filepath.Dir(file), strings.TrimSuffix(filepath.Base(file), ".a"))
 		} else if pk, ok := b.pkgs[p]; ok {
 			file = pk.Export
 		}
@@ -558,6 +564,7 @@ func (b *Builder) cached(key string) (path, so string, ok bool) {
 		return "", "", false
 	}
 	path = "gotensor.cells/c" + key
+	used(b.cfg.CacheDir, key)
 	b.mu.Lock()
 	b.cells[path] = &archive{file: ar, deps: strings.Split(string(deps), "\n")}
 	b.mu.Unlock()
