@@ -8,7 +8,7 @@ func TestRewritesBuiltin(t *testing.T) {
 		{"new of a value (Go 1.26)", "p := new(42)\nq := new(int)",
 			[]string{"p = func(_gtv int) *int { return &_gtv }(42)", "q = new(int)"}, nil},
 		{"min and max are instances of the prelude's", "a, b := 7, 4.5\nmin(a, 3) + int(max(b, 9))",
-			[]string{"_gtMinꞏint(a, 3)", "_gtMaxꞏfloat64(b, 9)", "func _gtMinꞏint(x int, ys ...int) int {"}, []string{"_gtMin["}},
+			[]string{"_gtMinꞏint(a, 3)", "_gtMaxFꞏfloat64(b, 9)", "func _gtMinꞏint(x int, ys ...int) int {"}, []string{"_gtMin["}},
 		{"constant min and max", "const c = max(1, 2.5, 2)\nvar f float32 = min(3, 1)",
 			[]string{"const c = 2.5", "f = float32(1)"}, nil},
 		{"clear, print, println", "m := map[int]int{}\nclear(m)\nprint(1)\nprintln(\"x\", 2.5)",
