@@ -161,6 +161,7 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 		g.warnIfaceKey(n.Index, info.Types[n.X].Type)
 	case *ast.BinaryExpr:
 		g.equalIface(n)
+		g.shiftConst(n)
 	case *ast.DeclStmt:
 		g.hoistedDecl(n)
 	case *ast.TypeAssertExpr:
