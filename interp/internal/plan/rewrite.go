@@ -136,6 +136,7 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 	info := g.c.info
 	if a, ok := n.(*ast.AssignStmt); ok {
 		g.parallelAssign(a, fc, stack) // before convNode: its call holds conversions
+		g.storedAssign(a, fc, stack)
 		g.funcMapAssign(a)
 	}
 	g.convNode(n, fc)

@@ -127,3 +127,46 @@ func isEmptyInterface(t types.Type) bool {
 	i, ok := t.Underlying().(*types.Interface)
 	return ok && i.Empty()
 }
+
+// storedAssign puts in parentheses a struct's composite literal or a
+// receive
+// assigned to a variable (p := &v; v = T{2}; v = <-ch): yaegi builds
+// such a value in the variable's place in the frame instead of storing
+// it into the variable, and a pointer taken before, or a closure that
+// shares the variable through one (see bindLoopVars), kept the old
+// value. In parentheses, the value is stored. A definition at the cell's
+// top level is such an assignment too (see topLevel).
+func (g *gen) storedAssign(n *ast.AssignStmt, fc *fnCtx, stack []ast.Node) {
+	switch n.Tok {
+	case token.ASSIGN:
+	case token.DEFINE:
+		if !fc.cellBody || g.c.body == nil || len(stack) == 0 || stack[len(stack)-1] != g.c.body.Body {
+			return
+		}
+	default:
+		return
+	}
+	if len(n.Lhs) != len(n.Rhs) {
+		return
+	}
+	for i, r := range n.Rhs {
+		if id, ok := n.Lhs[i].(*ast.Ident); !ok || id.Name == "_" {
+			continue
+		}
+		switch r := r.(type) {
+		case *ast.CompositeLit:
+			// Of a struct type: yaegi stores those of other types.
+			if _, ok := g.c.info.Types[r].Type.Underlying().(*types.Struct); !ok {
+				continue
+			}
+		case *ast.UnaryExpr:
+			if r.Op != token.ARROW {
+				continue
+			}
+		default:
+			continue
+		}
+		g.ed.insert(g.off(r.Pos()), "(")
+		g.ed.insertClosing(g.off(r.End()), ")")
+	}
+}
