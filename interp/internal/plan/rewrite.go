@@ -121,6 +121,9 @@ func (g *gen) walk(root ast.Node, fc *fnCtx) {
 			if len(fc.loops) > 0 && fc.loops[len(fc.loops)-1].stmt == top {
 				g.endFuncLoop(fc)
 			}
+			if d, ok := top.(*ast.DeferStmt); ok {
+				g.deferValues(d)
+			}
 			return true
 		}
 		if !g.node(n, fc, stack) {
@@ -165,6 +168,7 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 		g.shiftConst(n)
 	case *ast.DeclStmt:
 		g.hoistedDecl(n)
+		g.storedDecl(n, fc, stack)
 	case *ast.TypeAssertExpr:
 		if n.Type != nil {
 			g.ifaceNode(n, stack[len(stack)-1], fc)

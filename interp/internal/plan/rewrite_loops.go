@@ -404,7 +404,9 @@ func (g *gen) bindCallVars(lit *ast.FuncLit, call *ast.CallExpr, stmt ast.Stmt, 
 	if len(call.Args) > 0 {
 		sep = ", "
 	}
-	g.ed.insert(g.off(call.Lparen)+1, strings.Join(args, ", ")+sep)
+	// A closing: the arguments' own insertions come after it (see
+	// deferValues, which moves them).
+	g.ed.insertClosing(g.off(call.Lparen)+1, strings.Join(args, ", ")+sep)
 }
 
 // compiledArg reports whether lit is an argument of a call of compiled

@@ -15,7 +15,7 @@ type Mask uint32
 
 func (m Mask) String() string {
 	i := 3
-	return fmt.Sprintf("mask(%d,%d)", uint32(m), m&(1<<i))
+	return fmt.Sprintf("mask(%d,%d)", uint32(m), uint32(m&(1<<i)))
 }
 
 type Perm uint16
