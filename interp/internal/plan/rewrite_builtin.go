@@ -96,6 +96,13 @@ func (g *gen) builtin(call *ast.CallExpr, id *ast.Ident, name string) {
 	case "recover":
 		// yaegi's own run-time errors carry its source position in their
 		// text; Go's do not.
+		if g.pendingRecover[call] {
+			// The panic of a later deferred literal, if any, replaces the
+			// one under way (see deferPanics).
+			g.ed.insert(g.off(call.Pos()), "func(_gtr any) any { if "+pendingName+" != nil { _gtr = "+pendingName+"; "+pendingName+" = nil }; return _gtr }("+rtName+".Recovered(")
+			g.ed.insertClosing(g.off(call.End()), "))")
+			return
+		}
 		g.ed.insert(g.off(call.Pos()), rtName+".Recovered(")
 		g.ed.insertClosing(g.off(call.End()), ")")
 	case "print":
