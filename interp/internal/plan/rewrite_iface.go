@@ -407,7 +407,10 @@ func (g *gen) errorsIs(call *ast.CallExpr, name string) {
 	}
 	// The hook's replacement of errors.Is, made later, yields to this.
 	g.ed.replace(g.off(call.Fun.Pos()), g.off(call.Fun.End()), rtName+".Errors"+name+"With")
-	g.ed.insertClosing(g.off(call.Args[len(call.Args)-1].End()), ", "+errName)
+	// An insertion, not a closing: it follows every closing of the last
+	// argument's rewrites, made before or after this (a cell's struct
+	// value converted to error).
+	g.ed.insert(g.off(call.Args[len(call.Args)-1].End()), ", "+errName)
 }
 
 // errorMethods returns a function literal of type
