@@ -85,10 +85,7 @@ func (s *Session) panicError(r any) *Error {
 	}
 	r = cellrt.Recovered(r)
 	e := &Error{Name: "panic", Value: fmt.Sprint(r)}
-	if ve, ok := r.(*reflect.ValueError); ok && strings.Contains(ve.Error(), "zero Value") {
-		// How a nil pointer dereference in interpreted code surfaces.
-		e.Value = "runtime error: invalid memory address or nil pointer dereference (" + ve.Error() + ")"
-	} else if err, ok := r.(error); ok {
+	if err, ok := r.(error); ok {
 		e.Value = err.Error()
 		if _, isRuntime := r.(runtime.Error); !isRuntime {
 			e.Name = fmt.Sprintf("%T", r)

@@ -2,6 +2,7 @@ package cellrt
 
 import (
 	"fmt"
+	goruntime "github.com/gotensor/gotensor/interp/internal/cellrt/goruntime"
 	"io"
 	"reflect"
 	"strings"
@@ -439,7 +440,7 @@ func CellType(v any) string {
 // NotInterface returns the panic of a failed type assertion of a value of
 // a cell's type (dyn, the interpreter's name of it) to an interface.
 func NotInterface(dyn, iface string) error {
-	return &assertionError{"interface conversion: " + dyn + " is not " + iface}
+	return goruntime.Assertion("interface conversion: " + dyn + " is not " + iface)
 }
 
 // NotType returns the panic of a failed type assertion of v, a value of
@@ -451,18 +452,10 @@ func NotType(v any, dyn, static, want string) error {
 		dyn = fmt.Sprintf("%T", Unwrap(v))
 	}
 	if v == nil {
-		return &assertionError{"interface conversion: " + static + " is nil, not " + want}
+		return goruntime.Assertion("interface conversion: " + static + " is nil, not " + want)
 	}
-	return &assertionError{"interface conversion: " + static + " is " + dyn + ", not " + want}
+	return goruntime.Assertion("interface conversion: " + static + " is " + dyn + ", not " + want)
 }
-
-// assertionError is a run-time error of a type assertion.
-type assertionError struct{ msg string }
-
-func (e *assertionError) Error() string { return e.msg }
-
-// RuntimeError marks the error as a run-time panic, as runtime.Error does.
-func (e *assertionError) RuntimeError() {}
 
 // CompiledImplements reports whether v is a value of a compiled type (not
 // a value of a type declared in a cell, which the interpreter wraps) that
@@ -492,7 +485,7 @@ func CompiledImplements(v any, methods ...any) bool {
 // a cell, to iface: the interpreter cannot hold a compiled value in an
 // interface declared in a cell, and its own assertion would say false.
 func NotCellInterface(v any, iface string) error {
-	return &assertionError{fmt.Sprintf("interface conversion: %T implements %s, an interface declared in a cell, but the interpreter cannot hold a value of a compiled type in one: assert to %T, or to an interface of a package with these methods (fmt.Stringer, io.Reader, ...)", v, iface, v)}
+	return goruntime.Assertion(fmt.Sprintf("interface conversion: %T implements %s, an interface declared in a cell, but the interpreter cannot hold a value of a compiled type in one: assert to %T, or to an interface of a package with these methods (fmt.Stringer, io.Reader, ...)", v, iface, v))
 }
 
 // InPackage reports whether name, the interpreter's name of a type (see

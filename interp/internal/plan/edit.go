@@ -38,6 +38,26 @@ func (e *edits) insertClosing(off int, text string) {
 // dropped.
 func (e *edits) replace(pos, end int, text string) { e.add(edit{pos: pos, end: end, text: text}) }
 
+// take replaces bytes [pos, end) with text and returns what they render
+// to, with the edits made so far inside them and at their ends
+// (insertions at pos, closings at end), which it drops: the span's text
+// moves elsewhere. A closing at pos ends what comes before; an insertion
+// at end is of what follows.
+func (e *edits) take(src string, pos, end int, text string) string {
+	var in []edit
+	kept := e.list[:0]
+	for _, x := range e.list {
+		if x.pos >= pos && x.end <= end && !(x.pos == pos && x.closing) && !(x.pos == end && !x.closing) {
+			in = append(in, x)
+			continue
+		}
+		kept = append(kept, x)
+	}
+	e.list = kept
+	e.replace(pos, end, text)
+	return renderList(src, pos, end, in, nil)
+}
+
 // replaceLines replaces bytes [pos, end) of src with text, which may
 // hold newlines: as many as the replaced bytes do, so that lines stay
 // where they are.
@@ -76,6 +96,11 @@ func (e *edits) renderAt(src string, start, end int, at func(off int) string) st
 		}
 		in = append(in, x)
 	}
+	return renderList(src, start, end, in, at)
+}
+
+// renderList is renderAt with the edits of the span in.
+func renderList(src string, start, end int, in []edit, at func(off int) string) string {
 	sort.SliceStable(in, func(i, j int) bool {
 		a, b := in[i], in[j]
 		if a.pos != b.pos {

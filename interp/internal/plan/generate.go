@@ -137,6 +137,10 @@ type gen struct {
 	// bodies are the names the cell's functions are declared under (see
 	// rewrite).
 	bodies map[*ast.FuncDecl]string
+	// pendingRecover holds the calls of recover in deferred function
+	// literals that see the panics of later deferred literals (see
+	// deferPanics).
+	pendingRecover map[*ast.CallExpr]bool
 	// callee holds the identifiers called as functions.
 	callee map[*ast.Ident]bool
 	// collided holds the cell's objects named apart from a session

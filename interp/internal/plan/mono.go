@@ -266,15 +266,11 @@ func (m *mono) minMax(info *types.Info, call *ast.CallExpr, sub substitution) {
 	if tv.Value != nil || tv.Type == nil {
 		return
 	}
-	fn := minName
-	if b.Name() == "max" {
-		fn = maxName
-	}
-	e, ok := m.s.entries[fn]
+	t := sub.apply(tv.Type)
+	e, ok := m.s.entries[minMaxFunc(b.Name(), t)]
 	if !ok {
 		return
 	}
-	t := sub.apply(tv.Type)
 	if !hasTypeParam(t) {
 		m.instance(e.obj, []types.Type{t})
 	}

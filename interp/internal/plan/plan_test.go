@@ -134,7 +134,7 @@ func TestPlans(t *testing.T) {
 			name:  "a redefined type gets a version and an alias",
 			cells: []string{"type P struct{ A int }\nfunc (p P) M() int { return p.A }\nold := P{5}", "type P struct{ A, B int }\nfunc (p P) M() int { return p.A + p.B }\nnewer := P{1, 2}"},
 			decls: []string{"type P P redefines", "method P.M", "var newer P"},
-			has:   []string{"type P_gt2 struct{ A, B int }\ntype P = P_gt2", "func (p P_gt2) M() int", "var newer P_gt2", "newer = P_gt2{1, 2}"},
+			has:   []string{"type P_gt2 struct{ A, B int }\ntype P = P_gt2", "func (p P_gt2) M() int", "var newer P_gt2", "newer = (P_gt2{1, 2})"},
 			warn:  "type P is redefined",
 		},
 		{
@@ -186,7 +186,7 @@ func TestPlans(t *testing.T) {
 			name:   "a declaration named like an import is declared apart",
 			cells:  []string{"type data struct{ S string }\nd := data{\"s\"}"},
 			decls:  []string{"type data data", "var d data"},
-			has:    []string{"type data_gt1 struct{ S string }", "var d data_gt1", "d = data_gt1{\"s\"}"},
+			has:    []string{"type data_gt1 struct{ S string }", "var d data_gt1", "d = (data_gt1{\"s\"})"},
 			hasNot: []string{"type data = "},
 		},
 		{

@@ -121,6 +121,9 @@ func (g *gen) walk(root ast.Node, fc *fnCtx) {
 			if len(fc.loops) > 0 && fc.loops[len(fc.loops)-1].stmt == top {
 				g.endFuncLoop(fc)
 			}
+			if d, ok := top.(*ast.DeferStmt); ok {
+				g.deferValues(d)
+			}
 			return true
 		}
 		if !g.node(n, fc, stack) {
@@ -136,6 +139,7 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 	info := g.c.info
 	if a, ok := n.(*ast.AssignStmt); ok {
 		g.parallelAssign(a, fc, stack) // before convNode: its call holds conversions
+		g.storedAssign(a, fc, stack)
 		g.funcMapAssign(a)
 	}
 	g.convNode(n, fc)
@@ -161,8 +165,10 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 		g.warnIfaceKey(n.Index, info.Types[n.X].Type)
 	case *ast.BinaryExpr:
 		g.equalIface(n)
+		g.shiftConst(n)
 	case *ast.DeclStmt:
 		g.hoistedDecl(n)
+		g.storedDecl(n, fc, stack)
 	case *ast.TypeAssertExpr:
 		if n.Type != nil {
 			g.ifaceNode(n, stack[len(stack)-1], fc)

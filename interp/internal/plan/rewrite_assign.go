@@ -127,3 +127,88 @@ func isEmptyInterface(t types.Type) bool {
 	i, ok := t.Underlying().(*types.Interface)
 	return ok && i.Empty()
 }
+
+// storedAssign puts in parentheses a composite literal or a receive
+// assigned to a variable where yaegi builds the value in the variable's
+// place in the frame instead of storing it into the variable: a struct's
+// literal or a receive assigned to it (p := &v; v = T{2}; v = <-ch; a
+// pointer taken before, or a closure that shares the variable through
+// one, see bindLoopVars, kept the old value), and an array's, a slice's
+// or a map's literal or a receive that defines it (a := [1]int{i} in a
+// loop: the variable of every iteration was one). In parentheses, the
+// value is stored. A definition at the cell's top level is an
+// assignment (see topLevel).
+func (g *gen) storedAssign(n *ast.AssignStmt, fc *fnCtx, stack []ast.Node) {
+	define := false
+	switch n.Tok {
+	case token.ASSIGN:
+	case token.DEFINE:
+		define = !g.atCellTop(fc, stack)
+	default:
+		return
+	}
+	if len(n.Lhs) != len(n.Rhs) {
+		return
+	}
+	for i, r := range n.Rhs {
+		if id, ok := n.Lhs[i].(*ast.Ident); ok && id.Name != "_" {
+			g.storedValue(id, r, define)
+		}
+	}
+}
+
+// storedDecl is storedAssign for a var declaration.
+func (g *gen) storedDecl(st *ast.DeclStmt, fc *fnCtx, stack []ast.Node) {
+	d, ok := st.Decl.(*ast.GenDecl)
+	if !ok || d.Tok != token.VAR {
+		return
+	}
+	for _, sp := range d.Specs {
+		vs := sp.(*ast.ValueSpec)
+		if len(vs.Names) != len(vs.Values) {
+			continue
+		}
+		for i, v := range vs.Values {
+			if vs.Names[i].Name != "_" {
+				g.storedValue(vs.Names[i], v, !g.atCellTop(fc, stack))
+			}
+		}
+	}
+}
+
+// atCellTop reports whether the statement whose parents are stack is at
+// the top level of the cell's statements.
+func (g *gen) atCellTop(fc *fnCtx, stack []ast.Node) bool {
+	return fc.cellBody && g.c.body != nil && len(stack) > 0 && stack[len(stack)-1] == g.c.body.Body
+}
+
+// storedValue puts r, the value of an assignment to the variable v (or
+// with define of a definition or var declaration), in parentheses where
+// storedAssign says. A value made into an interface is stored.
+func (g *gen) storedValue(v *ast.Ident, r ast.Expr, define bool) {
+	obj := g.c.info.Defs[v]
+	if obj == nil {
+		obj = g.c.info.Uses[v]
+	}
+	if obj == nil {
+		return
+	}
+	switch r := r.(type) {
+	case *ast.CompositeLit:
+		if types.IsInterface(obj.Type()) {
+			return
+		}
+		_, isStruct := g.c.info.Types[r].Type.Underlying().(*types.Struct)
+		if isStruct == define {
+			return
+		}
+	case *ast.UnaryExpr:
+		if r.Op != token.ARROW {
+			return
+		}
+	default:
+		return
+	}
+	g.ed.insert(g.off(r.Pos()), "(")
+	g.ed.insertClosing(g.off(r.End()), ")")
+}

@@ -2,6 +2,17 @@ package plan
 
 import "testing"
 
+// TestStoredAssign checks that a struct's composite literal or a receive
+// assigned to a variable is put in parentheses (see storedAssign).
+func TestStoredAssign(t *testing.T) {
+	testRewrites(t, []rewriteCase{
+		{"struct literals and receives", "type P struct{ X int }\np := P{1}\nq := &p\np = P{2}\nch := make(chan P, 1)\np = <-ch\nvar a [2]int\na = [2]int{1, 2}\nfunc f() { var v P; _ = &v; v, _ = P{3}, 0; v.X = 4 }\n_ = q",
+			[]string{"p = (P{1})", "p = (P{2})", "p = (<-ch)", "a = [2]int{1, 2}", "v, _ = (P{3}), 0"}, nil},
+		{"array, slice and map literals and receives defined in a function", "func f(ch chan int) { p := struct{ X int }{1}; a := [1]int{2}; s := []int{3}; var m = map[int]int{}; v := <-ch; var e error = nil; _, _, _, _, _, _ = p, a, s, m, v, e }",
+			[]string{"p := struct{ X int }{1}", "a := ([1]int{2})", "s := ([]int{3})", "var m = (map[int]int{})", "v := (<-ch)"}, nil},
+	})
+}
+
 // TestParallelAssign checks which assignments of several values become
 // the assignment of one call's results (see parallelAssign), and that a
 // cell type's value in them goes through a variable of the interface.
@@ -24,7 +35,7 @@ func TestParallelAssign(t *testing.T) {
 		{"a cell's pointer and non-struct values made into errors", "type E struct{ N int }\nfunc (e *E) Error() string { return \"e\" }\ntype T int\nfunc (t T) Error() string { return \"t\" }\nvar a, b error = &E{1}, T(2)",
 			[]string{"a, b = func() (error, error) { var _gtp0 error = &E{1}; var _gtp1 error = T(2); return _gtp0, _gtp1 }()"}, nil},
 		{"receives, which yaegi cannot return several of", "ch := make(chan any, 2)\nvar c, d any\nc, d = <-ch, <-ch",
-			[]string{"c, d = func() (any, any) { var _gtp0 any = <-ch; var _gtp1 any = <-ch; return _gtp0, _gtp1 }()"}, nil},
+			[]string{"c, d = func() (any, any) { var _gtp0 any = (<-ch); var _gtp1 any = (<-ch); return _gtp0, _gtp1 }()"}, nil},
 		{"top-level var declarations of several anys", "var p, q any\nvar r, u any = Temp(5), pick()\nvar v, w = pick(), 2",
 			[]string{"p, q = func() (any, any) { return *new(any), *new(any) }()",
 				"r, u = func() (any, any) { var _gtp0 any = func(_gtx Temp) any { var _gtr any = _gtx; return _gtr }(Temp(5)); var _gtp1 any = pick(); return _gtp0, _gtp1 }()",

@@ -25,6 +25,24 @@ func (g *gen) minMaxInstance(fn string, t types.Type) (string, bool) {
 	return name, ok
 }
 
+// minMaxFunc returns the prelude's function that the builtin min or max
+// (name) of values of type t calls.
+func minMaxFunc(name string, t types.Type) string {
+	float := false
+	if b, ok := t.Underlying().(*types.Basic); ok {
+		float = b.Info()&types.IsFloat != 0
+	}
+	switch {
+	case name == "min" && float:
+		return minFName
+	case name == "min":
+		return minName
+	case float:
+		return maxFName
+	}
+	return maxName
+}
+
 // builtin rewrites min, max, clear, new(expr), make, recover, print and
 // println.
 func (g *gen) builtin(call *ast.CallExpr, id *ast.Ident, name string) {
@@ -53,10 +71,7 @@ func (g *gen) builtin(call *ast.CallExpr, id *ast.Ident, name string) {
 			g.errorf(call.Pos(), "%s of %s is not supported: the interpreter cannot name the type", name, tv.Type)
 			return
 		}
-		fn := minName
-		if name == "max" {
-			fn = maxName
-		}
+		fn := minMaxFunc(name, tv.Type)
 		if inst, ok := g.minMaxInstance(fn, tv.Type); ok {
 			g.ed.replace(g.off(id.Pos()), g.off(id.End()), inst)
 			return
@@ -81,6 +96,13 @@ func (g *gen) builtin(call *ast.CallExpr, id *ast.Ident, name string) {
 	case "recover":
 		// yaegi's own run-time errors carry its source position in their
 		// text; Go's do not.
+		if g.pendingRecover[call] {
+			// The panic of a later deferred literal, if any, replaces the
+			// one under way (see deferPanics).
+			g.ed.insert(g.off(call.Pos()), "func(_gtr any) any { if "+pendingName+" != nil { _gtr = "+pendingName+"; "+pendingName+" = nil }; return _gtr }("+rtName+".Recovered(")
+			g.ed.insertClosing(g.off(call.End()), "))")
+			return
+		}
 		g.ed.insert(g.off(call.Pos()), rtName+".Recovered(")
 		g.ed.insertClosing(g.off(call.End()), ")")
 	case "print":

@@ -270,14 +270,30 @@ func (g *gen) warnUnnamedInAny(e ast.Expr, target types.Type) {
 // argument, an element of append or of a composite literal, a send, a
 // field) make holds the variable itself, not its value, so the values
 // that a loop appends of its range variable all read as the last. The
-// function's parameter is a variable of each call's own.
+// function's parameter is a variable of each call's own. An interface
+// with methods that a cell declares is the interpreter's too, and any
+// conversion to it, an assignment of a variable's value included, held
+// the variable: var v Valuer = c, then c.N = 2, changed v.Value(); so
+// did a compiled one given a value of a cell's type that is not a struct
+// (var s fmt.Stringer = t, then t = 7).
 func (g *gen) convAny(e ast.Expr, target types.Type) {
 	tv := g.c.info.Types[e]
 	if tv.Type == nil || tv.IsType() || target == nil || !isCellType(tv.Type) || types.IsInterface(tv.Type) {
 		return
 	}
-	if iface, ok := target.Underlying().(*types.Interface); !ok || iface.NumMethods() > 0 || types.NewMethodSet(tv.Type).Len() == 0 {
+	iface, ok := target.Underlying().(*types.Interface)
+	if !ok || types.NewMethodSet(tv.Type).Len() == 0 {
 		return
+	}
+	if iface.NumMethods() > 0 {
+		// Only a variable's value is held in its place (a pointer is
+		// itself the value); a struct to a compiled interface: see
+		// convTo.
+		_, isStruct := tv.Type.Underlying().(*types.Struct)
+		_, isPtr := tv.Type.Underlying().(*types.Pointer)
+		if isPtr || !tv.Addressable() || isStruct && !isCellType(target) {
+			return
+		}
 	}
 	ts, ok1 := g.typeSrc(tv.Type)
 	is, ok2 := g.typeSrc(target)

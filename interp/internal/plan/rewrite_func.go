@@ -37,6 +37,7 @@ func (g *gen) walkFunc(name string, ft *ast.FuncType, body *ast.BlockStmt) {
 			}
 		}
 	}
+	g.deferPanics(body)
 	g.walk(body, fc)
 }
 

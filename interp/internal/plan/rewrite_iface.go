@@ -407,7 +407,10 @@ func (g *gen) errorsIs(call *ast.CallExpr, name string) {
 	}
 	// The hook's replacement of errors.Is, made later, yields to this.
 	g.ed.replace(g.off(call.Fun.Pos()), g.off(call.Fun.End()), rtName+".Errors"+name+"With")
-	g.ed.insertClosing(g.off(call.Args[len(call.Args)-1].End()), ", "+errName)
+	// An insertion, not a closing: it follows every closing of the last
+	// argument's rewrites, made before or after this (a cell's struct
+	// value converted to error).
+	g.ed.insert(g.off(call.Args[len(call.Args)-1].End()), ", "+errName)
 }
 
 // errorMethods returns a function literal of type
@@ -632,8 +635,12 @@ func (g *gen) assertConcrete(n *ast.TypeAssertExpr, parent ast.Node) {
 			static = goTypeName(x)
 		}
 		b.WriteString("func(_gtv any) " + ts + " { if _gtv == nil { panic(" + rtName + ".NotType(nil, \"\", " + strconv.Quote(static) + ", " + strconv.Quote(g.goTypeName(t)) + ")) };")
-		b.WriteString(" if _gtt := " + rtName + ".CellType(_gtv); !(" + cond + ") { panic(" + rtName + ".NotType(_gtv, _gtt, " + strconv.Quote(static) + ", " + strconv.Quote(g.goTypeName(t)) + ")) };")
-		b.WriteString(" return _gtv.(" + ts + ") }(")
+		// The value's Go type name, not the interpreter's (_gtt is ""
+		// for a struct, and the interpreter's message names its
+		// representation).
+		fail := " panic(" + rtName + ".NotType(_gtv, " + rtName + ".TypeName(_gtv, " + typeName + "), " + strconv.Quote(static) + ", " + strconv.Quote(g.goTypeName(t)) + "))"
+		b.WriteString(" if _gtt := " + rtName + ".CellType(_gtv); !(" + cond + ") {" + fail + " };")
+		b.WriteString(" if _gtx, _gtok := _gtv.(" + ts + "); _gtok { return _gtx };" + fail + " }(")
 	}
 	g.ed.insert(g.off(n.X.Pos()), b.String())
 	g.ed.replace(g.off(n.X.End()), g.off(n.Rparen)+1, ")")

@@ -42,7 +42,7 @@ func TestJSONView(t *testing.T) {
 	// Deferred, the call's arguments are evaluated where the statement is.
 	wantCode(t, setup, "var it Cfg\ndefer json.Unmarshal(nil, &it)", []string{
 		"defer func(_gtjd []byte, _gtjp *Cfg) error { ",
-		"}(nil, &it)",
+		"}(nil, _gtdv1)",
 	}, nil)
 	wantCode(t, setup, "import \"strings\"\nvar it Cfg\njson.NewDecoder(strings.NewReader(`{}`)).Decode(&it)", []string{
 		"func(_gtjdec *json.Decoder, _gtjp *Cfg) error { _gtjc := _gt.NewJSONDecoding(_gtjdec); ",

@@ -204,11 +204,19 @@ func (g *gen) bindLoopVars(lit *ast.FuncLit, stack []ast.Node) {
 	if len(vars) == 0 {
 		return
 	}
+	// A variable the loop writes outside the literal is the literal's
+	// too: it sees the writes made after it was made (i++ in the body
+	// after fs = append(fs, func() int { return i })). It is passed as a
+	// pointer, as one the literal writes.
+	shared := g.loopWrites(loops[0], lit, vars)
+	for v := range written {
+		shared[v] = true
+	}
 	if call := goOrDeferCall(lit, stack); call != nil {
 		if _, isGo := stack[len(stack)-2].(*ast.GoStmt); isGo && len(written) > 0 {
 			return
 		}
-		g.bindCallVars(lit, call, stack[len(stack)-2].(ast.Stmt), vars, written)
+		g.bindCallVars(lit, call, stack[len(stack)-2].(ast.Stmt), vars, shared)
 		return
 	}
 	if len(written) > 0 && !g.compiledArg(lit, stack) {
@@ -220,7 +228,7 @@ func (g *gen) bindLoopVars(lit *ast.FuncLit, stack []ast.Node) {
 		if !ok {
 			return
 		}
-		if written[v] {
+		if shared[v] {
 			p := g.fresh("_gtp") + "_" + v.Name()
 			params = append(params, p+" *"+t)
 			args = append(args, "&"+v.Name())
@@ -233,6 +241,65 @@ func (g *gen) bindLoopVars(lit *ast.FuncLit, stack []ast.Node) {
 	ft := g.text(lit.Type)
 	g.ed.insert(g.off(lit.Pos()), "func("+strings.Join(params, ", ")+") "+ft+" { return ")
 	g.ed.insertClosing(g.off(lit.End()), " }("+strings.Join(args, ", ")+")")
+}
+
+// loopWrites returns those of vars that loop writes (assigns, increments,
+// takes the address of) outside lit, but in the post statements of
+// three-clause loops, which write the loop's own copies (see forCopies).
+func (g *gen) loopWrites(loop ast.Node, lit *ast.FuncLit, vars []*types.Var) map[*types.Var]bool {
+	want := map[*types.Var]bool{}
+	for _, v := range vars {
+		want[v] = true
+	}
+	found := map[*types.Var]bool{}
+	write := func(x ast.Expr) {
+		if id, ok := ast.Unparen(x).(*ast.Ident); ok {
+			if v, ok := g.c.info.Uses[id].(*types.Var); ok && want[v] {
+				found[v] = true
+			}
+		}
+	}
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		if f, ok := n.(*ast.ForStmt); ok {
+			for _, c := range []ast.Node{f.Init, f.Cond, f.Body} {
+				if c != nil {
+					ast.Inspect(c, visit)
+				}
+			}
+			return false
+		}
+		return g.writesIn(n, lit, write)
+	}
+	ast.Inspect(loop, visit)
+	return found
+}
+
+// writesIn calls write with what n writes, when n is an assignment, an
+// increment or an address; it returns whether to look inside n (not
+// inside lit).
+func (g *gen) writesIn(n ast.Node, lit *ast.FuncLit, write func(ast.Expr)) bool {
+	switch n := n.(type) {
+	case *ast.FuncLit:
+		return n != lit
+	case *ast.AssignStmt:
+		// x, err := f() writes err, which go/types records as a use.
+		for _, l := range n.Lhs {
+			write(l)
+		}
+	case *ast.IncDecStmt:
+		write(n.X)
+	case *ast.UnaryExpr:
+		if n.Op == token.AND {
+			write(n.X)
+		}
+	case *ast.RangeStmt:
+		if n.Tok == token.ASSIGN {
+			write(n.Key)
+			write(n.Value)
+		}
+	}
+	return true
 }
 
 // pointTo makes the uses of v in body go through the pointer named p (see
@@ -337,7 +404,9 @@ func (g *gen) bindCallVars(lit *ast.FuncLit, call *ast.CallExpr, stmt ast.Stmt, 
 	if len(call.Args) > 0 {
 		sep = ", "
 	}
-	g.ed.insert(g.off(call.Lparen)+1, strings.Join(args, ", ")+sep)
+	// A closing: the arguments' own insertions come after it (see
+	// deferValues, which moves them).
+	g.ed.insertClosing(g.off(call.Lparen)+1, strings.Join(args, ", ")+sep)
 }
 
 // compiledArg reports whether lit is an argument of a call of compiled

@@ -21,6 +21,8 @@ func TestRewritesLoops(t *testing.T) {
 			[]string{"defer func(i int) { s += fmt.Sprint(i) }(i)"}, nil},
 		{"a parameter the literal declares again is renamed", "for i := 0; i < 3; i++ { defer func() { i := i * 2; _ = i }() }",
 			[]string{"defer func(_gtv2_i int) { i := _gtv2_i * 2; _ = i }(i)"}, nil},
+		{"a variable the body writes after the literal is shared through a pointer", "var fs []func() int\nfor i := 0; i < 6; i++ { fs = append(fs, func() int { return i }); i++ }\nfor k := range 2 { v := k; defer func() { println(v) }(); v *= 2 }",
+			[]string{"fs = append(fs, func(_gtp2_i *int) func() int { return func() int { return (*_gtp2_i) } }(&i))", "{ _gtp5_v := &v; defer func(_gtp5_v *int) { _gt.Println((*_gtp5_v)) }(_gtp5_v) }"}, nil},
 		{"continue copies back", "var ps []*int\nfor i := 0; i < 3; i++ { if i == 1 { continue }; ps = append(ps, &i) }",
 			[]string{"{ _gtloop1_i = i; continue }"}, nil},
 	})

@@ -215,6 +215,8 @@ const (
 	typeName  = "_gtType"  // func(any) string: Go's name of a cell type's value (see typeDispatch)
 	minName   = "_gtMin"
 	maxName   = "_gtMax"
+	minFName  = "_gtMinF" // min of floats: -0 is less than +0
+	maxFName  = "_gtMaxF"
 )
 
 // preludeSrc is the prelude as a cell. Its names all start with _gt:
@@ -251,6 +253,32 @@ func ` + maxName + `[_gtT _gtOrdered](x _gtT, ys ..._gtT) _gtT {
 	}
 	return x
 }
+
+type _gtFloat interface{ ~float32 | ~float64 }
+
+// The interpreter passes -0 as +0 to a parameter of an interpreted
+// function called by name (it skips arguments equal to zero), not to a
+// variadic one.
+
+func ` + minFName + `[_gtT _gtFloat](xs ..._gtT) _gtT {
+	x := xs[0]
+	for _, y := range xs[1:] {
+		if y < x || y != y || y == 0 && x == 0 && 1/y < 0 {
+			x = y
+		}
+	}
+	return x
+}
+
+func ` + maxFName + `[_gtT _gtFloat](xs ..._gtT) _gtT {
+	x := xs[0]
+	for _, y := range xs[1:] {
+		if y > x || y != y || y == 0 && x == 0 && 1/x < 0 {
+			x = y
+		}
+	}
+	return x
+}
 `
 }
 
@@ -273,7 +301,8 @@ func ` + maxName + `[_gtT _gtOrdered](x _gtT, ys ..._gtT) _gtT {
 //     compiled fmt and errors cannot see, and _gtType, the names of the
 //     session's types for %T, assigned by each cell that declares types
 //     or methods and used by the code of every cell.
-//   - _gtMin and _gtMax, the min and max builtins yaegi lacks: cells
+//   - _gtMin and _gtMax, the min and max builtins yaegi lacks, and
+//     _gtMinF and _gtMaxF, those of floats (-0 is less than +0): cells
 //     call their instances (_gtMinꞏint, see mono), never these.
 func (s *Session) Prelude() *Plan { return s.prelude }
 
