@@ -105,21 +105,20 @@ func (s *Session) startCompiler() {
 	// kernel's start and its first cells.
 	time.AfterFunc(compilerDelay, c.start)
 	c.init = func() {
-		defer close(c.ready)
 		b, err := cells.New(context.Background(), cells.Config{Log: s.buildLog()})
-		if err != nil {
-			c.err = err
-			return
-		}
-		c.builder = b
 		var paths []string
 		for _, p := range s.plan.Imports() {
 			if !strings.HasPrefix(p, "gotensor.internal/") {
 				paths = append(paths, p)
 			}
 		}
-		if err := b.Preload(context.Background(), paths...); err != nil {
-			c.err = err
+		c.builder, c.err = b, err
+		close(c.ready)
+		if err == nil {
+			// The go command lists the packages cells link while the
+			// first cells run: a cell built before opens without it,
+			// and Build waits for it.
+			b.Preload(context.Background(), paths...)
 		}
 	}
 }
@@ -227,6 +226,11 @@ func (s *Session) runCompiled(ctx context.Context, code string, p *plan.Plan) (*
 		var ce *cells.CompileError
 		if errors.As(err, &ce) {
 			return fallback("the Go compiler refused its compiled form (please report it): " + firstLines(ce.Output, 3))
+		}
+		var u *cells.Unavailable
+		if errors.As(err, &u) {
+			s.noCompile(err)
+			return fallback("")
 		}
 		return fallback(err.Error())
 	}

@@ -157,7 +157,7 @@ func New(ctx context.Context, cfg Config) (*Builder, error) {
 	if h.NoPlugins != "" {
 		return nil, &Unavailable{Reason: h.NoPlugins}
 	}
-	goPath, env, err := modules.GoCommand(ctx)
+	goPath, env, err := modules.FindGoCommand()
 	if err != nil {
 		return nil, &Unavailable{Reason: "no Go toolchain (the go command is not on the kernel's PATH)",
 			Fix: fmt.Sprintf("install Go %s and put its bin directory on the kernel's PATH, then restart the kernel", strings.TrimPrefix(h.GoVersion, "go"))}
@@ -196,11 +196,6 @@ func New(ctx context.Context, cfg Config) (*Builder, error) {
 			break
 		}
 	}
-	out, err := b.goCmd(ctx, "env", "GOTOOLDIR")
-	if err != nil {
-		return nil, &Unavailable{Reason: "the go command fails: " + err.Error()}
-	}
-	b.tooldir = strings.TrimSpace(string(out))
 	b.lang = goLang(root)
 	b.list = []string{"-buildmode=plugin"}
 	for _, f := range h.Flags {
@@ -299,7 +294,15 @@ func (b *Builder) goCmd(ctx context.Context, args ...string) ([]byte, error) {
 // dynamic linking (a minute or more). It is safe to call in a goroutine
 // while the session starts; Build waits for it.
 func (b *Builder) Preload(ctx context.Context, paths ...string) error {
-	err := b.listMissing(ctx, append([]string{"runtime/cgo", nativePath}, paths...))
+	// The go command runs here first, not in New: a session whose cells
+	// were all built before never needs it.
+	out, err := b.goCmd(ctx, "env", "GOTOOLDIR")
+	if err != nil {
+		err = &Unavailable{Reason: "the go command fails: " + err.Error()}
+	} else {
+		b.tooldir = strings.TrimSpace(string(out))
+		err = b.listMissing(ctx, append([]string{"runtime/cgo", nativePath}, paths...))
+	}
 	b.mu.Lock()
 	b.prepErr = err
 	b.mu.Unlock()
@@ -368,6 +371,13 @@ func (b *Builder) Build(ctx context.Context, src string, imports []string) (path
 	case <-b.prepare:
 	case <-ctx.Done():
 		return "", "", ctx.Err()
+	}
+	b.mu.Lock()
+	prepErr := b.prepErr
+	b.mu.Unlock()
+	var u *Unavailable
+	if errors.As(prepErr, &u) {
+		return "", "", prepErr
 	}
 	start := time.Now()
 	var pkgs []string

@@ -24,6 +24,18 @@ func ThisHost() Host {
 	return Host{GoVersion: h.goVersion, Flags: slices.Clone(h.flags), Env: env, Trimpath: h.trimpath, NoPlugins: h.noPlugins}
 }
 
+// FindGoCommand is GoCommand without running it: the go command's path and
+// environment, for a caller that may need no go command at all (a cell
+// built before opens from its cache) and learns on its first use whether
+// it works.
+func FindGoCommand() (path string, env []string, err error) {
+	g, err := findGoCmd(thisHost())
+	if err != nil {
+		return "", nil, err
+	}
+	return g.path, g.forced, nil
+}
+
 // GoCommand returns the go command that builds plugins for this binary: go
 // on PATH, else the one of the toolchain that built it, with the
 // environment that makes it use the binary's toolchain (GOTOOLCHAIN).

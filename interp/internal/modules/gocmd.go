@@ -34,6 +34,15 @@ type goCmd struct {
 
 // newGoCmd finds the go command and reads its settings.
 func newGoCmd(ctx context.Context, h *host) (*goCmd, error) {
+	g, err := findGoCmd(h)
+	if err != nil {
+		return nil, err
+	}
+	return g, g.refresh(ctx)
+}
+
+// findGoCmd finds the go command for h, without running it.
+func findGoCmd(h *host) (*goCmd, error) {
 	path, err := exec.LookPath("go")
 	if err != nil {
 		// A kernel started from a desktop launcher may not have Go on its
@@ -54,8 +63,7 @@ func newGoCmd(ctx context.Context, h *host) (*goCmd, error) {
 		// the go command fetches it when it is another version.
 		forced = append(forced, "GOTOOLCHAIN="+h.goVersion)
 	}
-	g := &goCmd{path: path, forced: forced}
-	return g, g.refresh(ctx)
+	return &goCmd{path: path, forced: forced}, nil
 }
 
 // refresh reads the go command's settings again: %env may have changed
