@@ -10,9 +10,13 @@
 // functions (the C library's). The emulator runs the blocks of a grid one after
 // another on one host thread; the threads of a block run one after another,
 // as coroutines that switch at __syncthreads and at every warp primitive,
-// so __shared__ variables are per-host-thread statics and atomics need no
-// hardware support (they use std::atomic_ref all the same, so that the
-// emulator may spread blocks over host threads one day).
+// and one launch runs at a time in the process (emu_launch holds a lock),
+// so __shared__ variables are plain statics and atomics need no hardware
+// support (they use std::atomic_ref all the same, so that the emulator may
+// spread blocks over host threads one day). Statics, not thread_local: a
+// thread_local array is in every thread's static TLS block, which the C
+// library clears whenever a thread starts (the flash kernels' shared
+// tiles made that 728 KB for each of the Go runtime's threads).
 //
 // Warps are the threads of a block in groups of 32 by linear thread index,
 // the last one partial when the block is not a multiple of 32. A warp
@@ -39,7 +43,7 @@
 #define __forceinline__ inline
 #define __restrict__ __restrict
 #define __align__(n) __attribute__((aligned(n)))
-#define __shared__ static thread_local
+#define __shared__ static
 
 struct uint3 {
   unsigned x, y, z;

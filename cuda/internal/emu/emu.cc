@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -256,6 +257,9 @@ extern "C" int emu_kernel_count(void) { return tableLen; }
 extern "C" const char* emu_kernel_name(int i) { return table[i].name; }
 extern "C" int emu_kernel_sync(int i) { return table[i].sync; }
 
+// launchMu serializes launches (see emu_launch).
+static std::mutex launchMu;
+
 extern "C" int emu_launch(const char* name, int gx, int gy, int gz, int bx, int by, int bz,
                           const void* argBuf, int argsLen, const long long* offsets,
                           const long long* sizes, int nargs, char* err, int errlen) {
@@ -285,6 +289,9 @@ extern "C" int emu_launch(const char* name, int gx, int gy, int gz, int bx, int 
     std::snprintf(err, errlen, "kernel %s: block of %d threads (at most 1024)", name, nthreads);
     return -1;
   }
+  // One launch at a time: the kernels' __shared__ variables are statics
+  // of the process (see cuda_emu.h).
+  std::lock_guard<std::mutex> hold(launchMu);
   // An aligned private copy of the arguments.
   std::vector<unsigned long long> buf((argsLen + 7) / 8 + 1);
   std::memcpy(buf.data(), argBuf, argsLen);
