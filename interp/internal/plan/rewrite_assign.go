@@ -150,6 +150,14 @@ func (g *gen) storedAssign(n *ast.AssignStmt, fc *fnCtx, stack []ast.Node) {
 	if len(n.Lhs) != len(n.Rhs) {
 		return
 	}
+	if len(stack) > 0 {
+		if cc, ok := stack[len(stack)-1].(*ast.CommClause); ok && cc.Comm == ast.Stmt(n) {
+			// A select's case: in parentheses, yaegi would take the
+			// receive for an expression the case evaluates, which
+			// blocks, not for the case's communication.
+			return
+		}
+	}
 	for i, r := range n.Rhs {
 		if id, ok := n.Lhs[i].(*ast.Ident); ok && id.Name != "_" {
 			g.storedValue(id, r, define)

@@ -8,6 +8,8 @@ func TestStoredAssign(t *testing.T) {
 	testRewrites(t, []rewriteCase{
 		{"struct literals and receives", "type P struct{ X int }\np := P{1}\nq := &p\np = P{2}\nch := make(chan P, 1)\np = <-ch\nvar a [2]int\na = [2]int{1, 2}\nfunc f() { var v P; _ = &v; v, _ = P{3}, 0; v.X = 4 }\n_ = q",
 			[]string{"p = (P{1})", "p = (P{2})", "p = (<-ch)", "a = [2]int{1, 2}", "v, _ = (P{3}), 0"}, nil},
+		{"a select's receive stays a communication", "type P struct{ X int }\nch := make(chan P, 1)\nch <- P{1}\nfunc f(c chan P) P {\n\tselect {\n\tcase v := <-c:\n\t\treturn v\n\t}\n}\n_ = f(ch)",
+			[]string{"case v := <-c:"}, []string{"(<-c)"}},
 		{"array, slice and map literals and receives defined in a function", "func f(ch chan int) { p := struct{ X int }{1}; a := [1]int{2}; s := []int{3}; var m = map[int]int{}; v := <-ch; var e error = nil; _, _, _, _, _, _ = p, a, s, m, v, e }",
 			[]string{"p := struct{ X int }{1}", "a := ([1]int{2})", "s := ([]int{3})", "var m = (map[int]int{})", "v := (<-ch)"}, nil},
 	})
