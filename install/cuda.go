@@ -33,12 +33,14 @@ const (
 // hasGPU is GPUPresent; tests replace it.
 var hasGPU = GPUPresent
 
-// GPUPresent reports whether this machine has an NVIDIA GPU and driver:
-// the driver's control device /dev/nvidiactl exists, or `nvidia-smi -L`
-// lists a GPU. The CUDA build must run only where it does, since the CUDA
-// library it links exits the process when it finds no GPU.
+// GPUPresent reports whether this machine has an NVIDIA GPU and driver: a
+// GPU's device node (/dev/nvidia0, /dev/nvidia1 ...) exists, or
+// `nvidia-smi -L` lists a GPU. The control device /dev/nvidiactl alone does
+// not count: it can exist without a GPU. The CUDA build must run only
+// where a GPU is, since the CUDA library it links exits the process when
+// it finds none.
 func GPUPresent() bool {
-	if _, err := os.Stat("/dev/nvidiactl"); err == nil {
+	if nodes, _ := filepath.Glob("/dev/nvidia[0-9]*"); len(nodes) > 0 {
 		return true
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

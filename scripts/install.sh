@@ -5,7 +5,7 @@
 # --name N, --display-name S, --cuda, --cpu). Then start Jupyter: jupyter notebook
 #
 # On a machine with an NVIDIA GPU (nvidia-smi -L lists one, or
-# /dev/nvidiactl exists) and the CUDA toolkit (cuda.h and cublas_v2.h in
+# a GPU device node /dev/nvidia0 ... exists) and the CUDA toolkit (cuda.h and cublas_v2.h in
 # /usr/include, as scripts/setup-cuda.sh installs them, or in
 # /usr/local/cuda/include) it also builds the CUDA build bin/gotensor-cuda
 # (go build -tags cuda), which `gotensor install` then puts in kernel.json.
@@ -22,7 +22,9 @@ go generate ./interp/internal/stdsrc
 go build -o bin/gotensor ./cmd/gotensor
 
 gpu_present() {
-	nvidia-smi -L >/dev/null 2>&1 || [[ -e /dev/nvidiactl ]]
+	# A GPU's device node, not the control device /dev/nvidiactl, which
+	# can exist without a GPU.
+	nvidia-smi -L >/dev/null 2>&1 || compgen -G '/dev/nvidia[0-9]*' >/dev/null
 }
 
 # cuda_toolkit sets CGO flags for NVIDIA's own installer and succeeds when
