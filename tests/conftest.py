@@ -96,21 +96,27 @@ def get_reply(channel, msg_id, timeout=TIMEOUT):
             return validated(msg)
 
 
-def iopub_for(kc, msg_id, timeout=TIMEOUT):
-    """Returns the iopub messages caused by request msg_id, from its
-    'busy' status through its 'idle' status, both included."""
-    msgs = []
+def messages_of(kc, msg_id, timeout=TIMEOUT, what="idle status"):
+    """Yields the iopub messages caused by request msg_id as they arrive,
+    dropping the others; a TimeoutError names what the caller waited for."""
     deadline = time.monotonic() + timeout
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
-            raise TimeoutError(f"no idle status for {msg_id} within {timeout}s; got {[m['msg_type'] for m in msgs]}")
+            raise TimeoutError(f"no {what} for {msg_id} within {timeout}s")
         try:
             msg = kc.get_iopub_msg(timeout=left)
         except queue.Empty:
             continue
-        if msg["parent_header"].get("msg_id") != msg_id:
-            continue
+        if msg["parent_header"].get("msg_id") == msg_id:
+            yield msg
+
+
+def iopub_for(kc, msg_id, timeout=TIMEOUT):
+    """Returns the iopub messages caused by request msg_id, from its
+    'busy' status through its 'idle' status, both included."""
+    msgs = []
+    for msg in messages_of(kc, msg_id, timeout):
         msgs.append(validated(msg))
         if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
             return msgs
@@ -120,17 +126,7 @@ def wait_for_output(kc, msg_id, text, timeout=TIMEOUT):
     """Reads iopub until request msg_id's cell prints text: a test that acts
     on a running loop waits for it to run, since a cell that compiles starts
     a second or more after its request. The messages read are dropped."""
-    deadline = time.monotonic() + timeout
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError(f"the cell of {msg_id} did not print {text!r} within {timeout}s")
-        try:
-            msg = kc.get_iopub_msg(timeout=left)
-        except queue.Empty:
-            continue
-        if msg["parent_header"].get("msg_id") != msg_id:
-            continue
+    for msg in messages_of(kc, msg_id, timeout, what=f"output {text!r}"):
         if msg["msg_type"] == "stream" and text in msg["content"]["text"]:
             return
         if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
