@@ -111,4 +111,4 @@ sys.exit(0 if ok else 1)
 EOF
 
 echo
-echo "To open it: jupyter notebook notebooks/mnist.ipynb (Debian's Jupyter), or jupyter lab notebooks/mnist.ipynb where JupyterLab is installed; pick the kernel \"Go (gotensor)\". The executed copy, with its outputs, is ${out}/mnist.ipynb."
+echo "To open it: bin/gotensor lab (JupyterLab on 127.0.0.1 serving this folder), then open notebooks/mnist.ipynb with the kernel \"Go (gotensor)\". The executed copy, with its outputs, is ${out}/mnist.ipynb."
