@@ -15,16 +15,16 @@ import (
 
 	yaegi "github.com/traefik/yaegi/interp"
 
-	"github.com/gotensor/gotensor/display"
 	"github.com/gotensor/gotensor/interp/internal/cellrt"
 	"github.com/gotensor/gotensor/interp/internal/plan"
+	"github.com/gotensor/gotensor/kernel"
 )
 
 // runGo runs a cell of Go: the planner type-checks it against the session
 // and returns its steps (nothing runs when it does not compile), the
 // executor runs them, and the planner records what the steps that ran
 // declared.
-func (s *Session) runGo(ctx context.Context, code string) (*display.Bundle, error) {
+func (s *Session) runGo(ctx context.Context, code string) (*kernel.Bundle, error) {
 	if err := s.fetchImports(ctx, code); err != nil {
 		return nil, err
 	}
@@ -47,7 +47,7 @@ func (s *Session) runGo(ctx context.Context, code string) (*display.Bundle, erro
 }
 
 // runPlan runs the interpreter's plan of a cell.
-func (s *Session) runPlan(ctx context.Context, code string, p *plan.Plan) (*display.Bundle, error) {
+func (s *Session) runPlan(ctx context.Context, code string, p *plan.Plan) (*kernel.Bundle, error) {
 	for _, w := range p.Warnings {
 		fmt.Fprintf(s.stderr, "interp: warning: %s\n", w)
 	}
@@ -70,11 +70,11 @@ type cellRun struct {
 	goid uint64          // the goroutine that runs the steps
 	ran  atomic.Int32    // the steps compiled (and run, but the last)
 
-	bundle *display.Bundle // the rendered last value
+	bundle *kernel.Bundle // the rendered last value
 
 	mu       sync.Mutex
 	exitGoid uint64        // the goroutine that called os.Exit first
-	end      *Error        // how a hook ended the cell: os.Exit, runaway recursion
+	end      *kernel.Error // how a hook ended the cell: os.Exit, runaway recursion
 	quiet    bool          // os.Exit(0): the cell ended without an error
 	ended    chan struct{} // closed when a hook ends the cell
 	closed   bool
@@ -190,7 +190,7 @@ func (c *cellRun) outcome(err error) error {
 		return nil
 	case err == errGoexit:
 		msg := "runtime.Goexit ended the cell's goroutine"
-		return &Error{Name: "Goexit", Value: msg, Traceback: []string{"Goexit: " + msg}}
+		return &kernel.Error{Name: "Goexit", Value: msg, Traceback: []string{"Goexit: " + msg}}
 	}
 	return err
 }
@@ -204,7 +204,7 @@ func (c *cellRun) hookEnded() bool {
 
 // finish ends the cell with e (nil: quietly), unless a hook ended it
 // already; it reports whether e is the cell's end.
-func (c *cellRun) finish(e *Error) bool {
+func (c *cellRun) finish(e *kernel.Error) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
@@ -229,10 +229,10 @@ func (c *cellRun) blockedInExit() bool {
 // ends it without an error), and the calling goroutine blocks for good, so
 // that no deferred call runs and no statement after it, as in Go.
 func (c *cellRun) exit(code int) {
-	var e *Error
+	var e *kernel.Error
 	if code != 0 {
 		msg := "exit status " + strconv.Itoa(code)
-		e = &Error{Name: "Exit", Value: msg, Traceback: []string{msg}}
+		e = &kernel.Error{Name: "Exit", Value: msg, Traceback: []string{msg}}
 	}
 	c.mu.Lock()
 	if c.exitGoid == 0 {
@@ -247,7 +247,7 @@ func (c *cellRun) exit(code int) {
 // the calling goroutine with runtime.Goexit (see run).
 func (c *cellRun) recursion(err *cellrt.RecursionError) {
 	msg := fmt.Sprintf("runaway recursion: %s went deeper than %d nested calls, the session's limit (%%maxdepth N changes it)", err.Func, err.Limit)
-	c.finish(&Error{Name: "RecursionError", Value: msg, Traceback: []string{"RecursionError: " + msg}})
+	c.finish(&kernel.Error{Name: "RecursionError", Value: msg, Traceback: []string{"RecursionError: " + msg}})
 	runtime.Goexit()
 }
 
@@ -304,7 +304,7 @@ func (s *Session) compileStep(st plan.Step) (prog *yaegi.Program, err error) {
 	return prog, nil
 }
 
-// exec runs a compiled step and turns a panic into an *Error.
+// exec runs a compiled step and turns a panic into a *kernel.Error.
 func (s *Session) exec(prog *yaegi.Program) error {
 	s.traceMu.Lock()
 	s.trace = s.trace[:0]

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gotensor/gotensor/kernel"
 )
 
 // TestMixedCell checks that imports, declarations and statements mix in any
@@ -87,9 +89,9 @@ func TestErrors(t *testing.T) {
 	}
 	for i, c := range cases {
 		_, _, err := run(t, s, c.code)
-		var e *Error
+		var e *kernel.Error
 		if !errors.As(err, &e) {
-			t.Errorf("case %d %q: got %v, want an *Error", i, c.code, err)
+			t.Errorf("case %d %q: got %v, want a *kernel.Error", i, c.code, err)
 			continue
 		}
 		tb := strings.Join(e.Traceback, "\n")

@@ -16,11 +16,11 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/gotensor/gotensor/display"
 	"github.com/gotensor/gotensor/interp/internal/cellrt"
 	"github.com/gotensor/gotensor/interp/internal/cells"
 	"github.com/gotensor/gotensor/interp/internal/native"
 	"github.com/gotensor/gotensor/interp/internal/plan"
+	"github.com/gotensor/gotensor/kernel"
 	"github.com/gotensor/gotensor/widgets"
 )
 
@@ -199,8 +199,8 @@ func (s *Session) noCompile(err error) {
 // runCompiled builds, opens and runs a compiled cell's plan. A package the
 // Go compiler refuses, or a builder that cannot work here, runs the cell in
 // the interpreter instead.
-func (s *Session) runCompiled(ctx context.Context, code string, p *plan.Plan) (*display.Bundle, error) {
-	fallback := func(why string) (*display.Bundle, error) {
+func (s *Session) runCompiled(ctx context.Context, code string, p *plan.Plan) (*kernel.Bundle, error) {
+	fallback := func(why string) (*kernel.Bundle, error) {
 		q, err := s.plan.Interpret(s.cells, code)
 		if err != nil {
 			return nil, compileError(err)
@@ -259,7 +259,7 @@ func (s *Session) runCompiled(ctx context.Context, code string, p *plan.Plan) (*
 			err = inject(cell.Inject[name], v)
 		}
 		if err != nil {
-			return nil, &Error{Name: "InternalError", Value: fmt.Sprintf("the compiled cell cannot reach the interpreter's %s: %v; please report it", strings.TrimPrefix(expr, "&"), err)}
+			return nil, &kernel.Error{Name: "InternalError", Value: fmt.Sprintf("the compiled cell cannot reach the interpreter's %s: %v; please report it", strings.TrimPrefix(expr, "&"), err)}
 		}
 	}
 	for _, w := range p.Warnings {
@@ -289,7 +289,7 @@ func (s *Session) runCompiled(ctx context.Context, code string, p *plan.Plan) (*
 }
 
 // runCell runs a compiled cell's statements in the cell's goroutine, and
-// turns a panic into an *Error with the cell's lines.
+// turns a panic into a *kernel.Error with the cell's lines.
 func (s *Session) runCell(c *cellRun, cell *native.Cell) (err error) {
 	defer func() {
 		r := recover()
@@ -338,8 +338,8 @@ func (s *Session) importCompiled(cell *native.Cell, path string) {
 
 // compiledPanic is the *Error of a panic in compiled cell code: its value,
 // and the frames of compiled cells, innermost first, in the cells' lines.
-func (s *Session) compiledPanic(r any, pcs []uintptr) *Error {
-	e := &Error{Name: "panic", Value: fmt.Sprint(r)}
+func (s *Session) compiledPanic(r any, pcs []uintptr) *kernel.Error {
+	e := &kernel.Error{Name: "panic", Value: fmt.Sprint(r)}
 	if err, ok := r.(error); ok {
 		e.Value = err.Error()
 		if _, isRuntime := r.(runtime.Error); !isRuntime {
@@ -415,7 +415,7 @@ func (s *Session) goPanicAt(r any, pcs []uintptr) {
 // the calling goroutine with runtime.Goexit (see run).
 func (c *cellRun) stackOverflow(name string) {
 	msg := fmt.Sprintf("runaway recursion: %s made its goroutine's stack deeper than %d MB (Go ends a program at 1 GB)", name, native.MaxStack>>20)
-	c.finish(&Error{Name: "RecursionError", Value: msg, Traceback: []string{"RecursionError: " + msg}})
+	c.finish(&kernel.Error{Name: "RecursionError", Value: msg, Traceback: []string{"RecursionError: " + msg}})
 	runtime.Goexit()
 }
 

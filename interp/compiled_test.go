@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gotensor/gotensor/kernel"
 )
 
 // Compiled cells (Options.Compile): the cells worth compiling run as Go
@@ -114,9 +116,9 @@ func TestCompiledPanic(t *testing.T) {
 	s := newCompiledSession(t)
 	mustRun(t, s, "func at(xs []int, i int) int {\n\treturn xs[i]\n}")
 	_, _, _, err := runErr(t, s, "xs := []int{1, 2}\nfor i := 0; i < 3; i++ {\n\tat(xs, i)\n}")
-	e, ok := err.(*Error)
+	e, ok := err.(*kernel.Error)
 	if !ok {
-		t.Fatalf("got %v, want an *Error", err)
+		t.Fatalf("got %v, want a *kernel.Error", err)
 	}
 	if e.Value != "runtime error: index out of range [2] with length 2" {
 		t.Errorf("error value %q", e.Value)
@@ -154,7 +156,7 @@ func TestCompiledInterrupt(t *testing.T) {
 	cancel()
 	select {
 	case err := <-done:
-		if e, ok := err.(*Error); !ok || e.Name != "Interrupted" {
+		if e, ok := err.(*kernel.Error); !ok || e.Name != "Interrupted" {
 			t.Fatalf("got %v, want Interrupted", err)
 		}
 	case <-time.After(20 * time.Second):
@@ -171,7 +173,7 @@ func TestCompiledInterrupt(t *testing.T) {
 	}()
 	time.Sleep(300 * time.Millisecond)
 	cancel()
-	if e, ok := (<-done).(*Error); !ok || e.Name != "Interrupted" {
+	if e, ok := (<-done).(*kernel.Error); !ok || e.Name != "Interrupted" {
 		t.Fatalf("the top-level loop: got %v, want Interrupted", e)
 	}
 }
@@ -181,11 +183,11 @@ func TestCompiledInterrupt(t *testing.T) {
 func TestCompiledEnds(t *testing.T) {
 	s := newCompiledSession(t)
 	_, _, _, err := runErr(t, s, "func down(n int) int { return down(n+1) + 1 }\ndown(0)")
-	if e, ok := err.(*Error); !ok || e.Name != "RecursionError" || !strings.Contains(e.Value, "down") {
+	if e, ok := err.(*kernel.Error); !ok || e.Name != "RecursionError" || !strings.Contains(e.Value, "down") {
 		t.Errorf("runaway recursion: got %v", err)
 	}
 	_, out, _, err := runErr(t, s, "import \"os\"\nfunc quit() { fmt.Println(\"bye\"); os.Exit(3) }\nquit()")
-	if e, ok := err.(*Error); !ok || e.Value != "exit status 3" || out != "bye\n" {
+	if e, ok := err.(*kernel.Error); !ok || e.Value != "exit status 3" || out != "bye\n" {
 		t.Errorf("os.Exit: got %v, stdout %q", err, out)
 	}
 	if res, _ := mustRun(t, s, "func alive() string { return \"yes\" }\nalive()"); res != "yes" {

@@ -17,6 +17,7 @@ import (
 	"github.com/gotensor/gotensor/display"
 	"github.com/gotensor/gotensor/interp/internal/plan"
 	"github.com/gotensor/gotensor/interp/internal/symbols"
+	"github.com/gotensor/gotensor/kernel"
 )
 
 // Completion and Shift-Tab answer from the planner's model of the session
@@ -35,7 +36,7 @@ var keywords = []string{
 // type of the expression x (which may be a call or a chain); else the
 // session's names, its imports, the names of the code being typed,
 // keywords and predeclared names. The cursor is in Unicode code points.
-func (s *Session) Complete(code string, cursor int) Completion {
+func (s *Session) Complete(code string, cursor int) kernel.Completion {
 	off := byteOffset(code, cursor)
 	start := identBefore(code, off)
 	prefix := code[start:off]
@@ -57,7 +58,7 @@ func (s *Session) Complete(code string, cursor int) Completion {
 		}
 	}
 	sort.Strings(matches)
-	return Completion{Matches: matches, Start: runeOffset(code, start), End: runeOffset(code, off), Metadata: map[string]any{}}
+	return kernel.Completion{Matches: matches, Start: runeOffset(code, start), End: runeOffset(code, off), Metadata: map[string]any{}}
 }
 
 // members returns what may follow "expr." in a cell whose text before the
@@ -99,7 +100,7 @@ func (s *Session) topNames(code string, skip int) []string {
 // the declaration and doc comment of a package member, a field or method
 // of a value, or a function, type or variable of the session (with its
 // value). The cursor is in Unicode code points.
-func (s *Session) Inspect(code string, cursor, detail int) Inspection {
+func (s *Session) Inspect(code string, cursor, detail int) kernel.Inspection {
 	off := byteOffset(code, cursor)
 	start, end := identBefore(code, off), identAfter(code, off)
 	var text string
@@ -118,9 +119,9 @@ func (s *Session) Inspect(code string, cursor, detail int) Inspection {
 		}
 	}
 	if text == "" {
-		return Inspection{}
+		return kernel.Inspection{}
 	}
-	return Inspection{Found: true, Data: display.Text(text)}
+	return kernel.Inspection{Found: true, Data: kernel.Bundle(display.Text(text))}
 }
 
 // describeCall describes the function whose arguments are being typed.
@@ -306,9 +307,9 @@ func (s *Session) doc(key string) string {
 // indent of the next line) while brackets, a raw string or a comment are
 // open or a line ends in an operator, "invalid" when it cannot parse,
 // "complete" otherwise.
-func (s *Session) IsComplete(code string) Completeness {
+func (s *Session) IsComplete(code string) kernel.Completeness {
 	if strings.TrimSpace(code) == "" || isMagic(code) || helpName(code) != "" {
-		return Completeness{Status: "complete"}
+		return kernel.Completeness{Status: "complete"}
 	}
 	fset := token.NewFileSet()
 	var errs scanner.ErrorList
@@ -329,7 +330,7 @@ func (s *Session) IsComplete(code string) Completeness {
 		case token.RPAREN, token.RBRACK, token.RBRACE:
 			open := map[token.Token]token.Token{token.RPAREN: token.LPAREN, token.RBRACK: token.LBRACK, token.RBRACE: token.LBRACE}[tok]
 			if len(stack) == 0 || stack[len(stack)-1] != open {
-				return Completeness{Status: "invalid"}
+				return kernel.Completeness{Status: "invalid"}
 			}
 			stack = stack[:len(stack)-1]
 		}
@@ -339,20 +340,20 @@ func (s *Session) IsComplete(code string) Completeness {
 	}
 	for _, e := range errs {
 		if strings.Contains(e.Msg, "raw string literal not terminated") || strings.Contains(e.Msg, "comment not terminated") {
-			return Completeness{Status: "incomplete"}
+			return kernel.Completeness{Status: "incomplete"}
 		}
-		return Completeness{Status: "invalid"}
+		return kernel.Completeness{Status: "invalid"}
 	}
 	if len(stack) > 0 {
-		return Completeness{Status: "incomplete", Indent: strings.Repeat("\t", len(stack))}
+		return kernel.Completeness{Status: "incomplete", Indent: strings.Repeat("\t", len(stack))}
 	}
 	if continues(last) {
-		return Completeness{Status: "incomplete", Indent: "\t"}
+		return kernel.Completeness{Status: "incomplete", Indent: "\t"}
 	}
 	if s.plan.Syntax(code) != nil {
-		return Completeness{Status: "invalid"}
+		return kernel.Completeness{Status: "invalid"}
 	}
-	return Completeness{Status: "complete"}
+	return kernel.Completeness{Status: "complete"}
 }
 
 // continues reports whether a line ending in tok goes on: binary operators,

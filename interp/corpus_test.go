@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gotensor/gotensor/display"
 	"github.com/gotensor/gotensor/internal/testenv"
 	"github.com/gotensor/gotensor/interp"
 	"github.com/gotensor/gotensor/interp/internal/corpus"
+	"github.com/gotensor/gotensor/kernel"
 )
 
 // TestMain lets the corpus tests start this binary again as the child that
@@ -53,8 +53,8 @@ func (o fileOutput) Stream(name, text string) {
 	}
 }
 
-func (fileOutput) Display(b display.Bundle, id string, update bool) {}
-func (fileOutput) ClearOutput(wait bool)                            {}
+func (fileOutput) Display(b kernel.Bundle, id string, update bool) {}
+func (fileOutput) ClearOutput(wait bool)                           {}
 func (fileOutput) Input(prompt string, password bool) (string, error) {
 	return "", fmt.Errorf("no standard input in the corpus test")
 }

@@ -24,6 +24,7 @@ import (
 
 	"github.com/gotensor/gotensor/display"
 	"github.com/gotensor/gotensor/interp/internal/plan"
+	"github.com/gotensor/gotensor/kernel"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
@@ -128,7 +129,7 @@ type debugRun struct {
 type debugStop struct {
 	evt    *yaegi.DebugEvent // nil for a panic
 	reason string
-	panic  *Error        // the panic that stopped it
+	panic  *kernel.Error // the panic that stopped it
 	resume chan struct{} // closed to go on after a panic
 }
 
@@ -1309,7 +1310,7 @@ func richBundle(x any) (b display.Bundle) {
 // stopOnPanic, with the exception breakpoint on, stops the cell's
 // goroutine on a panic of the running step until the front end lets it go
 // on; the panic then ends the cell as it does without the debugger.
-func (d *debugger) stopOnPanic(e *Error) {
+func (d *debugger) stopOnPanic(e *kernel.Error) {
 	d.mu.Lock()
 	if !d.exceptions {
 		d.mu.Unlock()
@@ -1335,7 +1336,7 @@ func (d *debugger) stopOnPanic(e *Error) {
 // staleFuncError is the error of a cell that calls, under the debugger, a
 // function value made before the debugger was attached: yaegi's debugger
 // fails on it with a nil pointer dereference.
-func staleFuncError() *Error {
+func staleFuncError() *kernel.Error {
 	msg := "the cell calls a function value made before the debugger was attached (a closure kept in a variable, or a method held in an interface), which yaegi's debugger cannot run: run the cell that made it again, or turn the debugger off"
-	return &Error{Name: "DebuggerError", Value: msg, Traceback: []string{"DebuggerError: " + msg}}
+	return &kernel.Error{Name: "DebuggerError", Value: msg, Traceback: []string{"DebuggerError: " + msg}}
 }

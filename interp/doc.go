@@ -8,6 +8,14 @@
 //	b, err := s.Execute(ctx, "x := 20", out)
 //	b, err = s.Execute(ctx, "x + 22", out) // b holds "42"
 //
+// A Session is the kernel's language (package kernel): it implements
+// kernel.Interpreter, kernel.Comms and kernel.Debugger and speaks the
+// kernel's types, as a xeus interpreter implements xeus's interface. Its
+// cells write to a kernel.Output, their values come back as a
+// kernel.Bundle and their failures as a *kernel.Error; anything else that
+// runs cells (a headless run of a notebook, a test) gives an Output of its
+// own.
+//
 // # A cell, from Execute to its reply
 //
 // A session has two parts. The planner (package internal/plan) type-checks
@@ -35,7 +43,7 @@
 // the cell runs; with Options.CaptureStdio, so does what compiled code writes
 // to os.Stdout and os.Stderr, in the order it was written. print and println
 // write to the cell's standard error, as in Go. Compile errors and panics
-// come back as *Error, with positions in the cell's own lines.
+// come back as *kernel.Error, with positions in the cell's own lines.
 //
 // # Compiled cells
 //

@@ -14,21 +14,22 @@ import (
 
 	"github.com/gotensor/gotensor/interp/internal/cellrt"
 	"github.com/gotensor/gotensor/interp/internal/plan"
+	"github.com/gotensor/gotensor/kernel"
 )
 
 // compileError turns the planner's errors (a plan.ErrorList: the Go
-// compiler's messages at cell positions) into an *Error named
+// compiler's messages at cell positions) into a *kernel.Error named
 // "CompileError", one traceback line per error.
-func compileError(err error) *Error {
+func compileError(err error) *kernel.Error {
 	var list plan.ErrorList
 	if !errors.As(err, &list) {
-		return &Error{Name: "CompileError", Value: err.Error(), Traceback: []string{err.Error()}}
+		return &kernel.Error{Name: "CompileError", Value: err.Error(), Traceback: []string{err.Error()}}
 	}
 	lines := make([]string, len(list))
 	for i, e := range list {
 		lines[i] = e.Error()
 	}
-	return &Error{Name: "CompileError", Value: strings.Join(lines, "; "), Traceback: lines}
+	return &kernel.Error{Name: "CompileError", Value: strings.Join(lines, "; "), Traceback: lines}
 }
 
 // cellPos matches a position in generated code as the //line comments give
@@ -55,7 +56,7 @@ func (s *Session) cellPositions(msg string) string {
 
 // interpError is an error of the interpreter on code the planner made: a
 // Go construct yaegi cannot compile (the planner refuses those it knows).
-func (s *Session) interpError(err error) *Error {
+func (s *Session) interpError(err error) *kernel.Error {
 	var lines []string
 	var list scanner.ErrorList
 	if errors.As(err, &list) {
@@ -68,13 +69,13 @@ func (s *Session) interpError(err error) *Error {
 		}
 	}
 	lines[0] = "the interpreter cannot run this cell: " + lines[0]
-	return &Error{Name: "CompileError", Value: strings.Join(lines, "; "), Traceback: lines}
+	return &kernel.Error{Name: "CompileError", Value: strings.Join(lines, "; "), Traceback: lines}
 }
 
-// panicError turns a recovered panic value into an *Error: named after the
+// panicError turns a recovered panic value into a *kernel.Error: named after the
 // value's type for errors ("*tensor.ShapeError"), "panic" otherwise, with
 // the interpreted frames the panic went through as its traceback.
-func (s *Session) panicError(r any) *Error {
+func (s *Session) panicError(r any) *kernel.Error {
 	// yaegi hands over what interpreted code panics with as a reflect.Value.
 	for {
 		v, ok := r.(reflect.Value)
@@ -84,7 +85,7 @@ func (s *Session) panicError(r any) *Error {
 		r = v.Interface()
 	}
 	r = cellrt.Recovered(r)
-	e := &Error{Name: "panic", Value: fmt.Sprint(r)}
+	e := &kernel.Error{Name: "panic", Value: fmt.Sprint(r)}
 	if err, ok := r.(error); ok {
 		e.Value = err.Error()
 		if _, isRuntime := r.(runtime.Error); !isRuntime {

@@ -8,14 +8,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gotensor/gotensor/display"
+	"github.com/gotensor/gotensor/kernel"
 )
 
 // recorder is an Output that records what a cell produces.
 type recorder struct {
 	mu       sync.Mutex
 	streams  []streamEvent
-	displays []display.Bundle
+	displays []kernel.Bundle
 	inputs   []string // answers to Input, consumed in order
 	prompts  []string
 }
@@ -31,7 +31,7 @@ func (r *recorder) Stream(name, text string) {
 	r.streams = append(r.streams, streamEvent{name, text, time.Now()})
 }
 
-func (r *recorder) Display(b display.Bundle, id string, update bool) {
+func (r *recorder) Display(b kernel.Bundle, id string, update bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.displays = append(r.displays, b)

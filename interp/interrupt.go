@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gotensor/gotensor/interp/internal/cellrt"
+	"github.com/gotensor/gotensor/kernel"
 	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
@@ -143,6 +144,6 @@ func isInterrupt(r any) bool {
 }
 
 // interruptedError is the error of an interrupted cell.
-func interruptedError() *Error {
-	return &Error{Name: "Interrupted", Value: "the cell was interrupted", Traceback: []string{"Interrupted: the cell was interrupted"}}
+func interruptedError() *kernel.Error {
+	return &kernel.Error{Name: "Interrupted", Value: "the cell was interrupted", Traceback: []string{"Interrupted: the cell was interrupted"}}
 }

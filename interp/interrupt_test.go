@@ -10,6 +10,7 @@ import (
 
 	yaegi "github.com/traefik/yaegi/interp"
 
+	"github.com/gotensor/gotensor/kernel"
 	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
@@ -35,7 +36,7 @@ func TestInterrupt(t *testing.T) {
 		start := time.Now()
 		_, err := s.Execute(ctx, code, &recorder{})
 		took := time.Since(start)
-		var e *Error
+		var e *kernel.Error
 		if !errors.As(err, &e) || e.Name != "Interrupted" {
 			t.Errorf("cell %d %q: got %v, want Interrupted", i, code, err)
 		}
@@ -59,7 +60,7 @@ func TestInterruptCompiled(t *testing.T) {
 	time.AfterFunc(100*time.Millisecond, cancel)
 	start := time.Now()
 	_, err := s.Execute(ctx, "import \"time\"\nfor { time.Sleep(10 * time.Millisecond) }", &recorder{})
-	var e *Error
+	var e *kernel.Error
 	if !errors.As(err, &e) || e.Name != "Interrupted" {
 		t.Errorf("got %v after %v, want Interrupted", err, time.Since(start))
 	}
@@ -134,7 +135,7 @@ func TestInterruptNative(t *testing.T) {
 		start := time.Now()
 		_, err := s.Execute(ctx, code, &recorder{})
 		took := time.Since(start)
-		var e *Error
+		var e *kernel.Error
 		if !errors.As(err, &e) || e.Name != "Interrupted" {
 			t.Errorf("cell %d %q: got %v, want Interrupted", i, code, err)
 		}
@@ -159,7 +160,7 @@ func TestInterruptBlocked(t *testing.T) {
 	start := time.Now()
 	var r recorder
 	_, err = s.Execute(ctx, "<-block\nfor { reached = true }", &r)
-	var e *Error
+	var e *kernel.Error
 	if !errors.As(err, &e) || e.Name != "Interrupted" {
 		t.Errorf("got %v after %v, want Interrupted after the grace", err, time.Since(start))
 	}

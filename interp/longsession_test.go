@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+
+	"github.com/gotensor/gotensor/kernel"
 )
 
 // TestManyCells runs more cells than positions of the first encoding
@@ -19,7 +21,7 @@ func TestManyCells(t *testing.T) {
 		}
 	}
 	_, _, err := run(t, s, "x := 1\ny := undefinedName")
-	e, ok := err.(*Error)
+	e, ok := err.(*kernel.Error)
 	if !ok || e.Value != "cell line 2:6: undefined: undefinedName" {
 		t.Errorf("error after 1500 cells: %#v", err)
 	}

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/gotensor/gotensor/cuda"
-	"github.com/gotensor/gotensor/display"
+	"github.com/gotensor/gotensor/kernel"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
@@ -55,7 +55,7 @@ func hasMagic(code string) bool {
 // runMagics runs a cell that holds magic lines: Go code between them runs as
 // cells of its own, in order. A cell magic (%%time, %%timeit) on the first
 // line applies to the rest of the cell.
-func (s *Session) runMagics(ctx context.Context, code string) (*display.Bundle, error) {
+func (s *Session) runMagics(ctx context.Context, code string) (*kernel.Bundle, error) {
 	t := strings.TrimLeft(code, " \t\r\n")
 	if strings.HasPrefix(t, "%%") {
 		first, rest, _ := strings.Cut(t, "\n")
@@ -72,7 +72,7 @@ func (s *Session) runMagics(ctx context.Context, code string) (*display.Bundle, 
 		return nil, magicError("unknown cell magic %%%%%s; try %%help", name)
 	}
 	var goLines []string
-	var res *display.Bundle
+	var res *kernel.Bundle
 	flush := func() error {
 		src := strings.Join(goLines, "\n")
 		goLines = nil
@@ -104,13 +104,13 @@ func (s *Session) runMagics(ctx context.Context, code string) (*display.Bundle, 
 	return res, nil
 }
 
-func magicError(format string, args ...any) *Error {
+func magicError(format string, args ...any) *kernel.Error {
 	msg := fmt.Sprintf(format, args...)
-	return &Error{Name: "MagicError", Value: msg, Traceback: []string{"MagicError: " + msg}}
+	return &kernel.Error{Name: "MagicError", Value: msg, Traceback: []string{"MagicError: " + msg}}
 }
 
 // lineMagic runs one magic line.
-func (s *Session) lineMagic(ctx context.Context, line string) (*display.Bundle, error) {
+func (s *Session) lineMagic(ctx context.Context, line string) (*kernel.Bundle, error) {
 	if strings.HasPrefix(line, "!") {
 		return nil, s.shell(ctx, strings.TrimSpace(line[1:]))
 	}
@@ -162,7 +162,7 @@ func (s *Session) lineMagic(ctx context.Context, line string) (*display.Bundle, 
 }
 
 // timeCode runs code and prints its wall time.
-func (s *Session) timeCode(ctx context.Context, code string) (*display.Bundle, error) {
+func (s *Session) timeCode(ctx context.Context, code string) (*kernel.Bundle, error) {
 	start := time.Now()
 	res, err := s.runGo(ctx, code)
 	fmt.Fprintf(s.stdout, "Wall time: %s\n", formatDuration(time.Since(start)))

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gotensor/gotensor/kernel"
 )
 
 func TestMagics(t *testing.T) {
@@ -44,7 +46,7 @@ func TestMagics(t *testing.T) {
 		t.Error(err)
 	}
 	_, _, err := run(t, s, "%nosuch")
-	if e, ok := err.(*Error); !ok || !strings.Contains(e.Value, "unknown magic %nosuch") {
+	if e, ok := err.(*kernel.Error); !ok || !strings.Contains(e.Value, "unknown magic %nosuch") {
 		t.Errorf("unknown magic: got %v", err)
 	}
 }

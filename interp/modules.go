@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gotensor/gotensor/interp/internal/modules"
+	"github.com/gotensor/gotensor/kernel"
 )
 
 // Modules in cells: `%go get`, an import of a package no module of the
@@ -55,11 +56,11 @@ func (s *Session) fetchImports(ctx context.Context, code string) error {
 		}
 		if err != nil {
 			err = moduleError(err)
-			if e, ok := err.(*Error); ok {
+			if e, ok := err.(*kernel.Error); ok {
 				return e
 			}
 			msg := fmt.Sprintf("cell line %d:%d: cannot import %q: %v", imp.Line, imp.Col, imp.Path, err)
-			return &Error{Name: "CompileError", Value: msg, Traceback: strings.Split(msg, "\n")}
+			return &kernel.Error{Name: "CompileError", Value: msg, Traceback: strings.Split(msg, "\n")}
 		}
 	}
 	return nil
@@ -158,7 +159,7 @@ func goMagicError(sub string, err error) error {
 		return interruptedError()
 	}
 	lines := strings.Split("%go "+sub+": "+err.Error(), "\n")
-	return &Error{Name: "ModuleError", Value: lines[0], Traceback: lines}
+	return &kernel.Error{Name: "ModuleError", Value: lines[0], Traceback: lines}
 }
 
 func onOff(on bool) string {

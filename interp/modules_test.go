@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gotensor/gotensor/kernel"
 )
 
 // The modules these tests fetch, at pinned versions. scripts/setup.sh puts
@@ -157,7 +159,7 @@ func TestModuleErrorsInCell(t *testing.T) {
 			t.Errorf("%q: no error", c.code)
 			continue
 		}
-		msg := strings.Join(err.(*Error).Traceback, "\n")
+		msg := strings.Join(err.(*kernel.Error).Traceback, "\n")
 		for _, w := range c.want {
 			if !strings.Contains(msg, w) {
 				t.Errorf("%q: the error does not say %q:\n%s", c.code, w, msg)

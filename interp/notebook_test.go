@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gotensor/gotensor/display"
+	"github.com/gotensor/gotensor/kernel"
 )
 
 // TestRichCellTypes checks that a last value whose type a cell declares is
@@ -79,9 +79,9 @@ func TestTensorErrors(t *testing.T) {
 	}
 	for i, c := range cases {
 		_, _, err := run(t, s, c.code)
-		var e *Error
+		var e *kernel.Error
 		if !errors.As(err, &e) {
-			t.Errorf("case %d %q: got %v, want an *Error", i, c.code, err)
+			t.Errorf("case %d %q: got %v, want a *kernel.Error", i, c.code, err)
 			continue
 		}
 		tb := strings.Join(e.Traceback, "\n")
@@ -194,9 +194,9 @@ func TestTraceback(t *testing.T) {
 	}
 	for i, c := range cases {
 		_, _, err := run(t, s, c.code)
-		var e *Error
+		var e *kernel.Error
 		if !errors.As(err, &e) {
-			t.Errorf("case %d %q: got %v, want an *Error", i, c.code, err)
+			t.Errorf("case %d %q: got %v, want a *kernel.Error", i, c.code, err)
 			continue
 		}
 		if got := strings.Join(e.Traceback[1:], "\n"); got != strings.Join(c.want, "\n") {
@@ -223,7 +223,7 @@ for i := 0; i < 3; i++ {
 		t.Fatal(err)
 	}
 	r.mu.Lock()
-	shown := append([]display.Bundle(nil), r.displays...)
+	shown := append([]kernel.Bundle(nil), r.displays...)
 	r.mu.Unlock()
 	var lastText string
 	for _, b := range shown {

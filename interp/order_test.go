@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gotensor/gotensor/display"
+	"github.com/gotensor/gotensor/kernel"
 )
 
 // eventLog is an Output that records streams and displays in one sequence.
@@ -22,7 +22,7 @@ func (l *eventLog) Stream(name, text string) {
 	l.mu.Unlock()
 }
 
-func (l *eventLog) Display(b display.Bundle, id string, update bool) {
+func (l *eventLog) Display(b kernel.Bundle, id string, update bool) {
 	l.mu.Lock()
 	l.events = append(l.events, "display:"+b.Data["text/html"].(string))
 	l.mu.Unlock()

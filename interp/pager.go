@@ -6,16 +6,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/gotensor/gotensor/display"
+	"github.com/gotensor/gotensor/kernel"
 )
 
-// A Pager is an Output that can show text in the front end's pager, as
-// IPython's ?name does (Jupyter's "page" payload). A cell `?fmt.Println` or
-// `fmt.Println?` pages the name's documentation; to an Output that is not a
-// Pager, it writes the text to the cell's standard output.
-type Pager interface {
-	Page(b display.Bundle)
-}
+// A cell `?fmt.Println` or `fmt.Println?` pages the name's documentation,
+// as IPython's ?name does (Jupyter's "page" payload); to an Output that is
+// not a kernel.Pager, it writes the text to the cell's standard output.
 
 // helpQuery matches a cell that asks for a name's documentation:
 // ?fmt.Println, fmt.Println?, ? x or x ?.
@@ -33,12 +29,12 @@ func helpName(code string) string {
 }
 
 // help pages the documentation of name: what Shift-Tab shows for it.
-func (s *Session) help(name string, out Output) error {
+func (s *Session) help(name string, out kernel.Output) error {
 	i := s.Inspect(name, utf8.RuneCountInString(name), 1)
 	if !i.Found {
 		return magicError("?%s: no documentation: %s is not a package member, function, type, variable or constant this session knows", name, name)
 	}
-	if p, ok := out.(Pager); ok {
+	if p, ok := out.(kernel.Pager); ok {
 		p.Page(i.Data)
 		return nil
 	}

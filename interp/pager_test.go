@@ -6,16 +6,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gotensor/gotensor/display"
+	"github.com/gotensor/gotensor/kernel"
 )
 
 // pagerRecorder is a recorder that is also a Pager.
 type pagerRecorder struct {
 	recorder
-	pages []display.Bundle
+	pages []kernel.Bundle
 }
 
-func (r *pagerRecorder) Page(b display.Bundle) { r.pages = append(r.pages, b) }
+func (r *pagerRecorder) Page(b kernel.Bundle) { r.pages = append(r.pages, b) }
 
 // TestHelpQuery checks ?name and name?: the documentation goes to the
 // pager of an Output that has one, else to standard output; the cell has
@@ -49,7 +49,7 @@ func TestHelpQuery(t *testing.T) {
 		t.Errorf("?double without a pager: %q, stdout %q", res, out)
 	}
 	_, _, err := run(t, s, "?nosuchname")
-	var e *Error
+	var e *kernel.Error
 	if !errors.As(err, &e) || e.Name != "MagicError" || !strings.Contains(e.Value, "nosuchname is not a package member") {
 		t.Errorf("?nosuchname: %v", err)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gotensor/gotensor/display"
 	"github.com/gotensor/gotensor/interp/internal/cellrt"
+	"github.com/gotensor/gotensor/kernel"
 )
 
 // render returns the bundle of a cell's last value. A value of a type a
@@ -12,7 +13,12 @@ import (
 // included, cannot see them): HTML, Markdown, SVG and PNG give the rich
 // forms, and m.Text, which formats with the type's String, Error, Format
 // and GoString methods, the text. Other values are display.Render's.
-func render(v any, m cellrt.Methods) display.Bundle {
+func render(v any, m cellrt.Methods) kernel.Bundle {
+	return kernel.Bundle(renderDisplay(v, m))
+}
+
+// renderDisplay is render in the display package's type.
+func renderDisplay(v any, m cellrt.Methods) display.Bundle {
 	var html, md, svg string
 	var png []byte
 	if m.HTML != nil {

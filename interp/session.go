@@ -22,6 +22,7 @@ import (
 	"github.com/gotensor/gotensor/interp/internal/plan"
 	"github.com/gotensor/gotensor/interp/internal/stdlib"
 	"github.com/gotensor/gotensor/interp/internal/symbols"
+	"github.com/gotensor/gotensor/kernel"
 	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
@@ -126,7 +127,7 @@ type Session struct {
 	flushMu                sync.Mutex // one flushStreams at a time (live outputs redraw from timers)
 
 	outMu sync.RWMutex
-	out   Output // the running cell's output, nil between cells
+	out   kernel.Output // the running cell's output, nil between cells
 
 	mods  *modules.Loader // Go modules cells import (modules.go)
 	stdin *stdinReader    // os.Stdin and fmt.Scan in cells
@@ -355,25 +356,25 @@ func (s *Session) Stderr() *os.File {
 func (s *Session) Interrupted() bool { return s.intr.interrupted() }
 
 // output returns the running cell's Output, or nil.
-func (s *Session) output() Output {
+func (s *Session) output() kernel.Output {
 	s.outMu.RLock()
 	defer s.outMu.RUnlock()
 	return s.out
 }
 
-func (s *Session) setOutput(out Output) {
+func (s *Session) setOutput(out kernel.Output) {
 	s.outMu.Lock()
 	s.out = out
 	s.outMu.Unlock()
 }
 
 // Execute runs one cell and returns the bundle of its last value, if it ends
-// in an expression of one value, or an *Error. Output streams to out while
+// in an expression of one value, or a *kernel.Error. Output streams to out while
 // the cell runs. Cancelling ctx interrupts the cell: loops and functions in
 // interpreted code stop at their next iteration or call, and Execute returns
-// an *Error named "Interrupted". State defined before the interrupt keeps
+// a *kernel.Error named "Interrupted". State defined before the interrupt keeps
 // working.
-func (s *Session) Execute(ctx context.Context, code string, out Output) (*display.Bundle, error) {
+func (s *Session) Execute(ctx context.Context, code string, out kernel.Output) (*kernel.Bundle, error) {
 	defer s.runIdle(context.Background(), nil) // what was posted as the cell ended
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -464,12 +465,12 @@ func (r *stdinReader) Read(p []byte) (int, error) {
 // the cell's earlier prints.
 type orderedPublisher struct {
 	s   *Session
-	out Output
+	out kernel.Output
 }
 
 func (p orderedPublisher) Display(b display.Bundle, id string, update bool) {
 	p.s.flushStreams()
-	p.out.Display(b, id, update)
+	p.out.Display(kernel.Bundle(b), id, update)
 }
 
 func (p orderedPublisher) ClearOutput(wait bool) {

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/gotensor/gotensor/kernel"
 )
 
 // flushDelay is how long written text may wait before it is sent: output
@@ -17,7 +19,7 @@ const maxPending = 64 << 10
 // session's current Output.
 type stream struct {
 	name string
-	out  func() Output // the running cell's output; nil between cells
+	out  func() kernel.Output // the running cell's output; nil between cells
 
 	mu    sync.Mutex
 	buf   []byte

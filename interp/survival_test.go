@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gotensor/gotensor/kernel"
 )
 
 // TestSurvival runs each thing issue 15 lists that would end a Go program
@@ -57,7 +59,7 @@ log.SetFlags(0)`)
 		var r recorder
 		_, err := s.Execute(t.Context(), c.code, &r)
 		took := time.Since(start)
-		var e *Error
+		var e *kernel.Error
 		switch {
 		case c.ename == "" && err != nil:
 			t.Errorf("%s: got %v, want no error", c.name, err)
@@ -80,7 +82,7 @@ log.SetFlags(0)`)
 		t.Errorf("%%maxdepth 50 printed %q", out)
 	}
 	_, _, err := run(t, s, "deep(0)")
-	if e, ok := err.(*Error); !ok || !strings.Contains(e.Value, "deeper than 50 nested calls") {
+	if e, ok := err.(*kernel.Error); !ok || !strings.Contains(e.Value, "deeper than 50 nested calls") {
 		t.Errorf("with %%maxdepth 50: %v", err)
 	}
 	if res, _ := mustRun(t, s, "func down(n int) int { if n == 0 { return 0 }; return down(n-1) + 1 }\ndown(49)"); res != "49" {

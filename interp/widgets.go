@@ -11,18 +11,9 @@ import (
 	"github.com/gotensor/gotensor/display"
 	"github.com/gotensor/gotensor/interp/internal/plan"
 	"github.com/gotensor/gotensor/interp/internal/symbols"
+	"github.com/gotensor/gotensor/kernel"
 	"github.com/gotensor/gotensor/widgets"
 )
-
-// CommOutput is an Output that also carries comm messages to the front end
-// (Jupyter's comm_open, comm_msg and comm_close), on which widgets are
-// built. The kernel's outputs are; an Output that is not (a headless run)
-// gets no widget messages, and the widgets keep their state for the
-// notebook's metadata (see WidgetState).
-type CommOutput interface {
-	Output
-	Comm(m widgets.Message)
-}
 
 // widgetsPath is the widgets package's key in the symbol tables.
 const widgetsPath = "github.com/gotensor/gotensor/widgets/widgets"
@@ -44,7 +35,7 @@ type sessionWidgets struct {
 	inComm atomic.Bool
 
 	lastMu sync.Mutex
-	last   CommOutput // the latest request's output: comm messages go there between cells
+	last   kernel.CommOutput // the latest request's output: comm messages go there between cells
 }
 
 // widgetHost is the session as its widget Manager's Host.
@@ -185,7 +176,7 @@ func (s *Session) panicReport(what string, r any) string {
 // (or another drain runs it), with out as the output of what it prints
 // and shows (nil: the streams keep it for the next cell) and ctx
 // interrupting it.
-func (s *Session) runIdle(ctx context.Context, out Output) {
+func (s *Session) runIdle(ctx context.Context, out kernel.Output) {
 	for s.pending() {
 		if !s.mu.TryLock() {
 			return // a cell runs it, at its safe points or its end
@@ -196,7 +187,7 @@ func (s *Session) runIdle(ctx context.Context, out Output) {
 }
 
 // drainIdle is drain between cells, with s.mu held.
-func (s *Session) drainIdle(ctx context.Context, out Output) {
+func (s *Session) drainIdle(ctx context.Context, out kernel.Output) {
 	if s.abandoned == nil {
 		s.intr.reset() // an earlier cell's interrupt must not stop callbacks
 	}
@@ -239,20 +230,20 @@ func (s *Session) cellEnded(ctx context.Context) {
 // sendComm sends one of the widgets' comm messages: through the running
 // cell's output, else through the latest request's.
 func (s *Session) sendComm(m widgets.Message) {
-	out, ok := s.output().(CommOutput)
+	out, ok := s.output().(kernel.CommOutput)
 	if !ok {
 		s.w.lastMu.Lock()
 		out = s.w.last
 		s.w.lastMu.Unlock()
 	}
 	if out != nil {
-		out.Comm(m)
+		out.Comm(kernel.CommMessage(m))
 	}
 }
 
 // noteComm remembers out as where comm messages go between cells.
-func (s *Session) noteComm(out Output) {
-	if co, ok := out.(CommOutput); ok {
+func (s *Session) noteComm(out kernel.Output) {
+	if co, ok := out.(kernel.CommOutput); ok {
 		s.w.lastMu.Lock()
 		s.w.last = co
 		s.w.lastMu.Unlock()
@@ -281,9 +272,11 @@ func (s *Session) captureInto(to widgets.Outputs, f func()) {
 // captured is an Output widget as the session's Output.
 type captured struct{ to widgets.Outputs }
 
-func (c captured) Stream(name, text string)                         { c.to.Stream(name, text) }
-func (c captured) Display(b display.Bundle, id string, update bool) { c.to.Display(b, id, update) }
-func (c captured) ClearOutput(wait bool)                            { c.to.ClearOutput(wait) }
+func (c captured) Stream(name, text string) { c.to.Stream(name, text) }
+func (c captured) Display(b kernel.Bundle, id string, update bool) {
+	c.to.Display(display.Bundle(b), id, update)
+}
+func (c captured) ClearOutput(wait bool) { c.to.ClearOutput(wait) }
 func (c captured) Input(string, bool) (string, error) {
 	return "", errors.New("interp: input is not available inside an Output widget")
 }
@@ -291,9 +284,9 @@ func (c captured) Input(string, bool) (string, error) {
 // CommOpen handles a front end's comm_open and reports whether its target
 // is one of the session's (jupyter.widget.control). It does not wait for
 // a running cell.
-func (s *Session) CommOpen(ctx context.Context, m widgets.Message, out Output) bool {
+func (s *Session) CommOpen(ctx context.Context, m kernel.CommMessage, out kernel.CommOutput) bool {
 	s.noteComm(out)
-	return s.w.mgr.Open(m, s.replier(out))
+	return s.w.mgr.Open(widgets.Message(m), s.replier(out))
 }
 
 // CommMsg handles a front end's comm_msg and reports whether the comm is
@@ -301,17 +294,17 @@ func (s *Session) CommOpen(ctx context.Context, m widgets.Message, out Output) b
 // by the cell at once, and the callbacks it triggers are posted (see
 // Post); between cells they run before CommMsg returns, printing to out,
 // and cancelling ctx interrupts them.
-func (s *Session) CommMsg(ctx context.Context, m widgets.Message, out Output) bool {
+func (s *Session) CommMsg(ctx context.Context, m kernel.CommMessage, out kernel.CommOutput) bool {
 	s.noteComm(out)
 	s.w.inComm.Store(true)
-	ok := s.w.mgr.Handle(m, s.replier(out))
+	ok := s.w.mgr.Handle(widgets.Message(m), s.replier(out))
 	s.w.inComm.Store(false)
 	s.runIdle(ctx, out)
 	return ok
 }
 
 // CommClose handles a front end's comm_close: the widget is closed.
-func (s *Session) CommClose(ctx context.Context, m widgets.Message, out Output) {
+func (s *Session) CommClose(ctx context.Context, m kernel.CommMessage, out kernel.CommOutput) {
 	s.w.mgr.Closed(m.ID)
 }
 
@@ -327,11 +320,11 @@ func (s *Session) WidgetState() map[string]any { return s.w.mgr.State() }
 
 // replier returns the function through which the Manager answers a
 // front end's message: on out, with the message as parent.
-func (s *Session) replier(out Output) func(widgets.Message) {
-	co, _ := out.(CommOutput)
+func (s *Session) replier(out kernel.Output) func(widgets.Message) {
+	co, _ := out.(kernel.CommOutput)
 	return func(m widgets.Message) {
 		if co != nil {
-			co.Comm(m)
+			co.Comm(kernel.CommMessage(m))
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gotensor/gotensor/kernel"
 	"github.com/gotensor/gotensor/widgets"
 )
 
@@ -16,20 +17,20 @@ import (
 type commRecorder struct {
 	recorder
 	cmu   sync.Mutex
-	comms []widgets.Message
+	comms []kernel.CommMessage
 }
 
-func (r *commRecorder) Comm(m widgets.Message) {
+func (r *commRecorder) Comm(m kernel.CommMessage) {
 	r.cmu.Lock()
 	defer r.cmu.Unlock()
 	r.comms = append(r.comms, m)
 }
 
 // messages returns the comm messages recorded.
-func (r *commRecorder) messages() []widgets.Message {
+func (r *commRecorder) messages() []kernel.CommMessage {
 	r.cmu.Lock()
 	defer r.cmu.Unlock()
-	return append([]widgets.Message(nil), r.comms...)
+	return append([]kernel.CommMessage(nil), r.comms...)
 }
 
 // opened returns the model ids of the comm_opens recorded, by model name.
@@ -63,8 +64,8 @@ func (r *commRecorder) waitText(t *testing.T, name, want string) {
 	}
 }
 
-func widgetMsg(id, data string) widgets.Message {
-	return widgets.Message{Type: "comm_msg", ID: id, Data: json.RawMessage(data)}
+func widgetMsg(id, data string) kernel.CommMessage {
+	return kernel.CommMessage{Type: "comm_msg", ID: id, Data: json.RawMessage(data)}
 }
 
 // TestWidgetsLive checks live control, and is meant to run under -race

@@ -13,7 +13,7 @@ import (
 // which ipywidgets' widgets are built. Its methods are called on the
 // kernel's comm goroutine, one message at a time in arrival order, while a
 // cell may be running: they must not wait for the cell. The kernel sends
-// the Interpreter's own comm messages through Output.Comm.
+// the Interpreter's own comm messages through CommOutput.Comm.
 //
 // A kernel whose Interpreter has no Comms answers as one without targets:
 // every comm_open is closed at once and comm_info_reply lists no comm.
@@ -21,14 +21,14 @@ type Comms interface {
 	// CommOpen handles a front end's comm_open. It reports whether the
 	// target exists; when it does not, the kernel closes the comm (the
 	// messaging specification's answer to an unknown target).
-	CommOpen(ctx context.Context, m CommMessage, out Output) bool
+	CommOpen(ctx context.Context, m CommMessage, out CommOutput) bool
 	// CommMsg handles a front end's comm_msg. It reports whether the comm
 	// is open; when it is not, the kernel answers with comm_close, so that
 	// the front end drops a comm the kernel does not know, as it must for
 	// an unknown target.
-	CommMsg(ctx context.Context, m CommMessage, out Output) bool
+	CommMsg(ctx context.Context, m CommMessage, out CommOutput) bool
 	// CommClose handles a front end's comm_close.
-	CommClose(ctx context.Context, m CommMessage, out Output)
+	CommClose(ctx context.Context, m CommMessage, out CommOutput)
 	// CommInfo returns the open comms (comm id → target name), those of
 	// target only when target is not empty.
 	CommInfo(target string) map[string]string
@@ -188,7 +188,7 @@ func (k *kernel) commMsg(r *request) {
 
 // commClose handles a front end's comm_close.
 func (k *kernel) commClose(r *request) {
-	k.handleComm(r, func(c Comms, ctx context.Context, m CommMessage, out Output) bool {
+	k.handleComm(r, func(c Comms, ctx context.Context, m CommMessage, out CommOutput) bool {
 		c.CommClose(ctx, m, out)
 		return true
 	})
@@ -197,7 +197,7 @@ func (k *kernel) commClose(r *request) {
 // handleComm decodes a comm message, hands it to the Interpreter's Comms
 // with a context that an interrupt cancels, and closes the comm when the
 // Interpreter does not know it.
-func (k *kernel) handleComm(r *request, handle func(Comms, context.Context, CommMessage, Output) bool) {
+func (k *kernel) handleComm(r *request, handle func(Comms, context.Context, CommMessage, CommOutput) bool) {
 	m, err := commRequest(r)
 	if err != nil || m.ID == "" {
 		k.log.Warn("kernel: comm message without a comm_id", "msg_type", r.msg.Header.MsgType, "err", err)

@@ -38,14 +38,14 @@ func (f *commInterp) Execute(ctx context.Context, code string, out Output) (*Bun
 		f.mu.Lock()
 		f.comms[arg] = "echo"
 		f.mu.Unlock()
-		out.Comm(CommMessage{Type: "comm_open", ID: arg, Target: "echo", Data: json.RawMessage(`{"state":{}}`),
+		out.(CommOutput).Comm(CommMessage{Type: "comm_open", ID: arg, Target: "echo", Data: json.RawMessage(`{"state":{}}`),
 			Metadata: map[string]any{"version": "2.1.0"}, Buffers: [][]byte{{1, 2, 3}}})
 		return nil, nil
 	}
 	return f.fakeInterp.Execute(ctx, code, out)
 }
 
-func (f *commInterp) CommOpen(ctx context.Context, m CommMessage, out Output) bool {
+func (f *commInterp) CommOpen(ctx context.Context, m CommMessage, out CommOutput) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if m.Target != "echo" {
@@ -55,7 +55,7 @@ func (f *commInterp) CommOpen(ctx context.Context, m CommMessage, out Output) bo
 	return true
 }
 
-func (f *commInterp) CommMsg(ctx context.Context, m CommMessage, out Output) bool {
+func (f *commInterp) CommMsg(ctx context.Context, m CommMessage, out CommOutput) bool {
 	f.mu.Lock()
 	_, ok := f.comms[m.ID]
 	f.mu.Unlock()
@@ -76,7 +76,7 @@ func (f *commInterp) CommMsg(ctx context.Context, m CommMessage, out Output) boo
 	return true
 }
 
-func (f *commInterp) CommClose(ctx context.Context, m CommMessage, out Output) {
+func (f *commInterp) CommClose(ctx context.Context, m CommMessage, out CommOutput) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	delete(f.comms, m.ID)

@@ -62,7 +62,7 @@ func (fakeInterp) Execute(ctx context.Context, code string, out Output) (*Bundle
 		case "clear":
 			out.ClearOutput(true)
 		case "page":
-			out.Page(text(arg))
+			out.(Pager).Page(text(arg))
 		case "input":
 			v, err := out.Input(arg, false)
 			if err != nil {

@@ -11,7 +11,8 @@ import (
 
 // TestKernelKnowsNoLanguage checks xeus's split: the kernel core imports
 // the wire protocol and nothing of the Go session, display or tensor
-// library; cmd/gotensor adapts the session to the Interpreter interface.
+// library; the session (package interp) implements the Interpreter
+// interface and imports the kernel, not the other way round.
 func TestKernelKnowsNoLanguage(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {

@@ -5,8 +5,8 @@ import "context"
 // Interpreter is the language behind the kernel. The kernel owns sockets,
 // signing, the execution queue and message routing; the Interpreter owns
 // everything about the language, and speaks to the kernel in the small
-// types below, which know nothing about Go (xeus's split). cmd/gotensor
-// adapts the Go notebook session (package interp) to it; tests use a fake.
+// types below, which know nothing about Go (xeus's split). The Go notebook
+// session (package interp) implements it; tests use a fake.
 type Interpreter interface {
 	// Execute runs one cell. Output produced while it runs goes to out. It
 	// returns the bundle of the cell's last value (nil when there is none) or
@@ -24,6 +24,10 @@ type Interpreter interface {
 
 // Output receives everything a running cell produces; the kernel publishes
 // it on iopub (and asks for input on stdin). It is safe for concurrent use.
+// The kernel's Outputs are also a Pager and a CommOutput; an Output made
+// elsewhere (a headless run of a notebook, a test) may be neither, and the
+// Interpreter then does without: it prints what it would page, and keeps
+// its comm messages to itself.
 type Output interface {
 	// Stream writes text to the cell's "stdout" or "stderr" stream.
 	Stream(name, text string)
@@ -37,11 +41,23 @@ type Output interface {
 	// returns an error when the front end cannot answer (allow_stdin false)
 	// or the cell is interrupted.
 	Input(prompt string, password bool) (string, error)
+}
+
+// Pager is an Output that also shows the front end's pager.
+type Pager interface {
+	Output
 	// Page shows b in the front end's pager, as IPython's ?name does: the
 	// execute_reply carries it as a "page" payload, which JupyterLab and
 	// Notebook show beside the notebook. A later Page of the same cell
 	// replaces an earlier one.
 	Page(b Bundle)
+}
+
+// CommOutput is an Output that also carries comm messages to the front
+// end (Jupyter's comm_open, comm_msg and comm_close), on which widgets are
+// built.
+type CommOutput interface {
+	Output
 	// Comm sends one of the Interpreter's comm messages (comm_open,
 	// comm_msg, comm_close; see Comms) on iopub, as the child of the
 	// request being handled, also for a silent execute_request: a widget

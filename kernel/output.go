@@ -9,7 +9,7 @@ import (
 )
 
 // cellOutput publishes what one cell produces on iopub, with the cell's
-// execute_request as the parent. It implements Output and is safe
+// execute_request as the parent. It implements Pager and CommOutput and is safe
 // for concurrent use: goroutines a cell starts may print too.
 type cellOutput struct {
 	k          *kernel
@@ -20,7 +20,10 @@ type cellOutput struct {
 	page       atomic.Pointer[Bundle] // what Page was given last, for the reply's payload
 }
 
-var _ Output = (*cellOutput)(nil)
+var (
+	_ Pager      = (*cellOutput)(nil)
+	_ CommOutput = (*cellOutput)(nil)
+)
 
 // Stream publishes text on the "stdout" or "stderr" stream.
 func (o *cellOutput) Stream(name, text string) {

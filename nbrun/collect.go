@@ -5,13 +5,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gotensor/gotensor/display"
-	"github.com/gotensor/gotensor/interp"
+	"github.com/gotensor/gotensor/kernel"
 )
 
 // A Collector turns what running cells produce into nbformat outputs, as a
 // Jupyter front end does with the kernel's messages. It implements
-// interp.Output for the cell that is running (set with Begin) and takes the
+// kernel.Output for the cell that is running (set with Begin) and takes the
 // cell's last value and error with Result and Error.
 //
 // It follows Jupyter's rules: text written to a stream right after text on
@@ -32,7 +31,7 @@ type Collector struct {
 	lastUpdate time.Time // of the latest display with an id
 }
 
-var _ interp.Output = (*Collector)(nil)
+var _ kernel.Output = (*Collector)(nil)
 
 // NewCollector returns a Collector with no cell.
 func NewCollector() *Collector {
@@ -93,7 +92,7 @@ func (c *Collector) Stream(name, text string) {
 // instead replaces the data of every output shown earlier with the display
 // id, wherever it is, and adds nothing; an update of an id never shown is
 // dropped, as Jupyter front ends do.
-func (c *Collector) Display(b display.Bundle, id string, update bool) {
+func (c *Collector) Display(b kernel.Bundle, id string, update bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
@@ -141,7 +140,7 @@ func (c *Collector) Input(prompt string, password bool) (string, error) {
 
 // Result adds the cell's last value as an execute_result with the cell's
 // execution count. A nil b adds nothing.
-func (c *Collector) Result(b *display.Bundle) {
+func (c *Collector) Result(b *kernel.Bundle) {
 	if b == nil {
 		return
 	}
@@ -160,7 +159,7 @@ func (c *Collector) Result(b *display.Bundle) {
 }
 
 // Error adds the cell's error.
-func (c *Collector) Error(e *interp.Error) {
+func (c *Collector) Error(e *kernel.Error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed || c.cell == nil {

@@ -4,11 +4,10 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/gotensor/gotensor/display"
-	"github.com/gotensor/gotensor/interp"
+	"github.com/gotensor/gotensor/kernel"
 )
 
-func text(s string) display.Bundle { return display.Bundle{Data: map[string]any{"text/plain": s}} }
+func text(s string) kernel.Bundle { return kernel.Bundle{Data: map[string]any{"text/plain": s}} }
 
 // kinds lists outputs as "type:name-or-text/plain".
 func kinds(outs []*Output) []string {
@@ -56,7 +55,7 @@ func TestCollectorDisplayUpdates(t *testing.T) {
 	c.Begin(second, 2)
 	c.Display(text("bar 3/3"), "p", true) // from the next cell: updates the first
 	c.Display(text("ghost"), "never-shown", true)
-	c.Result(&display.Bundle{Data: map[string]any{"text/plain": "42"}})
+	c.Result(&kernel.Bundle{Data: map[string]any{"text/plain": "42"}})
 	c.End()
 	if got, want := kinds(first.Outputs), []string{"display_data:bar 3/3", "display_data:plain"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("first cell %q; want %q", got, want)
@@ -95,7 +94,7 @@ func TestCollectorClearOutput(t *testing.T) {
 	if len(cell.Outputs) != 0 {
 		t.Errorf("ClearOutput(false) left %q", kinds(cell.Outputs))
 	}
-	c.Error(&interp.Error{Name: "E", Value: "v", Traceback: []string{"E: v"}})
+	c.Error(&kernel.Error{Name: "E", Value: "v", Traceback: []string{"E: v"}})
 	if got := kinds(cell.Outputs); !reflect.DeepEqual(got, []string{"error:E"}) {
 		t.Errorf("after Error: %q", got)
 	}

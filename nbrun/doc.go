@@ -15,7 +15,7 @@
 // one output, an update of a display id replaces the earlier output in place
 // (in whichever cell it is), and clear_output(wait) clears when the next
 // output arrives. A Collector is the one place where what a cell produces
-// (interp.Output calls, its last value, its error) becomes nbformat outputs.
+// (kernel.Output calls, its last value, its error) becomes nbformat outputs.
 //
 // Written notebooks are nbformat 4.5: every cell has an id, and the
 // kernelspec and language_info metadata name the gotensor kernel.

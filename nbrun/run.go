@@ -10,24 +10,23 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gotensor/gotensor/display"
-	"github.com/gotensor/gotensor/interp"
+	"github.com/gotensor/gotensor/kernel"
 )
 
 // Executor runs cells; *interp.Session implements it, as it does for the
 // kernel.
 type Executor interface {
 	// Execute runs one cell, sends what it produces to out and returns
-	// the bundle of its last value (nil when none) or an *interp.Error.
+	// the bundle of its last value (nil when none) or an *kernel.Error.
 	// Cancelling ctx interrupts the cell.
-	Execute(ctx context.Context, code string, out interp.Output) (*display.Bundle, error)
+	Execute(ctx context.Context, code string, out kernel.Output) (*kernel.Bundle, error)
 }
 
 // CellError is the error that stopped a run: the cell that failed, by its
 // index in Notebook.Cells, and its error as the notebook shows it.
 type CellError struct {
 	Cell int
-	Err  *interp.Error
+	Err  *kernel.Error
 }
 
 func (e *CellError) Error() string {
@@ -112,7 +111,7 @@ func RunWith(ctx context.Context, nb *Notebook, ex Executor, progress io.Writer,
 		b, err := execute(cellCtx, ex, cell.Source, out)
 		timedOut := cellCtx.Err() == context.DeadlineExceeded && ctx.Err() == nil
 		cancel()
-		var e *interp.Error
+		var e *kernel.Error
 		if err != nil {
 			e = asInterpError(err, cellCtx.Err() != nil)
 			if timedOut {
@@ -169,9 +168,9 @@ func (e CellErrors) Error() string {
 }
 
 // timeoutError is the error of a cell that ran past Options.Timeout.
-func timeoutError(d time.Duration) *interp.Error {
+func timeoutError(d time.Duration) *kernel.Error {
 	msg := fmt.Sprintf("the cell ran longer than the time limit of %v and was interrupted (gotensor run --timeout)", d)
-	return &interp.Error{Name: "CellTimeoutError", Value: msg, Traceback: []string{"CellTimeoutError: " + msg}}
+	return &kernel.Error{Name: "CellTimeoutError", Value: msg, Traceback: []string{"CellTimeoutError: " + msg}}
 }
 
 // widgetStater is an Executor that keeps widgets (*interp.Session).
@@ -217,10 +216,10 @@ func settle(col *Collector) {
 }
 
 // execute runs code, turning a panic of ex into an error.
-func execute(ctx context.Context, ex Executor, code string, out interp.Output) (b *display.Bundle, err error) {
+func execute(ctx context.Context, ex Executor, code string, out kernel.Output) (b *kernel.Bundle, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			b, err = nil, &interp.Error{
+			b, err = nil, &kernel.Error{
 				Name:      "InternalError",
 				Value:     fmt.Sprintf("the interpreter panicked: %v", p),
 				Traceback: append([]string{fmt.Sprintf("panic: %v", p)}, strings.Split(string(debug.Stack()), "\n")...),
@@ -231,19 +230,19 @@ func execute(ctx context.Context, ex Executor, code string, out interp.Output) (
 }
 
 // asInterpError shapes err as a notebook error.
-func asInterpError(err error, interrupted bool) *interp.Error {
-	var e *interp.Error
+func asInterpError(err error, interrupted bool) *kernel.Error {
+	var e *kernel.Error
 	if errors.As(err, &e) {
 		return e
 	}
 	if interrupted || errors.Is(err, context.Canceled) {
 		return interruptedError()
 	}
-	return &interp.Error{Name: "Error", Value: err.Error(), Traceback: []string{err.Error()}}
+	return &kernel.Error{Name: "Error", Value: err.Error(), Traceback: []string{err.Error()}}
 }
 
-func interruptedError() *interp.Error {
-	return &interp.Error{Name: "Interrupted", Value: "the cell was interrupted", Traceback: []string{"Interrupted: the cell was interrupted"}}
+func interruptedError() *kernel.Error {
+	return &kernel.Error{Name: "Interrupted", Value: "the cell was interrupted", Traceback: []string{"Interrupted: the cell was interrupted"}}
 }
 
 // SetKernelMetadata sets nb's kernelspec and language_info metadata to the
@@ -278,7 +277,7 @@ func (t tee) Stream(name, text string) {
 	t.term.Stream(name, text)
 }
 
-func (t tee) Display(b display.Bundle, id string, update bool) {
+func (t tee) Display(b kernel.Bundle, id string, update bool) {
 	t.col.Display(b, id, update)
 	t.term.Display(b, id, update)
 }

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gotensor/gotensor/display"
 	"github.com/gotensor/gotensor/interp"
+	"github.com/gotensor/gotensor/kernel"
 )
 
 // TestRunTiny runs testdata/tiny.ipynb in a real session: it prints, ends
@@ -107,9 +107,9 @@ func TestRunTiny(t *testing.T) {
 }
 
 // fakeExec runs cells as Go functions keyed by their source.
-type fakeExec map[string]func(ctx context.Context, out interp.Output) (*display.Bundle, error)
+type fakeExec map[string]func(ctx context.Context, out kernel.Output) (*kernel.Bundle, error)
 
-func (f fakeExec) Execute(ctx context.Context, code string, out interp.Output) (*display.Bundle, error) {
+func (f fakeExec) Execute(ctx context.Context, code string, out kernel.Output) (*kernel.Bundle, error) {
 	return f[code](ctx, out)
 }
 
@@ -126,7 +126,7 @@ func TestRunLateUpdate(t *testing.T) {
 	settleQuiet = 100 * time.Millisecond
 	nb := codeNotebook("show", "  \n", "more")
 	ex := fakeExec{
-		"show": func(_ context.Context, out interp.Output) (*display.Bundle, error) {
+		"show": func(_ context.Context, out kernel.Output) (*kernel.Bundle, error) {
 			out.Display(text("curve 1"), "c", false)
 			go func() { // a live plot's timer redraws after the cell
 				time.Sleep(30 * time.Millisecond)
@@ -134,7 +134,7 @@ func TestRunLateUpdate(t *testing.T) {
 			}()
 			return nil, nil
 		},
-		"more": func(_ context.Context, out interp.Output) (*display.Bundle, error) {
+		"more": func(_ context.Context, out kernel.Output) (*kernel.Bundle, error) {
 			return nil, nil
 		},
 	}
@@ -156,11 +156,11 @@ func TestRunInterrupt(t *testing.T) {
 	nb := codeNotebook("loop", "next")
 	ctx, cancel := context.WithCancel(context.Background())
 	ex := fakeExec{
-		"loop": func(ctx context.Context, out interp.Output) (*display.Bundle, error) {
+		"loop": func(ctx context.Context, out kernel.Output) (*kernel.Bundle, error) {
 			out.Stream("stdout", "epoch 1\n")
 			cancel()
 			<-ctx.Done()
-			return nil, ctx.Err() // not an *interp.Error: Run shapes it
+			return nil, ctx.Err() // not an *kernel.Error: Run shapes it
 		},
 	}
 	err := Run(ctx, nb, ex, nil)
@@ -178,7 +178,7 @@ func TestRunInterrupt(t *testing.T) {
 
 func TestRunExecutorPanic(t *testing.T) {
 	nb := codeNotebook("boom")
-	ex := fakeExec{"boom": func(context.Context, interp.Output) (*display.Bundle, error) { panic("broken") }}
+	ex := fakeExec{"boom": func(context.Context, kernel.Output) (*kernel.Bundle, error) { panic("broken") }}
 	err := Run(context.Background(), nb, ex, nil)
 	var ce *CellError
 	if !errors.As(err, &ce) || ce.Err.Name != "InternalError" || !strings.Contains(ce.Err.Value, "broken") {

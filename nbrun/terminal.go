@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gotensor/gotensor/display"
+	"github.com/gotensor/gotensor/kernel"
 )
 
 // terminal shows a run's progress to a person: a line per cell, the cell's
@@ -103,7 +103,7 @@ func (t *terminal) Stream(name, text string) {
 	t.textLocked(text, false)
 }
 
-func (t *terminal) Display(b display.Bundle, id string, update bool) {
+func (t *terminal) Display(b kernel.Bundle, id string, update bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if !t.inCell {
@@ -136,7 +136,7 @@ func (t *terminal) Display(b display.Bundle, id string, update bool) {
 func (t *terminal) ClearOutput(wait bool) {}
 
 // result prints a cell's last value.
-func (t *terminal) result(b *display.Bundle, n int) {
+func (t *terminal) result(b *kernel.Bundle, n int) {
 	if b == nil {
 		return
 	}
@@ -184,7 +184,7 @@ func (t *terminal) newlineLocked() {
 }
 
 // plainText returns b's text/plain, or a note naming its richest type.
-func plainText(b display.Bundle) string {
+func plainText(b kernel.Bundle) string {
 	if s, ok := b.Data["text/plain"].(string); ok {
 		return s
 	}

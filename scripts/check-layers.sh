@@ -34,10 +34,10 @@ declare -A may=(
 	[install]=""
 	[internal/testenv]=""
 	[lab]=""
-	[interp]="autograd tensorlib kernels cuda display widgets"
-	[nbrun]="autograd tensorlib kernels cuda display widgets interp"
+	[interp]="autograd tensorlib kernels cuda display widgets kernel protocol"
+	[nbrun]="autograd tensorlib kernels cuda display widgets interp kernel protocol"
 	[cmd]="autograd tensorlib kernels cuda display widgets interp protocol kernel remote install nbrun lab"
-	[bench]="autograd tensorlib kernels cuda display widgets interp"
+	[bench]="autograd tensorlib kernels cuda display widgets interp kernel protocol"
 )
 
 # rule prints the most specific prefix of may that covers package $1.

@@ -24,8 +24,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/gotensor/gotensor/display"
 	"github.com/gotensor/gotensor/interp"
+	"github.com/gotensor/gotensor/kernel"
 	"github.com/gotensor/gotensor/tensorlib/data"
 	"github.com/gotensor/gotensor/tensorlib/nn"
 	"github.com/gotensor/gotensor/tensorlib/optim"
@@ -143,12 +143,12 @@ func median(xs []float64) float64 {
 	return s[len(s)/2]
 }
 
-// discard is an interp.Output that drops everything.
+// discard is an kernel.Output that drops everything.
 type discard struct{}
 
-func (discard) Stream(name, text string)                         {}
-func (discard) Display(b display.Bundle, id string, update bool) {}
-func (discard) ClearOutput(wait bool)                            {}
+func (discard) Stream(name, text string)                        {}
+func (discard) Display(b kernel.Bundle, id string, update bool) {}
+func (discard) ClearOutput(wait bool)                           {}
 func (discard) Input(prompt string, password bool) (string, error) {
 	return "", fmt.Errorf("no input in a benchmark")
 }

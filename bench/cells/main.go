@@ -30,8 +30,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gotensor/gotensor/display"
 	"github.com/gotensor/gotensor/interp"
+	"github.com/gotensor/gotensor/kernel"
 	"github.com/gotensor/gotensor/tensorlib/nn"
 	"github.com/gotensor/gotensor/tensorlib/optim"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
@@ -157,11 +157,11 @@ opt := optim.NewAdam(model.Parameters(), 1e-3)`},
 	}
 }
 
-// quiet is an interp.Output that keeps what the cells print.
+// quiet is an kernel.Output that keeps what the cells print.
 type quiet struct{ out strings.Builder }
 
 func (q *quiet) Stream(name, text string)                         { q.out.WriteString(text) }
-func (*quiet) Display(b display.Bundle, id string, update bool)   {}
+func (*quiet) Display(b kernel.Bundle, id string, update bool)    {}
 func (*quiet) ClearOutput(wait bool)                              {}
 func (*quiet) Input(prompt string, password bool) (string, error) { return "", nil }
 
