@@ -2,13 +2,10 @@ package interp
 
 import (
 	"context"
-	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"go/token"
 	"go/types"
 	"maps"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -28,13 +25,14 @@ import (
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
-// The Jupyter debugger: Session.DebugRequest answers the Debug Adapter
-// Protocol requests that JupyterLab sends in debug_request messages, on
-// yaegi's debugger (Interpreter.Debug over each compiled step).
+// The Jupyter debugger's language side: the kernel's DebugAdapter answers
+// the protocol's plumbing (the envelope, cells' source paths, dumpCell,
+// debugInfo, the breakpoints' bookkeeping) and hands the Debug Adapter
+// Protocol's requests to the handlers of Session.DebugHandlers, which run
+// on yaegi's debugger (Interpreter.Debug over each compiled step).
 //
-// JupyterLab names a cell's source itself: tmpFilePrefix +
-// murmur2(code, hashSeed) + tmpFileSuffix, with the values of the
-// debugInfo reply. The planner's //line comments number a cell's lines in
+// JupyterLab names a cell's source itself (kernel.DebugAdapter.SourcePath
+// computes the same name). The planner's //line comments number a cell's lines in
 // generated code as plan.Line(cell, line), so a breakpoint on line l of the
 // source path of cell n is a line breakpoint on plan.Line(n, l), and a
 // stopped frame's position maps back through plan.Position to the cell and
@@ -51,58 +49,17 @@ import (
 // let go of the interpreter before the next step's starts
 // (waitDebuggerGone).
 
-// debugHashSeed is the seed of the murmur2 hash that names cells, the one
-// ipykernel uses.
-const debugHashSeed = 0xC70F6907
-
-// debugSuffix ends a cell's source path.
-const debugSuffix = ".go"
-
-// murmur2 returns the 32-bit MurmurHash2 of data: JupyterLab hashes a
-// cell's code (UTF-8) with it to name the cell's source.
-func murmur2(data []byte, seed uint32) uint32 {
-	const m = 0x5bd1e995
-	h := seed ^ uint32(len(data))
-	for ; len(data) >= 4; data = data[4:] {
-		k := binary.LittleEndian.Uint32(data)
-		k *= m
-		k ^= k >> 24
-		k *= m
-		h = h*m ^ k
-	}
-	switch len(data) {
-	case 3:
-		h ^= uint32(data[2]) << 16
-		fallthrough
-	case 2:
-		h ^= uint32(data[1]) << 8
-		fallthrough
-	case 1:
-		h ^= uint32(data[0])
-		h *= m
-	}
-	h ^= h >> 13
-	h *= m
-	h ^= h >> 15
-	return h
-}
-
 // debugger is a session's side of the debug protocol.
 type debugger struct {
-	s   *Session
-	dir string // where dumpCell writes cells: tmpFilePrefix
+	s *Session
 
-	mu          sync.Mutex
-	events      func([]byte)
-	seq         int
-	started     bool
-	breakpoints map[string][]int  // source path → breakpoint lines
-	exceptions  bool              // stop on panics
-	sources     map[string]string // source path → code, of dumped and run cells
-	cells       []recordedCell    // the Go cells run, in order
-	paths       map[int]string    // cell number → source path (from codes, lazily)
-	ran         []recordedStep    // the steps that ran, in order
-	armed       map[int]bool      // cells whose steps may hold breakpoints
+	mu         sync.Mutex
+	a          *kernel.DebugAdapter // the front end's; nil before its first request
+	exceptions bool                 // stop on panics
+	cells      []recordedCell       // the Go cells run, in order
+	paths      map[int]string       // cell number → source path (from codes, lazily)
+	ran        []recordedStep       // the steps that ran, in order
+	armed      map[int]bool         // cells whose steps may hold breakpoints
 	// binds maps a function a cell declared to the planner's name of its
 	// body (f → _gtf3_f), from the steps that bind them; rebind is set
 	// when cells bound functions without the debugger (see rebindFuncs).
@@ -164,17 +121,14 @@ type dapVariable struct {
 
 func newDebugger(s *Session) *debugger {
 	return &debugger{
-		s:           s,
-		dir:         filepath.Join(os.TempDir(), "gotensor_"+strconv.Itoa(os.Getpid())),
-		breakpoints: map[string][]int{},
-		sources:     map[string]string{},
-		paths:       map[int]string{},
-		armed:       map[int]bool{},
-		binds:       map[string]string{},
-		stops:       map[int]*debugStop{},
-		steps:       map[int]*stepping{},
-		frames:      map[int]*debugFrame{},
-		refs:        map[int]func() []dapVariable{},
+		s:      s,
+		paths:  map[int]string{},
+		armed:  map[int]bool{},
+		binds:  map[string]string{},
+		stops:  map[int]*debugStop{},
+		steps:  map[int]*stepping{},
+		frames: map[int]*debugFrame{},
+		refs:   map[int]func() []dapVariable{},
 	}
 }
 
@@ -296,11 +250,6 @@ func (d *debugger) wait(ctx context.Context, cancel func(), r *debugRun) error {
 	return err
 }
 
-// sourcePath returns the path the front end names code by.
-func (d *debugger) sourcePath(code string) string {
-	return filepath.Join(d.dir, strconv.FormatUint(uint64(murmur2([]byte(code), debugHashSeed)), 10)) + debugSuffix
-}
-
 // cellPath returns the source path of cell n; d.mu is held.
 func (d *debugger) cellPath(n int) string {
 	if p, ok := d.paths[n]; ok {
@@ -313,203 +262,146 @@ func (d *debugger) cellPath(n int) string {
 	if i < 0 {
 		return ""
 	}
-	code := d.cells[i].code
-	p := d.sourcePath(code)
+	if d.a == nil {
+		return ""
+	}
+	p := d.a.SourcePath(d.cells[i].code)
 	d.paths[n] = p
-	d.sources[p] = code
 	return p
 }
 
-// DebugRequest answers one request of the Jupyter debug protocol (the
-// content of a debug_request: a Debug Adapter Protocol request) with the
-// content of the debug_reply. The protocol's events (stopped, continued,
-// thread ...) go to events, as the content of debug_event messages, from
-// any goroutine, until the next request replaces it. It may be called
-// while a cell runs: that is how a front end inspects a stopped cell.
-func (s *Session) DebugRequest(request []byte, events func(event []byte)) []byte {
+// DebugHandlers returns the session's handlers of the Debug Adapter
+// Protocol's requests, for the kernel's DebugAdapter a (see
+// kernel.Debugger): through a they send events and name cells' sources.
+func (s *Session) DebugHandlers(a *kernel.DebugAdapter) map[string]kernel.DebugHandler {
 	d := s.dbg
-	var req struct {
-		Seq       int             `json:"seq"`
-		Command   string          `json:"command"`
-		Arguments json.RawMessage `json:"arguments"`
-	}
-	if err := json.Unmarshal(request, &req); err != nil {
-		return d.response(0, "", nil, fmt.Errorf("the debug request is not JSON: %v", err))
-	}
 	d.mu.Lock()
-	d.events = events
+	d.a = a
 	d.mu.Unlock()
-	var args map[string]any
-	if len(req.Arguments) > 0 {
-		_ = json.Unmarshal(req.Arguments, &args)
+	return map[string]kernel.DebugHandler{
+		"initialize":              d.initialize,
+		"attach":                  d.attach,
+		"disconnect":              d.disconnect,
+		"debugInfo":               d.debugInfo,
+		"source":                  d.source,
+		"setBreakpoints":          d.setBreakpoints,
+		"setExceptionBreakpoints": d.setExceptionBreakpoints,
+		"threads":                 d.threads,
+		"stackTrace":              d.stackTrace,
+		"scopes":                  d.scopes,
+		"variables":               d.variables,
+		"continue":                d.continueRequest,
+		"next":                    d.stepRequest(yaegi.DebugStepOver),
+		"stepIn":                  d.stepRequest(yaegi.DebugStepInto),
+		"stepOut":                 d.stepRequest(yaegi.DebugStepOut),
+		"pause":                   d.pauseRequest,
+		"evaluate":                d.evaluate,
+		"inspectVariables":        d.inspectVariables,
+		"richInspectVariables":    d.richInspect,
 	}
-	body, err := d.handle(req.Command, args)
-	return d.response(req.Seq, req.Command, body, err)
 }
 
-func (d *debugger) response(seq int, command string, body any, err error) []byte {
-	d.mu.Lock()
-	d.seq++
-	r := map[string]any{"type": "response", "seq": d.seq, "request_seq": seq, "command": command, "success": err == nil}
-	d.mu.Unlock()
-	if err != nil {
-		r["message"] = err.Error()
-		body = map[string]any{"error": map[string]any{"id": 1, "format": err.Error()}}
-	}
-	if body == nil {
-		body = map[string]any{}
-	}
-	r["body"] = body
-	b, _ := json.Marshal(r)
-	return b
-}
-
-// emit sends a protocol event.
+// emit sends a protocol event, once a front end has made a request.
 func (d *debugger) emit(event string, body any) {
 	d.mu.Lock()
-	d.seq++
-	e := map[string]any{"type": "event", "seq": d.seq, "event": event, "body": body}
-	send := d.events
+	a := d.a
 	d.mu.Unlock()
-	if send == nil {
-		return
+	if a != nil {
+		a.Emit(event, body)
 	}
-	b, _ := json.Marshal(e)
-	send(b)
 }
 
-func (d *debugger) handle(command string, args map[string]any) (any, error) {
-	switch command {
-	case "initialize":
-		d.mu.Lock()
-		d.started = true
-		d.mu.Unlock()
-		d.s.dbgOn.Store(true)
-		go d.emit("initialized", map[string]any{})
-		return map[string]any{
-			"supportsConfigurationDoneRequest": true,
-			"supportsEvaluateForHovers":        false,
-			"supportsConditionalBreakpoints":   false,
-			"supportsSetVariable":              false,
-			"supportsStepBack":                 false,
-			"supportsDelayedStackTraceLoading": false,
-			"exceptionBreakpointFilters": []map[string]any{
-				{"filter": "panic", "label": "Go panics", "default": false},
-			},
-		}, nil
-	case "attach":
-		d.mu.Lock()
-		d.started = true
-		d.rebind = len(d.binds) > 0
-		d.mu.Unlock()
-		d.s.dbgOn.Store(true)
-		return nil, nil
-	case "configurationDone", "modules", "terminate":
-		return map[string]any{}, nil
-	case "disconnect":
-		d.disconnect()
-		return nil, nil
-	case "debugInfo":
-		return d.debugInfo(), nil
-	case "dumpCell":
-		code, _ := args["code"].(string)
-		p := d.sourcePath(code)
-		d.mu.Lock()
-		d.sources[p] = code
-		d.mu.Unlock()
-		if err := os.MkdirAll(d.dir, 0o700); err == nil {
-			_ = os.WriteFile(p, []byte(code), 0o600)
-		}
-		return map[string]any{"sourcePath": p}, nil
-	case "setBreakpoints":
-		return d.setBreakpoints(args), nil
-	case "setExceptionBreakpoints":
-		filters, _ := args["filters"].([]any)
-		d.mu.Lock()
-		d.exceptions = len(filters) > 0
-		d.mu.Unlock()
-		return map[string]any{"breakpoints": []any{}}, nil
-	case "threads":
-		return map[string]any{"threads": d.threads()}, nil
-	case "stackTrace":
-		return d.stackTrace(intArg(args, "threadId"))
-	case "scopes":
-		return d.scopes(intArg(args, "frameId"))
-	case "variables":
-		d.mu.Lock()
-		f := d.refs[intArg(args, "variablesReference")]
-		d.mu.Unlock()
-		if f == nil {
-			return nil, fmt.Errorf("no variables under reference %d: the program has moved on since they were shown", intArg(args, "variablesReference"))
-		}
-		return map[string]any{"variables": d.listed(f())}, nil
-	case "continue":
-		return map[string]any{"allThreadsContinued": false}, d.resume(intArg(args, "threadId"), 0)
-	case "next":
-		return nil, d.resume(intArg(args, "threadId"), yaegi.DebugStepOver)
-	case "stepIn":
-		return nil, d.resume(intArg(args, "threadId"), yaegi.DebugStepInto)
-	case "stepOut":
-		return nil, d.resume(intArg(args, "threadId"), yaegi.DebugStepOut)
-	case "pause":
-		return nil, d.pause(intArg(args, "threadId"))
-	case "evaluate":
-		return d.evaluate(args)
-	case "source":
-		src, _ := args["source"].(map[string]any)
-		p, _ := src["path"].(string)
-		d.mu.Lock()
-		code, ok := d.sources[p]
-		d.mu.Unlock()
-		if !ok {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return nil, fmt.Errorf("source unavailable: %s is not a cell of this session", p)
-			}
-			code = string(b)
-		}
-		return map[string]any{"content": code, "mimeType": "text/x-go"}, nil
-	case "inspectVariables":
-		return map[string]any{"variables": d.listed(d.globals())}, nil
-	case "richInspectVariables":
-		return d.richInspect(args)
-	}
-	return nil, fmt.Errorf("the gotensor debugger does not support the %q request", command)
+// initialize attaches the front end and answers its capabilities.
+func (d *debugger) initialize(map[string]any) (map[string]any, error) {
+	d.s.dbgOn.Store(true)
+	return map[string]any{
+		"supportsConfigurationDoneRequest": true,
+		"supportsEvaluateForHovers":        false,
+		"supportsConditionalBreakpoints":   false,
+		"supportsSetVariable":              false,
+		"supportsStepBack":                 false,
+		"supportsDelayedStackTraceLoading": false,
+		"exceptionBreakpointFilters": []map[string]any{
+			{"filter": "panic", "label": "Go panics", "default": false},
+		},
+	}, nil
 }
 
-func intArg(args map[string]any, name string) int {
-	f, _ := args[name].(float64)
-	return int(f)
+// attach attaches the front end: the cells' functions are bound again
+// under yaegi's debugger before the next step (see rebindFuncs).
+func (d *debugger) attach(map[string]any) (map[string]any, error) {
+	d.mu.Lock()
+	d.rebind = len(d.binds) > 0
+	d.mu.Unlock()
+	d.s.dbgOn.Store(true)
+	return nil, nil
 }
 
-func (d *debugger) debugInfo() map[string]any {
+// debugInfo adds the stopped threads and what the session renders to
+// the kernel's debugInfo.
+func (d *debugger) debugInfo(map[string]any) (map[string]any, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	bps := []map[string]any{}
-	for _, p := range slices.Sorted(maps.Keys(d.breakpoints)) {
-		lines := []map[string]any{}
-		for _, l := range d.breakpoints[p] {
-			lines = append(lines, map[string]any{"line": l})
-		}
-		bps = append(bps, map[string]any{"source": p, "breakpoints": lines})
-	}
-	stopped := append([]int{}, slices.Sorted(maps.Keys(d.stops))...)
 	return map[string]any{
-		"isStarted":      d.started,
-		"hashMethod":     "Murmur2",
-		"hashSeed":       debugHashSeed,
-		"tmpFilePrefix":  d.dir + string(filepath.Separator),
-		"tmpFileSuffix":  debugSuffix,
-		"breakpoints":    bps,
-		"stoppedThreads": stopped,
+		"stoppedThreads": append([]int{}, slices.Sorted(maps.Keys(d.stops))...),
 		"richRendering":  true,
 		"exceptionPaths": []string{"Go panics"},
+	}, nil
+}
+
+// source gives the cells' language.
+func (d *debugger) source(map[string]any) (map[string]any, error) {
+	return map[string]any{"mimeType": "text/x-go"}, nil
+}
+
+// setExceptionBreakpoints turns stopping on panics on or off.
+func (d *debugger) setExceptionBreakpoints(args map[string]any) (map[string]any, error) {
+	filters, _ := args["filters"].([]any)
+	d.mu.Lock()
+	d.exceptions = len(filters) > 0
+	d.mu.Unlock()
+	return map[string]any{"breakpoints": []any{}}, nil
+}
+
+// variables answers the variables kept under a variablesReference.
+func (d *debugger) variables(args map[string]any) (map[string]any, error) {
+	ref := kernel.IntArg(args, "variablesReference")
+	d.mu.Lock()
+	f := d.refs[ref]
+	d.mu.Unlock()
+	if f == nil {
+		return nil, fmt.Errorf("no variables under reference %d: the program has moved on since they were shown", ref)
+	}
+	return map[string]any{"variables": d.listed(f())}, nil
+}
+
+// inspectVariables answers the session's variables (JupyterLab's
+// variables panel while no cell is stopped).
+func (d *debugger) inspectVariables(map[string]any) (map[string]any, error) {
+	return map[string]any{"variables": d.listed(d.globals())}, nil
+}
+
+// continueRequest lets a stopped thread run on.
+func (d *debugger) continueRequest(args map[string]any) (map[string]any, error) {
+	return map[string]any{"allThreadsContinued": false}, d.resume(kernel.IntArg(args, "threadId"), 0)
+}
+
+// stepRequest returns the handler of a step of mode.
+func (d *debugger) stepRequest(mode yaegi.DebugEventReason) kernel.DebugHandler {
+	return func(args map[string]any) (map[string]any, error) {
+		return nil, d.resume(kernel.IntArg(args, "threadId"), mode)
 	}
 }
 
-// disconnect ends the debug session: breakpoints go, stopped goroutines go
-// on, and cells run without the debugger again.
-func (d *debugger) disconnect() {
+// pauseRequest stops a running thread, or every one for thread 0.
+func (d *debugger) pauseRequest(args map[string]any) (map[string]any, error) {
+	return nil, d.pause(kernel.IntArg(args, "threadId"))
+}
+
+// disconnect ends the debug session: breakpoints go (the kernel has
+// dropped them), stopped goroutines go on, and cells run without the
+// debugger again.
+func (d *debugger) disconnect(map[string]any) (map[string]any, error) {
 	d.s.dbgOn.Store(false)
 	if c := d.s.comp; c != nil {
 		c.mu.Lock()
@@ -517,8 +409,6 @@ func (d *debugger) disconnect() {
 		c.mu.Unlock()
 	}
 	d.mu.Lock()
-	d.started = false
-	d.breakpoints = map[string][]int{}
 	d.exceptions = false
 	run := d.run
 	d.mu.Unlock()
@@ -536,51 +426,35 @@ func (d *debugger) disconnect() {
 	for _, g := range gids {
 		_ = d.resume(g, 0)
 	}
+	return nil, nil
 }
 
-func (d *debugger) setBreakpoints(args map[string]any) map[string]any {
-	src, _ := args["source"].(map[string]any)
-	p, _ := src["path"].(string)
-	list, _ := args["breakpoints"].([]any)
-	var lines []int
-	out := []map[string]any{}
+// setBreakpoints sets the breakpoints the kernel keeps on the steps of
+// the running cell.
+func (d *debugger) setBreakpoints(map[string]any) (map[string]any, error) {
 	d.mu.Lock()
-	code, known := d.sources[p]
-	for i, b := range list {
-		bm, _ := b.(map[string]any)
-		l := intArg(bm, "line")
-		lines = append(lines, l)
-		ok := l >= 1 && (!known || l <= strings.Count(code, "\n")+1)
-		bp := map[string]any{"id": i + 1, "verified": ok, "line": l, "source": map[string]any{"path": p}}
-		if !ok {
-			bp["message"] = fmt.Sprintf("line %d is not in the cell", l)
-		}
-		out = append(out, bp)
-	}
-	if len(lines) == 0 {
-		delete(d.breakpoints, p)
-	} else {
-		d.breakpoints[p] = lines
-	}
 	if d.run != nil {
 		d.applyBreakpoints()
 	}
 	d.mu.Unlock()
-	return map[string]any{"breakpoints": out}
+	return nil, nil
 }
 
 // applyBreakpoints sets the breakpoints on the steps of the cells they
 // name, and clears them from the cells that lost theirs. d.mu is held.
 func (d *debugger) applyBreakpoints() {
 	fset := d.s.yi.FileSet()
+	if d.a == nil {
+		return
+	}
 	for _, c := range d.cells {
-		if len(d.breakpoints[d.cellPath(c.n)]) > 0 {
+		if len(d.a.Breakpoints(d.cellPath(c.n))) > 0 {
 			d.armed[c.n] = true
 		}
 	}
 	for n := range d.armed {
 		lines := map[int]bool{}
-		for _, l := range d.breakpoints[d.cellPath(n)] {
+		for _, l := range d.a.Breakpoints(d.cellPath(n)) {
 			lines[plan.Line(n, l)] = true
 		}
 		for _, st := range d.ran {
@@ -878,7 +752,12 @@ func (d *debugger) pause(g int) error {
 	return nil
 }
 
-func (d *debugger) threads() []map[string]any {
+func (d *debugger) threads(map[string]any) (map[string]any, error) {
+	return map[string]any{"threads": d.threadList()}, nil
+}
+
+// threadList lists the running step's goroutines.
+func (d *debugger) threadList() []map[string]any {
 	d.mu.Lock()
 	run := d.run
 	d.mu.Unlock()
@@ -909,7 +788,8 @@ func cellName(name string) string {
 	return name
 }
 
-func (d *debugger) stackTrace(g int) (any, error) {
+func (d *debugger) stackTrace(args map[string]any) (map[string]any, error) {
+	g := kernel.IntArg(args, "threadId")
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	st, ok := d.stops[g]
@@ -989,7 +869,8 @@ func (d *debugger) panicFrames(g int) []*debugFrame {
 	return out
 }
 
-func (d *debugger) scopes(id int) (any, error) {
+func (d *debugger) scopes(args map[string]any) (map[string]any, error) {
+	id := kernel.IntArg(args, "frameId")
 	d.mu.Lock()
 	f, ok := d.frames[id]
 	d.mu.Unlock()
@@ -1254,13 +1135,13 @@ func (d *debugger) lookup(name string, frameID int) (reflect.Value, bool) {
 
 // evaluate answers the value of a variable by name: yaegi cannot evaluate
 // an expression in a stopped frame.
-func (d *debugger) evaluate(args map[string]any) (any, error) {
+func (d *debugger) evaluate(args map[string]any) (map[string]any, error) {
 	expr, _ := args["expression"].(string)
 	expr = strings.TrimSpace(expr)
 	if !token.IsIdentifier(expr) {
 		return nil, fmt.Errorf("the gotensor debugger cannot evaluate expressions (yaegi evaluates nothing in a stopped frame): give a variable's name, or look in the variables panel")
 	}
-	v, ok := d.lookup(expr, intArg(args, "frameId"))
+	v, ok := d.lookup(expr, kernel.IntArg(args, "frameId"))
 	if !ok {
 		return nil, fmt.Errorf("no variable %s in the frame or the session", expr)
 	}
@@ -1271,13 +1152,13 @@ func (d *debugger) evaluate(args map[string]any) (any, error) {
 // richInspect answers richInspectVariables: the variable's rich view, as
 // the cell's result would show it; a tensor of an image's shape ([1, H, W]
 // or [3, H, W], H and W at least 8) as a PNG image.
-func (d *debugger) richInspect(args map[string]any) (any, error) {
+func (d *debugger) richInspect(args map[string]any) (map[string]any, error) {
 	name, _ := args["variableName"].(string)
 	empty := map[string]any{"data": map[string]any{}, "metadata": map[string]any{}}
 	if !token.IsIdentifier(name) {
 		return empty, nil
 	}
-	v, ok := d.lookup(name, intArg(args, "frameId"))
+	v, ok := d.lookup(name, kernel.IntArg(args, "frameId"))
 	v = deref(v)
 	if !ok || !v.IsValid() || !v.CanInterface() {
 		return empty, nil

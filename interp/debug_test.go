@@ -3,19 +3,19 @@ package interp
 import (
 	"context"
 	"encoding/json"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/gotensor/gotensor/internal/testenv"
+	"github.com/gotensor/gotensor/kernel"
 )
 
 // dapClient drives a session's debugger as JupyterLab does.
 type dapClient struct {
 	t      *testing.T
 	s      *Session
+	a      *kernel.DebugAdapter // the kernel's side, as the kernel makes it
 	seq    int
 	events chan map[string]any
 	// continued counts the continued events read before the last stopped
@@ -24,7 +24,7 @@ type dapClient struct {
 }
 
 func newDAPClient(t *testing.T, s *Session) *dapClient {
-	return &dapClient{t: t, s: s, events: make(chan map[string]any, 100)}
+	return &dapClient{t: t, s: s, a: kernel.NewDebugAdapter(s), events: make(chan map[string]any, 100)}
 }
 
 // req sends a request and returns the reply.
@@ -32,7 +32,7 @@ func (c *dapClient) req(command string, args map[string]any) map[string]any {
 	c.t.Helper()
 	c.seq++
 	b, _ := json.Marshal(map[string]any{"type": "request", "seq": c.seq, "command": command, "arguments": args})
-	out := c.s.DebugRequest(b, func(e []byte) {
+	out := c.a.Request(b, func(e []byte) {
 		var m map[string]any
 		if err := json.Unmarshal(e, &m); err != nil {
 			c.t.Errorf("event is not JSON: %s", e)
@@ -164,12 +164,9 @@ func TestDebugBreakpointInEarlierCell(t *testing.T) {
 	if info["hashMethod"] != "Murmur2" || info["tmpFileSuffix"] != ".go" {
 		t.Errorf("debugInfo = %v", info)
 	}
+	// The path of a cell (prefix + murmur2 + suffix) is the kernel's
+	// (kernel.TestDebugAdapter).
 	path1 := c.ok("dumpCell", map[string]any{"code": cell1})["sourcePath"].(string)
-	// The front end computes the path itself: prefix + murmur2 + suffix.
-	want := info["tmpFilePrefix"].(string) + strconv.FormatUint(uint64(murmur2([]byte(cell1), uint32(info["hashSeed"].(float64)))), 10) + ".go"
-	if path1 != want {
-		t.Errorf("dumpCell path %s, want %s", path1, want)
-	}
 	bp := c.ok("setBreakpoints", map[string]any{"source": map[string]any{"path": path1}, "breakpoints": []any{map[string]any{"line": 3}}})
 	if b := bp["breakpoints"].([]any)[0].(map[string]any); b["verified"] != true || b["line"] != 3.0 {
 		t.Errorf("setBreakpoints = %v", bp)
@@ -376,25 +373,6 @@ func TestDebugPanicStops(t *testing.T) {
 		t.Errorf("cell error %v, want the panic", err)
 	}
 	c.ok("disconnect", nil)
-}
-
-// TestMurmur2 checks the hash that names cells against ipykernel's.
-func TestMurmur2(t *testing.T) {
-	codes := []string{"", "a", "ab", "abc", "abcd", "func f(a int) int {\n\treturn a\n}", "é ü 世界 x := 1"}
-	script := "import json,sys\nfrom ipykernel.compiler import murmur2_x86\nfor c in json.load(sys.stdin): print(murmur2_x86(c, 0xC70F6907))\n"
-	cmd := exec.Command("/usr/bin/python3", "-c", script)
-	in, _ := json.Marshal(codes)
-	cmd.Stdin = strings.NewReader(string(in))
-	out, err := cmd.Output()
-	if err != nil {
-		testenv.Missing(t, "python3 with ipykernel (scripts/setup.sh installs python3-ipykernel): %v", err)
-	}
-	want := strings.Fields(string(out))
-	for i, code := range codes {
-		if got := strconv.FormatUint(uint64(murmur2([]byte(code), debugHashSeed)), 10); got != want[i] {
-			t.Errorf("murmur2(%q) = %s, ipykernel %s", code, got, want[i])
-		}
-	}
 }
 
 func TestDebugInterruptWhileStopped(t *testing.T) {

@@ -124,6 +124,9 @@ type kernel struct {
 	running    *protocol.Message  // the running cell's execute_request; nil when idle
 	commCancel context.CancelFunc // cancels the comm message being handled; nil when none
 
+	debugOnce sync.Once
+	debug     *DebugAdapter // made at the first debug_request (debug.go)
+
 	inputMu      sync.Mutex  // one input_request at a time
 	inputReplies chan string // values of input_reply messages
 

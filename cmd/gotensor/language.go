@@ -69,9 +69,10 @@ func (g goLanguage) Inspect(code string, cursor, detail int) kernel.Inspection {
 	return g.s().Inspect(code, cursor, detail)
 }
 
-// DebugRequest answers JupyterLab's debugger (see interp.Session.DebugRequest).
-func (g goLanguage) DebugRequest(request []byte, events func([]byte)) []byte {
-	return g.s().DebugRequest(request, events)
+// DebugHandlers gives the kernel's debugger the session's side (see
+// interp.Session.DebugHandlers).
+func (g goLanguage) DebugHandlers(a *kernel.DebugAdapter) map[string]kernel.DebugHandler {
+	return g.s().DebugHandlers(a)
 }
 
 func (g goLanguage) IsComplete(code string) kernel.Completeness {
