@@ -53,24 +53,22 @@ func (s *Session) runPlan(ctx context.Context, code string, p *plan.Plan) (*kern
 	}
 	s.dbg.recordCell(s.cells, code)
 	c := &cellRun{s: s, p: p, ctx: ctx, ended: make(chan struct{})}
-	err := c.run(ctx, c.steps)
+	res, err := c.run(ctx, c.steps)
 	s.plan.Commit(p, int(c.ran.Load()))
 	if err != nil {
 		return nil, err
 	}
-	return c.bundle, nil
+	return res, nil
 }
 
-// cellRun is one cell being run: its plan, how far it got, its value and
-// how it ended.
+// cellRun is one cell being run: its plan, how far it got and how it
+// ended.
 type cellRun struct {
 	s    *Session
 	p    *plan.Plan
 	ctx  context.Context // cancelled when the cell is interrupted
 	goid uint64          // the goroutine that runs the steps
 	ran  atomic.Int32    // the steps compiled (and run, but the last)
-
-	bundle *kernel.Bundle // the rendered last value
 
 	mu       sync.Mutex
 	exitGoid uint64        // the goroutine that called os.Exit first
@@ -90,18 +88,24 @@ var errGoexit = errors.New("runtime.Goexit")
 
 // run runs body (the cell's steps) in a goroutine of its own and waits for
 // it, for a hook that ends the cell (os.Exit, runaway recursion, in any of
-// the cell's goroutines) or for ctx to be cancelled (an interrupt).
+// the cell's goroutines) or for ctx to be cancelled (an interrupt). It
+// returns what body returns: the bundle of the cell's last value, if any,
+// unless the cell ended otherwise.
 //
 // The body runs in a goroutine of its own so that the hooks can end it
 // the way Go would end the program's: os.Exit blocks the goroutine that
 // calls it (deferred calls do not run), runtime.Goexit ends it (deferred
 // calls run), and runaway recursion unwinds with runtime.Goexit, in time
 // linear in the depth (a panic unwinds yaegi's frames in quadratic time).
-func (c *cellRun) run(ctx context.Context, body func() error) error {
+func (c *cellRun) run(ctx context.Context, body func() (*kernel.Bundle, error)) (*kernel.Bundle, error) {
 	s := c.s
 	s.cur.Store(c)
 	defer s.cur.Store(nil)
-	done := make(chan error, 1)
+	type ended struct {
+		res *kernel.Bundle
+		err error
+	}
+	done := make(chan ended, 1)
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
@@ -112,12 +116,12 @@ func (c *cellRun) run(ctx context.Context, body func() error) error {
 		completed := false
 		defer func() {
 			if !completed {
-				done <- errGoexit
+				done <- ended{err: errGoexit}
 			}
 		}()
-		err := body()
+		res, err := body()
 		completed = true
-		done <- err
+		done <- ended{res, err}
 	}()
 	grace := s.opts.InterruptGrace
 	if grace == 0 {
@@ -138,8 +142,8 @@ func (c *cellRun) run(ctx context.Context, body func() error) error {
 		}
 	}
 	select {
-	case err := <-done:
-		return c.outcome(err)
+	case e := <-done:
+		return c.result(e.res, e.err)
 	case <-c.ended:
 		if !c.blockedInExit() {
 			// os.Exit or runaway recursion in another goroutine: the
@@ -148,34 +152,66 @@ func (c *cellRun) run(ctx context.Context, body func() error) error {
 			grace = min(grace, hookGrace)
 			stop()
 		}
-		return c.outcome(nil)
+		return nil, c.outcome(nil)
 	case <-ctx.Done():
 		if stop() {
-			if err := <-done; c.hookEnded() {
-				return c.outcome(err)
+			if e := <-done; c.hookEnded() {
+				return c.result(e.res, e.err)
 			}
 		}
-		return interruptedError()
+		return nil, interruptedError()
 	}
 }
 
-// steps compiles and runs the plan's steps in order, each compiled once.
-func (c *cellRun) steps() error {
+// result returns the cell's value and error, given what its body
+// returned: the value only when the cell did not end in an error.
+func (c *cellRun) result(res *kernel.Bundle, err error) (*kernel.Bundle, error) {
+	if err := c.outcome(err); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// steps compiles and runs the plan's steps in order, each compiled once,
+// and returns the bundle of the cell's last value, which the step that
+// ends in it hands over (cellrt.Runtime.Result), if any.
+func (c *cellRun) steps() (*kernel.Bundle, error) {
+	s := c.s
+	s.rt.TakeResult() // nothing of an earlier cell's
+	var res *kernel.Bundle
 	for i, st := range c.p.Steps {
-		prog, err := c.s.compileStep(st)
+		prog, err := s.compileStep(st)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		c.ran.Store(int32(i + 1))
 		if st.Kind == plan.StepDeclare {
 			continue // compiled for its declarations; nothing runs
 		}
-		c.s.dbg.recordStep(c.s.cells, st.Src, prog)
-		if err := c.s.exec(prog); err != nil {
-			return err
+		s.dbg.recordStep(s.cells, st.Src, prog)
+		if err := s.exec(prog); err != nil {
+			return nil, err
+		}
+		if v, ok := s.rt.TakeResult(); ok {
+			if res, err = s.renderResult(v); err != nil {
+				return nil, err
+			}
 		}
 	}
-	return nil
+	return res, nil
+}
+
+// renderResult renders a cell's last value with the display methods of
+// its type; a panic of one of them ends the cell as a panic of the cell
+// does.
+func (s *Session) renderResult(v cellrt.Value) (res *kernel.Bundle, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = s.recoveredError(r)
+		}
+	}()
+	b := render(v.V, v.Methods)
+	return &b, nil
 }
 
 // outcome returns the cell's error: the one a hook ended it with, else
@@ -249,13 +285,6 @@ func (c *cellRun) recursion(err *cellrt.RecursionError) {
 	msg := fmt.Sprintf("runaway recursion: %s went deeper than %d nested calls, the session's limit (%%maxdepth N changes it)", err.Func, err.Limit)
 	c.finish(&kernel.Error{Name: "RecursionError", Value: msg, Traceback: []string{"RecursionError: " + msg}})
 	runtime.Goexit()
-}
-
-// result receives the cell's last value and renders it, with the display
-// methods of its type when a cell declared it.
-func (c *cellRun) result(v any, m cellrt.Methods) {
-	b := render(v, m)
-	c.bundle = &b
 }
 
 // goid returns the calling goroutine's id, from the first line of its

@@ -273,7 +273,7 @@ func (s *Session) runCompiled(ctx context.Context, code string, p *plan.Plan) (*
 	}
 	s.dbg.recordCell(s.cells, code)
 	c := &cellRun{s: s, p: p, ctx: ctx, ended: make(chan struct{})}
-	err = c.run(ctx, func() error { return s.runCell(c, cell) })
+	res, err := c.run(ctx, func() (*kernel.Bundle, error) { return s.runCell(cell) })
 	s.plan.Commit(p, 1)
 	s.importCompiled(cell, path)
 	for _, st := range cp.Steps {
@@ -285,12 +285,13 @@ func (s *Session) runCompiled(ctx context.Context, code string, p *plan.Plan) (*
 	if err != nil {
 		return nil, err
 	}
-	return c.bundle, nil
+	return res, nil
 }
 
-// runCell runs a compiled cell's statements in the cell's goroutine, and
-// turns a panic into a *kernel.Error with the cell's lines.
-func (s *Session) runCell(c *cellRun, cell *native.Cell) (err error) {
+// runCell runs a compiled cell's statements in the cell's goroutine and
+// returns the bundle of its last value, if any; it turns a panic into a
+// *kernel.Error with the cell's lines.
+func (s *Session) runCell(cell *native.Cell) (res *kernel.Bundle, err error) {
 	defer func() {
 		r := recover()
 		if r == nil {
@@ -304,12 +305,11 @@ func (s *Session) runCell(c *cellRun, cell *native.Cell) (err error) {
 		n := runtime.Callers(3, pcs[:])
 		err = s.compiledPanic(r, pcs[:n])
 	}()
-	v, ok := cell.Run()
-	if ok {
+	if v, ok := cell.Run(); ok {
 		b := render(v, cellrt.Methods{})
-		c.bundle = &b
+		res = &b
 	}
-	return nil
+	return res, nil
 }
 
 // importCompiled gives the interpreter the table of a compiled cell, under

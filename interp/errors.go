@@ -72,6 +72,15 @@ func (s *Session) interpError(err error) *kernel.Error {
 	return &kernel.Error{Name: "CompileError", Value: strings.Join(lines, "; "), Traceback: lines}
 }
 
+// recoveredError is the error of a cell that a panic of interpreted code
+// called from compiled code ended: an interrupt's, or the panic's.
+func (s *Session) recoveredError(r any) *kernel.Error {
+	if isInterrupt(r) || s.intr.interrupted() {
+		return interruptedError()
+	}
+	return s.panicError(r)
+}
+
 // panicError turns a recovered panic value into a *kernel.Error: named after the
 // value's type for errors ("*tensor.ShapeError"), "panic" otherwise, with
 // the interpreted frames the panic went through as its traceback.

@@ -188,16 +188,12 @@ func (s *Session) timeitCode(ctx context.Context, code string) error {
 	}
 	var per []float64
 	c := &cellRun{s: s, ended: make(chan struct{})}
-	err := c.run(ctx, func() error {
+	_, err := c.run(ctx, func() (*kernel.Bundle, error) {
 		var perr error
 		call := func(n int) (d time.Duration) {
 			defer func() {
 				if r := recover(); r != nil {
-					if isInterrupt(r) || s.intr.interrupted() {
-						perr = interruptedError()
-					} else {
-						perr = s.panicError(r)
-					}
+					perr = s.recoveredError(r)
 				}
 			}()
 			start := time.Now()
@@ -210,7 +206,7 @@ func (s *Session) timeitCode(ctx context.Context, code string) error {
 		for {
 			d := call(n)
 			if perr != nil {
-				return perr
+				return nil, perr
 			}
 			if d >= 200*time.Millisecond || n >= 1<<24 {
 				break
@@ -224,7 +220,7 @@ func (s *Session) timeitCode(ctx context.Context, code string) error {
 		for range timeitRuns {
 			d := call(n)
 			if perr != nil {
-				return perr
+				return nil, perr
 			}
 			per = append(per, d.Seconds()/float64(n))
 		}
@@ -238,7 +234,7 @@ func (s *Session) timeitCode(ctx context.Context, code string) error {
 		sd = math.Sqrt(sd)
 		fmt.Fprintf(s.stdout, "%s ± %s per loop (mean ± std. dev. of %d runs, %d loops each)\n",
 			formatDuration(time.Duration(mean*1e9)), formatDuration(time.Duration(sd*1e9)), timeitRuns, n)
-		return nil
+		return nil, nil
 	})
 	return err
 }

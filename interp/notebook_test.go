@@ -61,6 +61,22 @@ type plain struct{ A int }
 	}
 }
 
+// TestDisplayMethodPanics checks that a panic in a display method of a
+// cell's type, called to show the cell's value, ends that cell as a panic
+// does (Go's message, named "panic") and the session lives on.
+func TestDisplayMethodPanics(t *testing.T) {
+	s := newSession(t)
+	mustRun(t, s, "type bad struct{}\nfunc (bad) HTML() string { panic(\"no html\") }")
+	_, _, err := run(t, s, "bad{}")
+	var e *kernel.Error
+	if !errors.As(err, &e) || e.Name != "panic" || !strings.Contains(e.Value, "no html") {
+		t.Errorf("a cell whose value's HTML panics: %#v, want a panic error with Go's message", err)
+	}
+	if res, _ := mustRun(t, s, "x := 40\nx + 2"); res != "42" {
+		t.Errorf("the next cell: %q, want 42", res)
+	}
+}
+
 // TestTensorErrors checks that a typed tensor error is reported with its
 // type as the name, its message as the value and the cell line.
 func TestTensorErrors(t *testing.T) {

@@ -185,7 +185,6 @@ func New(opts Options) (*Session, error) {
 		Stderr:      s.cellStderr,
 		Interrupted: s.intr.interrupted,
 		Limit:       opts.MaxDepth,
-		OnResult:    func(v any, m cellrt.Methods) { s.running().result(v, m) },
 		OnExit:      func(code int) { s.running().exit(code) },
 		OnGoexit:    runtime.Goexit,
 		OnGoPanic:   s.goPanic,

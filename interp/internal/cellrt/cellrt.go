@@ -7,7 +7,8 @@
 // os.Exit, log.Fatal and runtime.Goexit from ending the process.
 //
 // A Runtime belongs to one session: its hooks are how the executor learns
-// what a cell does. Exports gives its functions to the interpreter and to
+// what a cell does, and the cell's value waits in it for the executor
+// (Result, TakeResult). Exports gives its functions to the interpreter and to
 // the planner's universe, which must see the same table.
 package cellrt
 
@@ -16,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -47,9 +49,6 @@ type Runtime struct {
 	// message of a RecursionError.
 	Limit int
 
-	// OnResult receives the cell's last value and its display methods.
-	OnResult func(v any, m Methods)
-
 	// OnExit ends the cell for os.Exit(code) and log.Fatal (code 1). It
 	// must not return. Default: panic with an *ExitError.
 	OnExit func(code int)
@@ -74,6 +73,14 @@ type Runtime struct {
 
 	tpl    templateTypes // see TemplateType
 	warned warned        // see Compiled
+
+	result atomic.Pointer[Value] // see Result and TakeResult
+}
+
+// Value is a cell's last value, with the display methods of its type.
+type Value struct {
+	V       any // the value, unwrapped (see Unwrap)
+	Methods Methods
 }
 
 // Methods are the display methods of a cell's value whose type a cell
@@ -215,12 +222,22 @@ func (rt *Runtime) Enter(name string) {
 	panic(err)
 }
 
-// Result receives the cell's last value, with the display methods of a
-// type declared in a cell: text is nil or what Fmt returned.
+// Result is how the statement that ends a cell in an expression hands
+// over its value, with the display methods of a type declared in a cell
+// (text is nil or what Fmt returned): the executor takes it with
+// TakeResult once the step that called Result has run.
 func (rt *Runtime) Result(v any, text any, html, markdown, svg func() string, png func() []byte) {
-	if rt.OnResult != nil {
-		rt.OnResult(Unwrap(v), Methods{Text: text, HTML: html, Markdown: markdown, SVG: svg, PNG: png})
+	rt.result.Store(&Value{V: Unwrap(v), Methods: Methods{Text: text, HTML: html, Markdown: markdown, SVG: svg, PNG: png}})
+}
+
+// TakeResult returns the value that Result was given since the last
+// TakeResult, and forgets it; ok is false when Result was not called.
+func (rt *Runtime) TakeResult() (v Value, ok bool) {
+	p := rt.result.Swap(nil)
+	if p == nil {
+		return Value{}, false
 	}
+	return *p, true
 }
 
 // Exit stands for os.Exit in cells.

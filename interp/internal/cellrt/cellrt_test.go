@@ -230,10 +230,15 @@ func TestHooks(t *testing.T) {
 		t.Errorf("Enter when interrupted: %v", r)
 	}
 	var res any
-	rt.OnResult = func(v any, m Methods) { res = v }
 	rt.Result(_error{IValue: 42}, nil, nil, nil, nil, nil)
+	if v, ok := rt.TakeResult(); ok {
+		res = v.V
+	}
 	if res != 42 {
 		t.Errorf("Result hands over %v, want the value inside the wrapper", res)
+	}
+	if _, ok := rt.TakeResult(); ok {
+		t.Errorf("TakeResult gave a value twice")
 	}
 }
 
