@@ -201,16 +201,15 @@ func (c *cellRun) steps() (*kernel.Bundle, error) {
 	return res, nil
 }
 
-// renderResult renders a cell's last value with the display methods of
-// its type; a panic of one of them ends the cell as a panic of the cell
-// does.
+// renderResult renders a cell's last value; a panic of the display
+// package's ends the cell as a panic of the cell does.
 func (s *Session) renderResult(v cellrt.Value) (res *kernel.Bundle, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = s.recoveredError(r)
 		}
 	}()
-	b := render(v.V, v.Methods)
+	b := render(v)
 	return &b, nil
 }
 

@@ -306,7 +306,7 @@ func (s *Session) runCell(cell *native.Cell) (res *kernel.Bundle, err error) {
 		err = s.compiledPanic(r, pcs[:n])
 	}()
 	if v, ok := cell.Run(); ok {
-		b := render(v, cellrt.Methods{})
+		b := render(cellrt.Value{V: v})
 		res = &b
 	}
 	return res, nil

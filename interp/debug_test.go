@@ -310,6 +310,33 @@ func TestDebugTensorVariable(t *testing.T) {
 	c.ok("disconnect", nil)
 }
 
+// TestDebugRichValue checks that, while the debugger is attached, a cell
+// whose value has a display method of its type shows as it does without
+// the debugger: the method runs once the cell's step has run under
+// yaegi's debugger, and a breakpoint in it stops there.
+func TestDebugRichValue(t *testing.T) {
+	s := newSession(t)
+	decl := "type card struct{ title string }\nfunc (c card) HTML() string {\n\treturn \"<b>\" + c.title + \"</b>\"\n}"
+	mustRun(t, s, decl)
+	c := newDAPClient(t, s)
+	c.start()
+	b, err := s.Execute(context.Background(), `card{"hi"}`, &recorder{})
+	if err != nil || b == nil || b.Data["text/html"] != "<b>hi</b>" {
+		t.Fatalf("card{\"hi\"} under the debugger: %v, %v; want its HTML <b>hi</b>", b, err)
+	}
+	c.breakAt(decl, 3)
+	var r recorder
+	done := runAsync(s, `card{"stop"}`, &r)
+	if body := c.stopped(); body["reason"] != "breakpoint" {
+		t.Errorf("stopped %v, want at the breakpoint in HTML", body)
+	}
+	c.ok("continue", map[string]any{"threadId": 1})
+	if err := wait(t, done); err != nil {
+		t.Fatal(err)
+	}
+	c.ok("disconnect", nil)
+}
+
 // TestDebugCellFrameLocals checks the first scope of a cell's own frame,
 // the one JupyterLab's Variables panel shows: the session's variables,
 // those of earlier cells and those the cell declares, and a loop's

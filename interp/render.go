@@ -9,38 +9,20 @@ import (
 )
 
 // render returns the bundle of a cell's last value. A value of a type a
-// cell declared comes with its display methods (compiled code, display's
-// included, cannot see them): HTML, Markdown, SVG and PNG give the rich
-// forms, and m.Text, which formats with the type's String, Error, Format
-// and GoString methods, the text. Other values are display.Render's.
-func render(v any, m cellrt.Methods) kernel.Bundle {
-	return kernel.Bundle(renderDisplay(v, m))
-}
-
-// renderDisplay is render in the display package's type.
-func renderDisplay(v any, m cellrt.Methods) display.Bundle {
-	var html, md, svg string
-	var png []byte
-	if m.HTML != nil {
-		html = m.HTML()
-	}
-	if m.Markdown != nil {
-		md = m.Markdown()
-	}
-	if m.SVG != nil {
-		svg = m.SVG()
-	}
-	if m.PNG != nil {
-		png = m.PNG()
-	}
-	rich := html != "" || md != "" || svg != "" || len(png) > 0
+// cell declared comes with what its display methods returned (compiled
+// code, display's included, cannot see them): HTML, Markdown, SVG and PNG
+// give the rich forms, and v.Text, what the type's String, Error, Format
+// and GoString methods make of it, the text. Other values are
+// display.Render's.
+func render(v cellrt.Value) kernel.Bundle {
+	rich := v.HTML != "" || v.Markdown != "" || v.SVG != "" || len(v.PNG) > 0
 	switch {
-	case rich && m.Text != nil:
-		return display.FromMethods(html, md, svg, png, fmt.Sprintf("%v", m.Text))
+	case rich && v.Text != nil:
+		return kernel.Bundle(display.FromMethods(v.HTML, v.Markdown, v.SVG, v.PNG, *v.Text))
 	case rich:
-		return display.FromMethods(html, md, svg, png, fmt.Sprintf("%v", v))
-	case m.Text != nil:
-		return display.Text(fmt.Sprintf("%v", m.Text))
+		return kernel.Bundle(display.FromMethods(v.HTML, v.Markdown, v.SVG, v.PNG, fmt.Sprintf("%v", v.V)))
+	case v.Text != nil:
+		return kernel.Bundle(display.Text(*v.Text))
 	}
-	return display.Render(v)
+	return kernel.Bundle(display.Render(v.V))
 }

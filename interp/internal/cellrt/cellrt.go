@@ -77,20 +77,16 @@ type Runtime struct {
 	result atomic.Pointer[Value] // see Result and TakeResult
 }
 
-// Value is a cell's last value, with the display methods of its type.
+// Value is a cell's last value as Result shows it: the value, and what
+// the display methods of its type returned when a cell declared them
+// (compiled code cannot see them).
 type Value struct {
-	V       any // the value, unwrapped (see Unwrap)
-	Methods Methods
-}
-
-// Methods are the display methods of a cell's value whose type a cell
-// declared (compiled code cannot see them); nil when the type has none.
-type Methods struct {
-	Text     any // a value that formats like v with its fmt methods (see Fmt)
-	HTML     func() string
-	Markdown func() string
-	SVG      func() string
-	PNG      func() []byte
+	V        any     // the value, unwrapped (see Unwrap)
+	Text     *string // what its fmt methods make of it (see Fmt); nil without
+	HTML     string
+	Markdown string
+	SVG      string
+	PNG      []byte
 }
 
 // Interrupted is the value Stop panics with: the cell was interrupted.
@@ -224,10 +220,29 @@ func (rt *Runtime) Enter(name string) {
 
 // Result is how the statement that ends a cell in an expression hands
 // over its value, with the display methods of a type declared in a cell
-// (text is nil or what Fmt returned): the executor takes it with
-// TakeResult once the step that called Result has run.
+// (text is nil or what Fmt returned). It calls the methods at once, in
+// the cell's step (a breakpoint in them stops there, a panic of theirs is
+// the step's), and keeps what they return for the executor, which takes
+// it with TakeResult once the step has run.
 func (rt *Runtime) Result(v any, text any, html, markdown, svg func() string, png func() []byte) {
-	rt.result.Store(&Value{V: Unwrap(v), Methods: Methods{Text: text, HTML: html, Markdown: markdown, SVG: svg, PNG: png}})
+	r := Value{V: Unwrap(v)}
+	if html != nil {
+		r.HTML = html()
+	}
+	if markdown != nil {
+		r.Markdown = markdown()
+	}
+	if svg != nil {
+		r.SVG = svg()
+	}
+	if png != nil {
+		r.PNG = png()
+	}
+	if text != nil {
+		t := fmt.Sprintf("%v", text)
+		r.Text = &t
+	}
+	rt.result.Store(&r)
 }
 
 // TakeResult returns the value that Result was given since the last
