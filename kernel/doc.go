@@ -14,4 +14,10 @@
 // control requests (interrupt_request, shutdown_request) are served
 // concurrently, so an interrupt reaches a running cell by cancelling its
 // context. SIGINT does the same.
+//
+// An Interpreter may also be a Comms (comm messages, on which widgets are
+// built) and a Debugger (JupyterLab's visual debugger): the kernel's
+// DebugAdapter answers the debug protocol's plumbing, as xeus's
+// xdebugger_base does, and hands each request to the handler the
+// Debugger gives for its command.
 package kernel
