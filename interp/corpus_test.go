@@ -26,7 +26,8 @@ import (
 const hangAfter = 60 * time.Second
 
 func TestMain(m *testing.M) {
-	corpus.ServeChild(map[string]corpus.Runner{"bare": corpus.Bare, "cell": runCell, "cells": runCells, "compiled": runCompiledCells})
+	corpus.ServeChild(map[string]corpus.Runner{"bare": corpus.Bare, "cell": runCell, "cells": runCells, "compiled": runCompiledCells,
+		"combined": runCombined, "compiled-combined": runCompiledCombined})
 	os.Exit(m.Run())
 }
 
@@ -332,9 +333,25 @@ func (r results) write(t *testing.T, path string, progs []corpus.Program, modes 
 
 // firstDifference describes where got first differs from want.
 func firstDifference(got, want string) string {
-	g, w := strings.Split(strings.TrimSpace(got), "\n"), strings.Split(strings.TrimSpace(want), "\n")
+	i, gl, wl, ok := firstDifferentLine(strings.TrimSpace(got), strings.TrimSpace(want))
+	if !ok {
+		return "white space differs"
+	}
+	k := 0
+	for k < len(gl) && k < len(wl) && gl[k] == wl[k] {
+		k++
+	}
+	k = max(0, k-20) // a few characters before the first that differs
+	return fmt.Sprintf("line %d from byte %d: got %.60q, want %.60q", i+1, k, gl[min(k, len(gl)):], wl[min(k, len(wl)):])
+}
+
+// firstDifferentLine returns the number (from 0) of the first line where
+// got and want differ, and that line of each ("" past its end); ok is
+// false when their lines are the same.
+func firstDifferentLine(got, want string) (i int, gl, wl string, ok bool) {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
 	for i := range max(len(g), len(w)) {
-		var gl, wl string
+		gl, wl = "", ""
 		if i < len(g) {
 			gl = g[i]
 		}
@@ -342,15 +359,10 @@ func firstDifference(got, want string) string {
 			wl = w[i]
 		}
 		if gl != wl {
-			k := 0
-			for k < len(gl) && k < len(wl) && gl[k] == wl[k] {
-				k++
-			}
-			k = max(0, k-20) // a few characters before the first that differs
-			return fmt.Sprintf("line %d from byte %d: got %.60q, want %.60q", i+1, k, gl[min(k, len(gl)):], wl[min(k, len(wl)):])
+			return i, gl, wl, true
 		}
 	}
-	return "white space differs"
+	return 0, "", "", false
 }
 
 // goByExampleEnv names a checkout of github.com/mmcgrana/gobyexample: the

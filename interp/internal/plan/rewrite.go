@@ -142,6 +142,9 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 		g.storedAssign(a, fc, stack)
 		g.funcMapAssign(a)
 	}
+	if c, ok := n.(*ast.CallExpr); ok {
+		g.compiledVariadic(c) // before convNode: its slice holds the arguments' conversions
+	}
 	g.convNode(n, fc)
 	switch n := n.(type) {
 	case *ast.Ident:
@@ -652,6 +655,16 @@ func (g *gen) bodyOf(fn *types.Func) string {
 	return g.s.bodies[fn]
 }
 
+// compiledVariadic passes the variadic arguments of a call of a compiled
+// function as a slice where variadicSlice says so. The slice is the
+// outer of the edits at its first argument: the arguments' own
+// conversions (convNode) go inside it.
+func (g *gen) compiledVariadic(call *ast.CallExpr) {
+	if fn := g.calledFunc(call); fn != nil && fn.Pkg() != nil && !interpretedCell(fn.Pkg()) && !instantiated(fn) {
+		g.variadicSlice(call, fn)
+	}
+}
+
 // call rewrites a call: the builtins the interpreter lacks, print and
 // println, log.Logger's Fatal methods, errors.As on a cell's type, and the
 // arguments of fmt's and log's printing functions whose type a cell
@@ -673,9 +686,6 @@ func (g *gen) call(call *ast.CallExpr) {
 			strings.HasPrefix(fn.Name(), "Fatal") {
 			g.fatal(f, "log."+fn.Name())
 		}
-	}
-	if !interpretedCell(fn.Pkg()) && !instantiated(fn) {
-		g.variadicSlice(call, fn)
 	}
 	switch fn.Pkg().Path() {
 	case "fmt", "log":

@@ -80,7 +80,7 @@ func (g *gen) convNode(n ast.Node, fc *fnCtx) {
 		if tv.IsType() {
 			if len(n.Args) == 1 {
 				g.convTo(n.Args[0], tv.Type)
-				g.convAny(n.Args[0], tv.Type)
+				g.convAnyAt(n.Args[0], tv.Type, true)
 			}
 			return
 		}
@@ -276,7 +276,14 @@ func (g *gen) warnUnnamedInAny(e ast.Expr, target types.Type) {
 // the variable: var v Valuer = c, then c.N = 2, changed v.Value(); so
 // did a compiled one given a value of a cell's type that is not a struct
 // (var s fmt.Stringer = t, then t = 7).
-func (g *gen) convAny(e ast.Expr, target types.Type) {
+func (g *gen) convAny(e ast.Expr, target types.Type) { g.convAnyAt(e, target, false) }
+
+// convAnyAt is convAny; with explicit set, e is the operand of a
+// conversion to target (I(v)), which goes through a variable whether or
+// not e is one: yaegi's conversion to an interface with methods of a
+// value that is not a variable's gave an interface whose type assertion
+// to the value's own type failed (I(V{8}).(V) was false).
+func (g *gen) convAnyAt(e ast.Expr, target types.Type, explicit bool) {
 	tv := g.c.info.Types[e]
 	if tv.Type == nil || tv.IsType() || target == nil || !isCellType(tv.Type) || types.IsInterface(tv.Type) {
 		return
@@ -291,7 +298,7 @@ func (g *gen) convAny(e ast.Expr, target types.Type) {
 		// convTo.
 		_, isStruct := tv.Type.Underlying().(*types.Struct)
 		_, isPtr := tv.Type.Underlying().(*types.Pointer)
-		if isPtr || !tv.Addressable() || isStruct && !isCellType(target) {
+		if isPtr || !tv.Addressable() && !explicit || isStruct && !isCellType(target) {
 			return
 		}
 	}
