@@ -1,13 +1,13 @@
 // Package backend is the contract between package tensor and the devices
 // it runs on. Users of tensors never need it; authors of a backend (the
-// CUDA one in package cuda) implement it.
+// CPU one in package cpu, the CUDA one in package cuda) implement it.
 //
 // A backend owns Storage (blocks of elements of one DType) and computes on
 // it: every Backend method receives storages with the Layout (shape,
 // strides in elements, offset) through which the tensor views them, so
 // views cost nothing. The Layout helpers here (Coalesce, SplitReduce,
 // Window, MatrixOperand, ...) are the one implementation of the index
-// arithmetic that the CPU backend (in package tensor) and the CUDA backend
+// arithmetic that the CPU backend (package cpu) and the CUDA backend
 // share.
 //
 // A backend registers a factory for its device kind with Register, the

@@ -1,4 +1,4 @@
-package tensor
+package cpu
 
 import (
 	"math"
@@ -189,83 +189,53 @@ func (p *attnProblem[T]) backward(g, out, lse []T) (dq, dk, dv []T) {
 	return dq, dk, dv
 }
 
-// attentionBlocked is ScaledDotProductAttention's CPU path.
-func attentionBlocked(q, k, v, bias *Tensor, causal bool, scale float64) *Tensor {
-	batch := q.Shape()[:q.Dim()-2]
-	B := backend.Numel(batch)
-	L, S, E, Ev := q.Size(-2), k.Size(-2), q.Size(-1), v.Size(-1)
-	qc, kc, vc := q.Contiguous(), k.Contiguous(), v.Contiguous()
-	outShape := append(cloneInts(batch), L, Ev)
-	var biasLayout backend.Layout
-	var bc *Tensor
-	if bias != nil {
-		bc = bias.Detach()
-		if bc.layout.Offset != 0 || !bc.layout.IsContiguous() {
-			bc = bc.Clone()
-		}
-		biasLayout = bc.layout.BroadcastTo(append(cloneInts(batch), L, S))
-	}
-	biasOffsets := func() []int {
-		if bias == nil {
-			return nil
-		}
-		offs := make([]int, B)
-		for b := range offs {
-			o, r := biasLayout.Offset, b
-			for d := len(batch) - 1; d >= 0; d-- {
-				o += (r % batch[d]) * biasLayout.Strides[d]
-				r /= batch[d]
-			}
-			offs[b] = o
-		}
-		return offs
-	}
-	n := len(biasLayout.Strides)
-	switch q.DType() {
+// Attention is scaled dot-product attention on the CPU, blocked so that
+// the scores never fill memory: softmax(q kᵀ·scale + bias) v, with the
+// keys after each query masked when causal. q [B, L, E], k [B, S, E] and
+// v [B, S, Ev] are contiguous Float32 or Float64 storages read from the
+// offsets in offs (q's, k's, v's); bias, nil for none, is added to score
+// (b, i, j) from bias[biasOff[b] + i*biasStrides[0] + j*biasStrides[1]].
+// It returns out [B, L, Ev] and backward, which returns the gradients of
+// q, k and v for the gradient g of out (contiguous from offset gOff).
+func Attention(q, k, v backend.Storage, offs [3]int, B, L, S, E, Ev int, bias backend.Storage, biasOff []int, biasStrides [2]int,
+	scale float64, causal bool) (out backend.Storage, backward func(g backend.Storage, gOff int) (dq, dk, dv backend.Storage)) {
+	switch store(q).dtype {
 	case Float32:
-		pr := &attnProblem[float32]{q: data32(qc), k: data32(kc), v: data32(vc), B: B, L: L, S: S, E: E, Ev: Ev,
+		pr := &attnProblem[float32]{q: store(q).f32[offs[0]:], k: store(k).f32[offs[1]:], v: store(v).f32[offs[2]:], B: B, L: L, S: S, E: E, Ev: Ev,
 			scale: float32(scale), causal: causal, gemm: blas.SgemmSerial}
-		if bc != nil {
-			pr.bias, pr.biasOff, pr.biasRS, pr.biasCS = cpuStore(bc.storage).f32, biasOffsets(), biasLayout.Strides[n-2], biasLayout.Strides[n-1]
+		if bias != nil {
+			pr.bias, pr.biasOff, pr.biasRS, pr.biasCS = store(bias).f32, biasOff, biasStrides[0], biasStrides[1]
 		}
-		return runAttention(pr, q, k, v, qc, kc, vc, outShape, Float32, func(s *cpuStorage) []float32 { return s.f32 })
+		return runAttention(pr, Float32, func(s *Storage) []float32 { return s.f32 })
 	default:
-		pr := &attnProblem[float64]{q: data64(qc), k: data64(kc), v: data64(vc), B: B, L: L, S: S, E: E, Ev: Ev,
+		pr := &attnProblem[float64]{q: store(q).f64[offs[0]:], k: store(k).f64[offs[1]:], v: store(v).f64[offs[2]:], B: B, L: L, S: S, E: E, Ev: Ev,
 			scale: scale, causal: causal, gemm: blas.DgemmSerial}
-		if bc != nil {
-			pr.bias, pr.biasOff, pr.biasRS, pr.biasCS = cpuStore(bc.storage).f64, biasOffsets(), biasLayout.Strides[n-2], biasLayout.Strides[n-1]
+		if bias != nil {
+			pr.bias, pr.biasOff, pr.biasRS, pr.biasCS = store(bias).f64, biasOff, biasStrides[0], biasStrides[1]
 		}
-		return runAttention(pr, q, k, v, qc, kc, vc, outShape, Float64, func(s *cpuStorage) []float64 { return s.f64 })
+		return runAttention(pr, Float64, func(s *Storage) []float64 { return s.f64 })
 	}
 }
 
-func data32(x *Tensor) []float32 { return cpuStore(x.storage).f32[x.layout.Offset:] }
-func data64(x *Tensor) []float64 { return cpuStore(x.storage).f64[x.layout.Offset:] }
-
-func runAttention[T attnFloat](pr *attnProblem[T], q, k, v, qc, kc, vc *Tensor, outShape []int, dt DType, slice func(*cpuStorage) []T) *Tensor {
-	n := backend.Numel(outShape)
-	os := newCPUStorage(dt, n)
-	ls := newCPUStorage(dt, pr.B*pr.L)
+func runAttention[T attnFloat](pr *attnProblem[T], dt DType, slice func(*Storage) []T) (backend.Storage, func(backend.Storage, int) (dq, dk, dv backend.Storage)) {
+	n := pr.B * pr.L * pr.Ev
+	os := newStorage(dt, n)
+	ls := newStorage(dt, pr.B*pr.L)
 	if n > 0 {
 		pr.forward(slice(os), slice(ls))
 	}
-	out := newTensor(cpuEngine, os, outShape)
-	if !tracked(q, k, v) {
-		return out
-	}
-	return record(out, "ScaledDotProductAttention", func(g *Tensor) []*Tensor {
-		gc := g.Contiguous()
-		dq, dk, dv := pr.backward(slice(cpuStore(gc.storage))[gc.layout.Offset:], slice(os), slice(ls))
-		wrap := func(d []T, like *Tensor) *Tensor {
-			s := newCPUStorage(dt, 0)
+	return os, func(g backend.Storage, gOff int) (dq, dk, dv backend.Storage) {
+		gq, gk, gv := pr.backward(slice(store(g))[gOff:], slice(os), slice(ls))
+		wrap := func(d []T) backend.Storage {
+			s := newStorage(dt, 0)
 			switch any(d).(type) {
 			case []float32:
 				s.f32 = any(d).([]float32)
 			case []float64:
 				s.f64 = any(d).([]float64)
 			}
-			return newTensor(cpuEngine, s, like.Shape())
+			return s
 		}
-		return []*Tensor{wrap(dq, q), wrap(dk, k), wrap(dv, v)}
-	}, q, k, v)
+		return wrap(gq), wrap(gk), wrap(gv)
+	}
 }

@@ -1,4 +1,4 @@
-package tensor
+package cpu
 
 import (
 	"fmt"
@@ -12,9 +12,9 @@ import (
 // goroutine in elementwise and reduction kernels.
 const grainElems = 1 << 15
 
-// cpuStorage is the CPU backend's Storage: one Go slice, of the field that
+// Storage is the CPU backend's Storage: one Go slice, of the field that
 // matches dtype.
-type cpuStorage struct {
+type Storage struct {
 	dtype DType
 	f32   []float32
 	f64   []float64
@@ -24,9 +24,9 @@ type cpuStorage struct {
 	f16   []backend.F16
 }
 
-func (s *cpuStorage) DType() DType { return s.dtype }
+func (s *Storage) DType() DType { return s.dtype }
 
-func (s *cpuStorage) Len() int {
+func (s *Storage) Len() int {
 	switch s.dtype {
 	case Float32:
 		return len(s.f32)
@@ -42,8 +42,9 @@ func (s *cpuStorage) Len() int {
 	return len(s.b)
 }
 
-// at returns element i as a float64.
-func (s *cpuStorage) at(i int) float64 {
+// At returns element i of the storage (from its start, whatever the
+// layout) as a float64.
+func (s *Storage) At(i int) float64 {
 	switch s.dtype {
 	case Float32:
 		return float64(s.f32[i])
@@ -62,9 +63,9 @@ func (s *cpuStorage) at(i int) float64 {
 	return 0
 }
 
-// set stores v as element i, converted to the storage's dtype (for Bool,
+// Set stores v as element i, converted to the storage's dtype (for Bool,
 // v != 0).
-func (s *cpuStorage) set(i int, v float64) {
+func (s *Storage) Set(i int, v float64) {
 	switch s.dtype {
 	case Float32:
 		s.f32[i] = float32(v)
@@ -81,9 +82,9 @@ func (s *cpuStorage) set(i int, v float64) {
 	}
 }
 
-func newCPUStorage(dt DType, n int) *cpuStorage {
+func newStorage(dt DType, n int) *Storage {
 	checkHostAlloc(int64(n) * int64(dt.Size()))
-	s := &cpuStorage{dtype: dt}
+	s := &Storage{dtype: dt}
 	switch dt {
 	case Float32:
 		s.f32 = make([]float32, n)
@@ -103,39 +104,39 @@ func newCPUStorage(dt DType, n int) *cpuStorage {
 	return s
 }
 
-// cpuBackend implements backend.Backend with Go slices.
-type cpuBackend struct{}
+// Backend implements backend.Backend with Go slices.
+type Backend struct{}
 
-func cpuStore(s backend.Storage) *cpuStorage {
-	cs, ok := s.(*cpuStorage)
+func store(s backend.Storage) *Storage {
+	cs, ok := s.(*Storage)
 	if !ok {
 		panic(fmt.Sprintf("tensor: CPU backend got storage of another backend (%T)", s))
 	}
 	return cs
 }
 
-func (cpuBackend) Alloc(dt DType, n int) backend.Storage { return newCPUStorage(dt, n) }
+func (Backend) Alloc(dt DType, n int) backend.Storage { return newStorage(dt, n) }
 
-func (cpuBackend) FromHost(data any) backend.Storage {
+func (Backend) FromHost(data any) backend.Storage {
 	switch v := data.(type) {
 	case []float32:
-		return &cpuStorage{dtype: Float32, f32: v}
+		return &Storage{dtype: Float32, f32: v}
 	case []float64:
-		return &cpuStorage{dtype: Float64, f64: v}
+		return &Storage{dtype: Float64, f64: v}
 	case []int64:
-		return &cpuStorage{dtype: Int64, i64: v}
+		return &Storage{dtype: Int64, i64: v}
 	case []bool:
-		return &cpuStorage{dtype: Bool, b: v}
+		return &Storage{dtype: Bool, b: v}
 	case []backend.BF16:
-		return &cpuStorage{dtype: BFloat16, bf16: v}
+		return &Storage{dtype: BFloat16, bf16: v}
 	case []backend.F16:
-		return &cpuStorage{dtype: Float16, f16: v}
+		return &Storage{dtype: Float16, f16: v}
 	}
 	panic(fmt.Sprintf("tensor: FromHost: unsupported host data %T", data))
 }
 
-func (b cpuBackend) ToHost(s backend.Storage, l backend.Layout) any {
-	out := cpuStore(b.contiguous(s, l))
+func (b Backend) ToHost(s backend.Storage, l backend.Layout) any {
+	out := store(b.contiguous(s, l))
 	switch out.dtype {
 	case Float32:
 		return out.f32
@@ -152,23 +153,23 @@ func (b cpuBackend) ToHost(s backend.Storage, l backend.Layout) any {
 }
 
 // contiguous returns a new contiguous copy of s under l.
-func (b cpuBackend) contiguous(s backend.Storage, l backend.Layout) backend.Storage {
-	out := newCPUStorage(s.DType(), l.Numel())
+func (b Backend) contiguous(s backend.Storage, l backend.Layout) backend.Storage {
+	out := newStorage(s.DType(), l.Numel())
 	b.Copy(s, l, out, backend.Contiguous(l.Shape))
 	return out
 }
 
 // flat returns the elements of s under l as a contiguous slice storage and
 // offset: s itself when l is contiguous, a copy otherwise.
-func (b cpuBackend) flat(s backend.Storage, l backend.Layout) (*cpuStorage, int) {
+func (b Backend) flat(s backend.Storage, l backend.Layout) (*Storage, int) {
 	if l.IsContiguous() {
-		return cpuStore(s), l.Offset
+		return store(s), l.Offset
 	}
-	return cpuStore(b.contiguous(s, l)), 0
+	return store(b.contiguous(s, l)), 0
 }
 
-func (cpuBackend) Copy(src backend.Storage, sl backend.Layout, dst backend.Storage, dl backend.Layout) {
-	s, d := cpuStore(src), cpuStore(dst)
+func (Backend) Copy(src backend.Storage, sl backend.Layout, dst backend.Storage, dl backend.Layout) {
+	s, d := store(src), store(dst)
 	switch s.dtype {
 	case Float32:
 		copyStrided(d.f32, dl, s.f32, sl)
@@ -257,16 +258,16 @@ func copyTransposed[T any](dst, src []T, it *iterRuns) bool {
 	return true
 }
 
-func (b cpuBackend) Cast(s backend.Storage, l backend.Layout, dt DType) backend.Storage {
+func (b Backend) Cast(s backend.Storage, l backend.Layout, dt DType) backend.Storage {
 	src, off := b.flat(s, l)
 	n := l.Numel()
-	out := newCPUStorage(dt, n)
+	out := newStorage(dt, n)
 	parallelFor(n, grainElems, func(lo, hi int) { castRange(out, src, off, lo, hi) })
 	return out
 }
 
 // castRange converts src[off+lo : off+hi] into dst[lo:hi].
-func castRange(dst, src *cpuStorage, off, lo, hi int) {
+func castRange(dst, src *Storage, off, lo, hi int) {
 	a, z := off+lo, off+hi
 	switch src.dtype {
 	case Float32:
@@ -307,7 +308,7 @@ func castRange(dst, src *cpuStorage, off, lo, hi int) {
 	}
 }
 
-func castTo[S number](dst *cpuStorage, s []S, lo, hi int) {
+func castTo[S number](dst *Storage, s []S, lo, hi int) {
 	switch dst.dtype {
 	case Float32:
 		convert(dst.f32[lo:hi], s)
@@ -364,8 +365,8 @@ func boolTo[D number](d []D, s []bool) {
 	}
 }
 
-func (cpuBackend) Fill(dst backend.Storage, dl backend.Layout, v float64) {
-	d := cpuStore(dst)
+func (Backend) Fill(dst backend.Storage, dl backend.Layout, v float64) {
+	d := store(dst)
 	switch d.dtype {
 	case Float32:
 		fillStrided(d.f32, dl, float32(v))
@@ -407,17 +408,17 @@ func fillStrided[T any](dst []T, dl backend.Layout, v T) {
 	})
 }
 
-func (cpuBackend) Arange(dt DType, n int, start, step float64) backend.Storage {
-	s := newCPUStorage(dt, n)
+func (Backend) Arange(dt DType, n int, start, step float64) backend.Storage {
+	s := newStorage(dt, n)
 	for i := 0; i < n; i++ {
-		s.set(i, start+float64(i)*step)
+		s.Set(i, start+float64(i)*step)
 	}
 	return s
 }
 
-func (cpuBackend) Random(dist backend.Distribution, dt DType, n int, a, b float64, seed uint64) backend.Storage {
+func (Backend) Random(dist backend.Distribution, dt DType, n int, a, b float64, seed uint64) backend.Storage {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	s := newCPUStorage(dt, n)
+	s := newStorage(dt, n)
 	for i := 0; i < n; i++ {
 		var v float64
 		switch dist {
@@ -441,13 +442,13 @@ func (cpuBackend) Random(dist backend.Distribution, dt DType, n int, a, b float6
 			}
 			v = float64(k)
 		}
-		s.set(i, v)
+		s.Set(i, v)
 	}
 	return s
 }
 
 // slice32 returns s's float32 elements, nil for a nil s.
-func (s *cpuStorage) slice32() []float32 {
+func (s *Storage) slice32() []float32 {
 	if s == nil {
 		return nil
 	}
@@ -455,7 +456,7 @@ func (s *cpuStorage) slice32() []float32 {
 }
 
 // slice64 returns s's float64 elements, nil for a nil s.
-func (s *cpuStorage) slice64() []float64 {
+func (s *Storage) slice64() []float64 {
 	if s == nil {
 		return nil
 	}
@@ -463,7 +464,7 @@ func (s *cpuStorage) slice64() []float64 {
 }
 
 // orNil returns s as a backend.Storage, a nil interface for a nil s.
-func (s *cpuStorage) orNil() backend.Storage {
+func (s *Storage) orNil() backend.Storage {
 	if s == nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package tensor
+package cpu
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 )
 
 // Benchmarks of the CPU kernels that dominate MNIST training:
-// go test -run - -bench 'Adam|BatchNormShape|MaxPool|ReLUBackward' ./tensorlib/tensor
+// go test -run - -bench . ./tensorlib/cpu (the front end's: ./tensorlib/tensor)
 
 // BenchmarkAdamKernel is one Adam step on the first layer of the MNIST
 // MLP (784×256 parameters).
@@ -21,38 +21,6 @@ func BenchmarkAdamKernel(b *testing.B) {
 	h := backend.AdamParams{LR: 1e-3, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, Step: 3}
 	for b.Loop() {
 		adam(p, g, m, v, h)
-	}
-}
-
-// convActivations returns the first activations of a small MNIST CNN:
-// [128 16 26 26] and a per-channel [1 16 1 1] operand.
-func convActivations() (*Tensor, *Tensor) {
-	ManualSeed(0)
-	return Randn(128, 16, 26, 26), Rand(1, 16, 1, 1)
-}
-
-// BenchmarkBatchNormShape is a channel-wise broadcast op as in BatchNorm2d.
-func BenchmarkBatchNormShape(b *testing.B) {
-	x, s := convActivations()
-	for b.Loop() {
-		x.Div(s)
-	}
-}
-
-func BenchmarkMaxPool2x2(b *testing.B) {
-	x, _ := convActivations()
-	for b.Loop() {
-		x.MaxPool2d([2]int{2, 2}, [2]int{2, 2}, [2]int{0, 0})
-	}
-}
-
-// BenchmarkReLUBackward is the gradient of ReLU as the front end computes
-// it: a comparison with 0 and a Where.
-func BenchmarkReLUBackward(b *testing.B) {
-	x, _ := convActivations()
-	zero := Scalar(0)
-	for b.Loop() {
-		Where(x.GtScalar(0), x, zero)
 	}
 }
 

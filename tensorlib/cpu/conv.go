@@ -1,4 +1,4 @@
-package tensor
+package cpu
 
 import (
 	"math"
@@ -6,10 +6,10 @@ import (
 	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
-func (b cpuBackend) Im2Col(s backend.Storage, l backend.Layout, kernel, stride, padding, dilation [2]int) backend.Storage {
+func (b Backend) Im2Col(s backend.Storage, l backend.Layout, kernel, stride, padding, dilation [2]int) backend.Storage {
 	src, off := b.flat(s, l)
 	g := backend.NewWindow(l.Shape, kernel, stride, padding, dilation)
-	out := newCPUStorage(src.dtype, g.N*g.C*g.KH*g.KW*g.OH*g.OW)
+	out := newStorage(src.dtype, g.N*g.C*g.KH*g.KW*g.OH*g.OW)
 	switch src.dtype {
 	case Float32:
 		im2col(out.f32, src.f32[off:], g)
@@ -80,10 +80,10 @@ func inside(n, stride, off, size int) (lo, hi int) {
 	return min(lo, hi), hi
 }
 
-func (b cpuBackend) Col2Im(c backend.Storage, cl backend.Layout, shape []int, kernel, stride, padding, dilation [2]int) backend.Storage {
+func (b Backend) Col2Im(c backend.Storage, cl backend.Layout, shape []int, kernel, stride, padding, dilation [2]int) backend.Storage {
 	src, off := b.flat(c, cl)
 	g := backend.NewWindow(shape, kernel, stride, padding, dilation)
-	out := newCPUStorage(src.dtype, backend.Numel(shape))
+	out := newStorage(src.dtype, backend.Numel(shape))
 	switch src.dtype {
 	case Float32:
 		col2im(out.f32, src.f32[off:], g)
@@ -142,17 +142,17 @@ func col2imPlane[T number](in, rows []T, g backend.Window) {
 // that each goroutine reuses while it stays in cache (a 1×1 convolution
 // with stride 1 and no padding multiplies the sample itself). The bias is
 // the product's initial value.
-func (b cpuBackend) Conv2d(x backend.Storage, xl backend.Layout, w backend.Storage, wl backend.Layout, bias backend.Storage, bl backend.Layout, stride, padding, dilation [2]int) backend.Storage {
+func (b Backend) Conv2d(x backend.Storage, xl backend.Layout, w backend.Storage, wl backend.Layout, bias backend.Storage, bl backend.Layout, stride, padding, dilation [2]int) backend.Storage {
 	g := backend.NewWindow(xl.Shape, [2]int{wl.Shape[2], wl.Shape[3]}, stride, padding, dilation)
 	f, k := wl.Shape[0], g.C*g.KH*g.KW
 	xs, xo := b.flat(x, xl)
 	ws, wo := b.flat(w, wl)
-	var bs *cpuStorage
+	var bs *Storage
 	bo := 0
 	if bias != nil {
 		bs, bo = b.flat(bias, bl)
 	}
-	out := newCPUStorage(xs.dtype, g.N*f*g.OH*g.OW)
+	out := newStorage(xs.dtype, g.N*f*g.OH*g.OW)
 	switch xs.dtype {
 	case Float32:
 		var bv []float32
@@ -177,17 +177,17 @@ func (b cpuBackend) Conv2d(x backend.Storage, xl backend.Layout, w backend.Stora
 // convParts parts, each summing its own copy of w's and b's gradients,
 // which are then added in order, so the result does not depend on the
 // number of goroutines.
-func (b cpuBackend) Conv2dBackward(gs backend.Storage, gl backend.Layout, x backend.Storage, xl backend.Layout, w backend.Storage, wl backend.Layout, stride, padding, dilation [2]int, need [3]bool) (gx, gw, gb backend.Storage) {
+func (b Backend) Conv2dBackward(gs backend.Storage, gl backend.Layout, x backend.Storage, xl backend.Layout, w backend.Storage, wl backend.Layout, stride, padding, dilation [2]int, need [3]bool) (gx, gw, gb backend.Storage) {
 	g := backend.NewWindow(xl.Shape, [2]int{wl.Shape[2], wl.Shape[3]}, stride, padding, dilation)
 	f, k := wl.Shape[0], g.C*g.KH*g.KW
 	dy, do := b.flat(gs, gl)
 	xs, xo := b.flat(x, xl)
 	ws, wo := b.flat(w, wl)
-	grads := [3]*cpuStorage{}
+	grads := [3]*Storage{}
 	sizes := [3]int{g.N * g.C * g.H * g.W, f * k, f}
 	for i, n := range sizes {
 		if need[i] {
-			grads[i] = newCPUStorage(xs.dtype, n)
+			grads[i] = newStorage(xs.dtype, n)
 		}
 	}
 	switch xs.dtype {
@@ -336,11 +336,11 @@ func col2imSample[T number](x, cols []T, g backend.Window) {
 	}
 }
 
-func (b cpuBackend) MaxPool2d(s backend.Storage, l backend.Layout, kernel, stride, padding [2]int) (backend.Storage, backend.Storage) {
+func (b Backend) MaxPool2d(s backend.Storage, l backend.Layout, kernel, stride, padding [2]int) (backend.Storage, backend.Storage) {
 	src, off := b.flat(s, l)
 	g := backend.NewWindow(l.Shape, kernel, stride, padding, [2]int{1, 1})
 	n := g.N * g.C * g.OH * g.OW
-	out, idx := newCPUStorage(src.dtype, n), newCPUStorage(Int64, n)
+	out, idx := newStorage(src.dtype, n), newStorage(Int64, n)
 	switch src.dtype {
 	case Float32:
 		maxPool(out.f32, idx.i64, src.f32[off:], g)

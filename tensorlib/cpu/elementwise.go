@@ -1,4 +1,4 @@
-package tensor
+package cpu
 
 import (
 	"math"
@@ -6,10 +6,10 @@ import (
 	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
-func (b cpuBackend) Unary(op backend.UnaryOp, s backend.Storage, l backend.Layout) backend.Storage {
+func (b Backend) Unary(op backend.UnaryOp, s backend.Storage, l backend.Layout) backend.Storage {
 	n := l.Numel()
 	src, off := b.flat(s, l)
-	out := newCPUStorage(src.dtype, n)
+	out := newStorage(src.dtype, n)
 	parallelFor(n, grainElems, func(lo, hi int) {
 		switch src.dtype {
 		case Float32:
@@ -143,9 +143,9 @@ func unaryInt(op backend.UnaryOp, dst, src []int64) {
 	}
 }
 
-func (cpuBackend) Binary(op backend.BinaryOp, a backend.Storage, la backend.Layout, b backend.Storage, lb backend.Layout) backend.Storage {
-	as, bs := cpuStore(a), cpuStore(b)
-	out := newCPUStorage(as.dtype, la.Numel())
+func (Backend) Binary(op backend.BinaryOp, a backend.Storage, la backend.Layout, b backend.Storage, lb backend.Layout) backend.Storage {
+	as, bs := store(a), store(b)
+	out := newStorage(as.dtype, la.Numel())
 	switch as.dtype {
 	case Float32:
 		binaryKernel(op, out.f32, as.f32, la, bs.f32, lb)
@@ -159,9 +159,9 @@ func (cpuBackend) Binary(op backend.BinaryOp, a backend.Storage, la backend.Layo
 	return out
 }
 
-func (cpuBackend) BinaryScalar(op backend.BinaryOp, a backend.Storage, la backend.Layout, s float64, reversed bool) backend.Storage {
-	as := cpuStore(a)
-	out := newCPUStorage(as.dtype, la.Numel())
+func (Backend) BinaryScalar(op backend.BinaryOp, a backend.Storage, la backend.Layout, s float64, reversed bool) backend.Storage {
+	as := store(a)
+	out := newStorage(as.dtype, la.Numel())
 	switch as.dtype {
 	case Float32:
 		scalarKernel(op, out.f32, as.f32, la, float32(s), reversed)
@@ -355,9 +355,9 @@ func powT[T number](x, y T) T {
 	return T(math.Pow(float64(x), float64(y)))
 }
 
-func (cpuBackend) Compare(op backend.CompareOp, a backend.Storage, la backend.Layout, b backend.Storage, lb backend.Layout) backend.Storage {
-	as, bs := cpuStore(a), cpuStore(b)
-	out := newCPUStorage(Bool, la.Numel())
+func (Backend) Compare(op backend.CompareOp, a backend.Storage, la backend.Layout, b backend.Storage, lb backend.Layout) backend.Storage {
+	as, bs := store(a), store(b)
+	out := newStorage(Bool, la.Numel())
 	switch as.dtype {
 	case Float32:
 		compareKernel(op, out.b, as.f32, la, bs.f32, lb)
@@ -463,9 +463,9 @@ func compareScalarRun[T number](op backend.CompareOp, d []bool, a []T, s T) {
 	}
 }
 
-func (cpuBackend) Where(cond backend.Storage, lc backend.Layout, a backend.Storage, la backend.Layout, b backend.Storage, lb backend.Layout) backend.Storage {
-	cs, as, bs := cpuStore(cond), cpuStore(a), cpuStore(b)
-	out := newCPUStorage(as.dtype, la.Numel())
+func (Backend) Where(cond backend.Storage, lc backend.Layout, a backend.Storage, la backend.Layout, b backend.Storage, lb backend.Layout) backend.Storage {
+	cs, as, bs := store(cond), store(a), store(b)
+	out := newStorage(as.dtype, la.Numel())
 	switch as.dtype {
 	case Float32:
 		whereKernel(out.f32, cs.b, lc, as.f32, la, bs.f32, lb)
@@ -559,7 +559,7 @@ func boolByte(b bool) uint8 {
 
 // ReLUBackward returns g where y > 0 and 0 elsewhere, in one pass, over
 // g itself when overwrite allows it.
-func (b cpuBackend) ReLUBackward(g backend.Storage, gl backend.Layout, y backend.Storage, yl backend.Layout, overwrite bool) backend.Storage {
+func (b Backend) ReLUBackward(g backend.Storage, gl backend.Layout, y backend.Storage, yl backend.Layout, overwrite bool) backend.Storage {
 	gs, goff := b.flat(g, gl)
 	ys, yoff := b.flat(y, yl)
 	n := gl.Numel()
@@ -582,7 +582,7 @@ func (b cpuBackend) ReLUBackward(g backend.Storage, gl backend.Layout, y backend
 
 // ActivationBackward returns the gradient of GELU's, Tanh's or Sigmoid's
 // input in one pass, over g itself when overwrite allows it.
-func (b cpuBackend) ActivationBackward(op backend.UnaryOp, g backend.Storage, gl backend.Layout, v backend.Storage, vl backend.Layout, overwrite bool) backend.Storage {
+func (b Backend) ActivationBackward(op backend.UnaryOp, g backend.Storage, gl backend.Layout, v backend.Storage, vl backend.Layout, overwrite bool) backend.Storage {
 	gs, goff := b.flat(g, gl)
 	vs, voff := b.flat(v, vl)
 	n := gl.Numel()
@@ -620,11 +620,11 @@ func (b cpuBackend) ActivationBackward(op backend.UnaryOp, g backend.Storage, gl
 // overwritable returns s, when overwrite is set and l covers the whole of
 // s in order, for a kernel to write its result over; else a new storage of
 // l's size.
-func overwritable(s *cpuStorage, l backend.Layout, overwrite bool) *cpuStorage {
+func overwritable(s *Storage, l backend.Layout, overwrite bool) *Storage {
 	if overwrite && l.Offset == 0 && l.IsContiguous() && s.Len() == l.Numel() {
 		return s
 	}
-	return newCPUStorage(s.dtype, l.Numel())
+	return newStorage(s.dtype, l.Numel())
 }
 
 // reluGrad sets d[i] to g[i] where y[i] > 0 and to 0 elsewhere.

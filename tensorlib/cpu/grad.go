@@ -1,12 +1,12 @@
-package tensor
+package cpu
 
 import "github.com/gotensor/gotensor/tensorlib/backend"
 
 // CPU kernels that only gradients need: the adjoints of Gather and
 // IndexSelect.
 
-func (cpuBackend) ScatterAdd(dst backend.Storage, dl backend.Layout, dim int, idx backend.Storage, il backend.Layout, src backend.Storage, sl backend.Layout) {
-	d, ix, s := cpuStore(dst), cpuStore(idx), cpuStore(src)
+func (Backend) ScatterAdd(dst backend.Storage, dl backend.Layout, dim int, idx backend.Storage, il backend.Layout, src backend.Storage, sl backend.Layout) {
+	d, ix, s := store(dst), store(idx), store(src)
 	n := il.Numel()
 	if n == 0 {
 		return
@@ -49,15 +49,15 @@ func (cpuBackend) ScatterAdd(dst backend.Storage, dl backend.Layout, dim int, id
 	})
 }
 
-func (b cpuBackend) IndexAdd(dst backend.Storage, dl backend.Layout, dim int, idx backend.Storage, il backend.Layout, src backend.Storage, sl backend.Layout) {
+func (b Backend) IndexAdd(dst backend.Storage, dl backend.Layout, dim int, idx backend.Storage, il backend.Layout, src backend.Storage, sl backend.Layout) {
 	ix := b.ToHost(idx, il).([]int64)
-	d, s := cpuStore(dst), cpuStore(src)
+	d, s := store(dst), store(src)
 	size := dl.Shape[dim]
 	for j, v := range ix {
 		if v < 0 || v >= int64(size) {
 			panic(indexErr("IndexAdd", int(v), size, dim))
 		}
-		tl, fl := selectLayout(dl, dim, int(v)), selectLayout(sl, dim, j)
+		tl, fl := dl.Select(dim, int(v)), sl.Select(dim, j)
 		switch d.dtype {
 		case Float32:
 			addStrided(d.f32, tl, s.f32, fl)
@@ -96,7 +96,7 @@ func addStrided[T number](dst []T, dl backend.Layout, src []T, sl backend.Layout
 // are contiguous and dst differs from idx only in that dim (MaxPool2d's
 // backward, CrossEntropy's): rows in parallel, each a plain loop. It
 // reports whether it ran.
-func scatterRowsFast(d *cpuStorage, dl backend.Layout, dim int, ix *cpuStorage, il backend.Layout, s *cpuStorage, sl backend.Layout) bool {
+func scatterRowsFast(d *Storage, dl backend.Layout, dim int, ix *Storage, il backend.Layout, s *Storage, sl backend.Layout) bool {
 	nd := len(il.Shape)
 	if dim != nd-1 || !dl.IsContiguous() || !il.IsContiguous() || !sl.IsContiguous() {
 		return false

@@ -1,15 +1,13 @@
-package tensor
+package cpu
 
 import (
-	"fmt"
-
 	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
-func (b cpuBackend) Gather(s backend.Storage, l backend.Layout, dim int, idx backend.Storage, il backend.Layout) backend.Storage {
-	src, ix := cpuStore(s), cpuStore(idx)
+func (b Backend) Gather(s backend.Storage, l backend.Layout, dim int, idx backend.Storage, il backend.Layout) backend.Storage {
+	src, ix := store(s), store(idx)
 	n := il.Numel()
-	out := newCPUStorage(src.dtype, n)
+	out := newStorage(src.dtype, n)
 	if n == 0 {
 		return out
 	}
@@ -37,13 +35,7 @@ func (b cpuBackend) Gather(s backend.Storage, l backend.Layout, dim int, idx bac
 	return out
 }
 
-func indexErr(op string, i, size, dim int) *IndexError {
-	return &IndexError{Op: op, Index: i, Size: size,
-		Msg: fmt.Sprintf("index %d is out of bounds for dim %d with size %d", i, dim, size),
-		Fix: fmt.Sprintf("indices must be in [0, %d)", size)}
-}
-
-func copyElem(dst *cpuStorage, i int, src *cpuStorage, j int) {
+func copyElem(dst *Storage, i int, src *Storage, j int) {
 	switch src.dtype {
 	case Float32:
 		dst.f32[i] = src.f32[j]
@@ -56,38 +48,31 @@ func copyElem(dst *cpuStorage, i int, src *cpuStorage, j int) {
 	}
 }
 
-func (b cpuBackend) IndexSelect(s backend.Storage, l backend.Layout, dim int, idx backend.Storage, il backend.Layout) backend.Storage {
+func (b Backend) IndexSelect(s backend.Storage, l backend.Layout, dim int, idx backend.Storage, il backend.Layout) backend.Storage {
 	ix := b.ToHost(idx, il).([]int64)
 	shape := cloneInts(l.Shape)
 	shape[dim] = len(ix)
-	out := newCPUStorage(s.DType(), backend.Numel(shape))
+	out := newStorage(s.DType(), backend.Numel(shape))
 	ol := backend.Contiguous(shape)
 	size := l.Shape[dim]
 	if l.IsContiguous() {
-		indexSelectContig(cpuStore(out), cpuStore(s), l, dim, ix)
+		indexSelectContig(store(out), store(s), l, dim, ix)
 		return out
 	}
 	for j, v := range ix {
 		if v < 0 || v >= int64(size) {
 			panic(indexErr("IndexSelect", int(v), size, dim))
 		}
-		b.Copy(s, selectLayout(l, dim, int(v)), out, selectLayout(ol, dim, j))
+		b.Copy(s, l.Select(dim, int(v)), out, ol.Select(dim, j))
 	}
 	return out
-}
-
-// selectLayout returns l with dimension dim removed at index i.
-func selectLayout(l backend.Layout, dim, i int) backend.Layout {
-	shape := append(cloneInts(l.Shape[:dim]), l.Shape[dim+1:]...)
-	strides := append(cloneInts(l.Strides[:dim]), l.Strides[dim+1:]...)
-	return backend.Layout{Shape: shape, Strides: strides, Offset: l.Offset + i*l.Strides[dim]}
 }
 
 // indexSelectContig is IndexSelect of a contiguous source: out is
 // [outer, len(ix), inner] and each selected slice a block of inner
 // elements copied whole, as a data loader gathers a shuffled batch of
 // images.
-func indexSelectContig(out, src *cpuStorage, l backend.Layout, dim int, ix []int64) {
+func indexSelectContig(out, src *Storage, l backend.Layout, dim int, ix []int64) {
 	size := l.Shape[dim]
 	for _, v := range ix {
 		if v < 0 || v >= int64(size) {

@@ -1,4 +1,4 @@
-package tensor
+package cpu
 
 // This file is the only place the package reaches its compute helpers: the
 // GEMM routines of tensorlib/internal/blas (OpenBLAS when present, gonum
@@ -38,14 +38,9 @@ func dgemmSerial(transA, transB bool, m, n, k int, alpha float64, a []float64, l
 // re-raised on the caller.
 func parallelFor(n, grain int, fn func(lo, hi int)) { parallel.For(n, grain, fn) }
 
-// BLAS names the matrix-multiply library behind MatMul on the CPU:
-// "openblas (Haswell)", with the CPU kernel OpenBLAS picked for this
-// machine, or "gonum" when OpenBLAS is not installed (Debian:
-// libopenblas0-pthread), when the build has no cgo, or when the
-// environment variable GOTENSOR_BLAS=gonum was set before the first
-// product.
-//
-//	tensor.BLAS() // "openblas (Haswell)"
+// BLAS names the matrix-multiply library behind MatMul: "openblas
+// (Haswell)", with the CPU kernel OpenBLAS picked for this machine, or
+// "gonum" (tensor.BLAS says when).
 func BLAS() string {
 	if blas.Implementation() == blas.OpenBLAS {
 		return blas.OpenBLAS + " (" + blas.OpenBLASCore() + ")"

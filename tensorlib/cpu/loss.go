@@ -1,4 +1,4 @@
-package tensor
+package cpu
 
 import (
 	"math"
@@ -9,7 +9,7 @@ import (
 // CrossEntropy computes each row's logsumexp (max, then the sum of
 // exp(x - max) in float64) and the mean of logsumexp - x[label] in
 // float64, in one pass over the logits.
-func (b cpuBackend) CrossEntropy(logits backend.Storage, ll backend.Layout, labels backend.Storage, lbl backend.Layout) (loss, lse backend.Storage) {
+func (b Backend) CrossEntropy(logits backend.Storage, ll backend.Layout, labels backend.Storage, lbl backend.Layout) (loss, lse backend.Storage) {
 	xs, xo := b.flat(logits, ll)
 	ys, yo := b.flat(labels, lbl)
 	n, c := ll.Shape[0], ll.Shape[1]
@@ -19,7 +19,7 @@ func (b cpuBackend) CrossEntropy(logits backend.Storage, ll backend.Layout, labe
 			panic(indexErr("CrossEntropy", int(v), c, 1))
 		}
 	}
-	out, lses := newCPUStorage(xs.dtype, 1), newCPUStorage(Float64, n)
+	out, lses := newStorage(xs.dtype, 1), newStorage(Float64, n)
 	var total float64
 	switch xs.dtype {
 	case Float32:
@@ -29,19 +29,19 @@ func (b cpuBackend) CrossEntropy(logits backend.Storage, ll backend.Layout, labe
 	default:
 		panic("tensor: CrossEntropy on " + xs.dtype.String())
 	}
-	out.set(0, total/float64(n)) // NaN for no rows, as PyTorch
+	out.Set(0, total/float64(n)) // NaN for no rows, as PyTorch
 	return out, lses
 }
 
 // CrossEntropyBackward sets each row to (exp(x - logsumexp) - onehot) *
 // g / N.
-func (b cpuBackend) CrossEntropyBackward(g backend.Storage, gl backend.Layout, logits backend.Storage, ll backend.Layout, labels backend.Storage, lbl backend.Layout, lse backend.Storage) backend.Storage {
+func (b Backend) CrossEntropyBackward(g backend.Storage, gl backend.Layout, logits backend.Storage, ll backend.Layout, labels backend.Storage, lbl backend.Layout, lse backend.Storage) backend.Storage {
 	xs, xo := b.flat(logits, ll)
 	ys, yo := b.flat(labels, lbl)
 	n, c := ll.Shape[0], ll.Shape[1]
-	scale := cpuStore(g).at(gl.Offset) / float64(n)
-	out := newCPUStorage(xs.dtype, n*c)
-	y, l := ys.i64[yo:yo+n], cpuStore(lse).f64
+	scale := store(g).At(gl.Offset) / float64(n)
+	out := newStorage(xs.dtype, n*c)
+	y, l := ys.i64[yo:yo+n], store(lse).f64
 	switch xs.dtype {
 	case Float32:
 		crossEntropyGradRows(out.f32, xs.f32[xo:xo+n*c], y, c, l, float32(scale))

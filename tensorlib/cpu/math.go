@@ -1,4 +1,4 @@
-package tensor
+package cpu
 
 import "math"
 
@@ -16,7 +16,7 @@ type float interface {
 // faster than float32(math.Exp(float64(x))): x = n·ln2 + r with n an
 // integer and |r| <= ln2/2 (Cody and Waite's two-part ln2, so n·ln2 is
 // exact), e**r from Cephes' degree-7 polynomial and 2**n put into the
-// exponent bits. No table: the C loop (cpu_simd_cgo.go) computes the same
+// exponent bits. No table: the C loop (simd_cgo.go) computes the same
 // operations in vector registers, with identical results. Arguments
 // outside [-87, 88] (where the result is near overflow or subnormal) and
 // NaN take the float64 path.

@@ -1,4 +1,4 @@
-package tensor
+package cpu
 
 import (
 	"runtime"
@@ -6,13 +6,13 @@ import (
 	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
-func (b cpuBackend) MatMul(a backend.Storage, la backend.Layout, bs backend.Storage, lb backend.Layout) backend.Storage {
-	as, bst := cpuStore(a), cpuStore(bs)
+func (b Backend) MatMul(a backend.Storage, la backend.Layout, bs backend.Storage, lb backend.Layout) backend.Storage {
+	as, bst := store(a), store(bs)
 	nd := len(la.Shape)
 	m, k, n := la.Shape[nd-2], la.Shape[nd-1], lb.Shape[nd-1]
 	bshape := la.Shape[:nd-2]
 	batch := backend.Numel(bshape)
-	out := newCPUStorage(as.dtype, batch*m*n)
+	out := newStorage(as.dtype, batch*m*n)
 	if batch == 0 || m == 0 || n == 0 || k == 0 {
 		return out
 	}

@@ -1,4 +1,4 @@
-package tensor
+package cpu
 
 import (
 	"math"
@@ -10,7 +10,7 @@ import (
 // planes (sums of x - shift and of its square in float64, shift being the
 // channel's first element) and the result in a second, as
 // y = (x - mean) * scale + shift with scale = w / sqrt(var + eps).
-func (b cpuBackend) BatchNorm(x backend.Storage, xl backend.Layout, mean backend.Storage, ml backend.Layout, variance backend.Storage, vl backend.Layout, w backend.Storage, wl backend.Layout, bias backend.Storage, bl backend.Layout, eps float64) (y, batchMean, batchVar backend.Storage) {
+func (b Backend) BatchNorm(x backend.Storage, xl backend.Layout, mean backend.Storage, ml backend.Layout, variance backend.Storage, vl backend.Layout, w backend.Storage, wl backend.Layout, bias backend.Storage, bl backend.Layout, eps float64) (y, batchMean, batchVar backend.Storage) {
 	xs, xo := b.flat(x, xl)
 	p := newPlanes(xl)
 	m, v := make([]float64, p.c), make([]float64, p.c)
@@ -30,7 +30,7 @@ func (b cpuBackend) BatchNorm(x backend.Storage, xl backend.Layout, mean backend
 		scale[c] = ws[c] / math.Sqrt(v[c]+eps)
 		shift[c] = bs[c]
 	}
-	out := newCPUStorage(xs.dtype, xl.Numel())
+	out := newStorage(xs.dtype, xl.Numel())
 	p.each(func(c, r, n int) {
 		switch xs.dtype {
 		case Float32:
@@ -46,7 +46,7 @@ func (b cpuBackend) BatchNorm(x backend.Storage, xl backend.Layout, mean backend
 // planes (float64), which give the gradients of b and w, then computes
 // x's as a*g + k*(x - mean) + k0 per channel, over g when overwrite
 // allows it.
-func (b cpuBackend) BatchNormBackward(g backend.Storage, gl backend.Layout, x backend.Storage, xl backend.Layout, mean, variance backend.Storage, w backend.Storage, wl backend.Layout, eps float64, need [3]bool, overwrite bool) (gx, gw, gb backend.Storage) {
+func (b Backend) BatchNormBackward(g backend.Storage, gl backend.Layout, x backend.Storage, xl backend.Layout, mean, variance backend.Storage, w backend.Storage, wl backend.Layout, eps float64, need [3]bool, overwrite bool) (gx, gw, gb backend.Storage) {
 	gs, gof := b.flat(g, gl)
 	xs, xo := b.flat(x, xl)
 	p := newPlanes(xl)
@@ -120,12 +120,12 @@ func (p planes) each(fn func(c, r, n int)) {
 
 // stats returns the mean and biased variance of channel c of x (from
 // offset off).
-func (p planes) stats(x *cpuStorage, off, c int) (mean, variance float64) {
+func (p planes) stats(x *Storage, off, c int) (mean, variance float64) {
 	cnt := p.n * p.inner
 	if cnt == 0 {
 		return math.NaN(), math.NaN()
 	}
-	shift := x.at(off + c*p.inner)
+	shift := x.At(off + c*p.inner)
 	var s1, s2 float64
 	for n := 0; n < p.n; n++ {
 		r := off + (n*p.c+c)*p.inner
@@ -144,7 +144,7 @@ func (p planes) stats(x *cpuStorage, off, c int) (mean, variance float64) {
 }
 
 // gradStats returns the sums of g and of g * (x - mean) over channel c.
-func (p planes) gradStats(g *cpuStorage, goff int, x *cpuStorage, xoff, c int, mean float64) (sg, sgx float64) {
+func (p planes) gradStats(g *Storage, goff int, x *Storage, xoff, c int, mean float64) (sg, sgx float64) {
 	for n := 0; n < p.n; n++ {
 		r := (n*p.c + c) * p.inner
 		var a, q float64
@@ -272,17 +272,17 @@ func normGradLoop[T float](gx, g, x []T, mean, a, k, k0 T) {
 }
 
 // float64s returns the elements of s under l as float64.
-func (b cpuBackend) float64s(s backend.Storage, l backend.Layout) []float64 {
+func (b Backend) float64s(s backend.Storage, l backend.Layout) []float64 {
 	src, off := b.flat(s, l)
 	out := make([]float64, l.Numel())
 	for i := range out {
-		out[i] = src.at(off + i)
+		out[i] = src.At(off + i)
 	}
 	return out
 }
 
 // float64sOr is float64s, or n copies of def for a nil s.
-func (b cpuBackend) float64sOr(s backend.Storage, l backend.Layout, n int, def float64) []float64 {
+func (b Backend) float64sOr(s backend.Storage, l backend.Layout, n int, def float64) []float64 {
 	if s == nil {
 		out := make([]float64, n)
 		for i := range out {
@@ -294,10 +294,10 @@ func (b cpuBackend) float64sOr(s backend.Storage, l backend.Layout, n int, def f
 }
 
 // fromFloat64s returns v converted to a new storage of dtype dt.
-func fromFloat64s(dt DType, v []float64) *cpuStorage {
-	s := newCPUStorage(dt, len(v))
+func fromFloat64s(dt DType, v []float64) *Storage {
+	s := newStorage(dt, len(v))
 	for i, x := range v {
-		s.set(i, x)
+		s.Set(i, x)
 	}
 	return s
 }

@@ -1,4 +1,4 @@
-package tensor
+package cpu
 
 import (
 	"math"
@@ -6,9 +6,9 @@ import (
 	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
-func (b cpuBackend) AdamStep(p backend.Storage, pl backend.Layout, g backend.Storage, gl backend.Layout, m backend.Storage, ml backend.Layout, v backend.Storage, vl backend.Layout, h backend.AdamParams) {
+func (b Backend) AdamStep(p backend.Storage, pl backend.Layout, g backend.Storage, gl backend.Layout, m backend.Storage, ml backend.Layout, v backend.Storage, vl backend.Layout, h backend.AdamParams) {
 	gs, goff := b.flat(g, gl)
-	ps, ms, vs := cpuStore(p), cpuStore(m), cpuStore(v)
+	ps, ms, vs := store(p), store(m), store(v)
 	n := pl.Numel()
 	switch ps.dtype {
 	case Float32:
@@ -75,13 +75,13 @@ func adamRun[T float](p, g, m, v []T, b1, b2, eps, wd T, l2 bool, stepSize, bc2s
 // root, and compiles to one SQRTSD.
 func sqrtT[T float](x T) T { return T(math.Sqrt(float64(x))) }
 
-func (b cpuBackend) SGDStep(p backend.Storage, pl backend.Layout, g backend.Storage, gl backend.Layout, buf backend.Storage, bl backend.Layout, h backend.SGDParams) {
+func (b Backend) SGDStep(p backend.Storage, pl backend.Layout, g backend.Storage, gl backend.Layout, buf backend.Storage, bl backend.Layout, h backend.SGDParams) {
 	gs, goff := b.flat(g, gl)
-	ps := cpuStore(p)
+	ps := store(p)
 	n := pl.Numel()
-	var bs *cpuStorage
+	var bs *Storage
 	if buf != nil {
-		bs = cpuStore(buf)
+		bs = store(buf)
 	}
 	switch ps.dtype {
 	case Float32:

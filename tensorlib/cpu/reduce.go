@@ -1,4 +1,4 @@
-package tensor
+package cpu
 
 import (
 	"math"
@@ -17,10 +17,10 @@ func offsetOf(i int, shape, strides []int) int {
 	return o
 }
 
-func (cpuBackend) Reduce(op backend.ReduceOp, s backend.Storage, l backend.Layout, dims []int) backend.Storage {
-	src := cpuStore(s)
+func (Backend) Reduce(op backend.ReduceOp, s backend.Storage, l backend.Layout, dims []int) backend.Storage {
+	src := store(s)
 	p := backend.SplitReduce(l, dims)
-	out := newCPUStorage(src.dtype, p.NumOut)
+	out := newStorage(src.dtype, p.NumOut)
 	switch src.dtype {
 	case Float32:
 		reduceKernel(op, out.f32, src.f32, p)
@@ -372,12 +372,12 @@ func extremumLanesLoop[T number](x []T, min bool) T {
 	return m[0]
 }
 
-func (cpuBackend) ArgReduce(op backend.ReduceOp, s backend.Storage, l backend.Layout, dim int) backend.Storage {
-	src := cpuStore(s)
+func (Backend) ArgReduce(op backend.ReduceOp, s backend.Storage, l backend.Layout, dim int) backend.Storage {
+	src := store(s)
 	keptL := backend.Layout{Shape: cloneInts(l.Shape), Strides: l.Strides, Offset: l.Offset}
 	keptL.Shape[dim] = 1
 	outN := keptL.Numel()
-	out := newCPUStorage(Int64, outN)
+	out := newStorage(Int64, outN)
 	n, st := l.Shape[dim], l.Strides[dim]
 	switch src.dtype {
 	case Float32:

@@ -1,8 +1,8 @@
 //go:build cgo && amd64
 
-// This file must stay in sync with cpu_simd_other.go.
+// This file must stay in sync with simd_other.go.
 
-package tensor
+package cpu
 
 /*
 #cgo CFLAGS: -O3
@@ -108,7 +108,7 @@ GT_INLINE void binF64(int op, double *restrict d, const double *restrict a, long
 	GT_BIN_BODY(double)
 }
 
-// gtExpCore is expfCore (cpu_math.go) for x in [-87, 88].
+// gtExpCore is expfCore (math.go) for x in [-87, 88].
 GT_INLINE float gtExpCore(float x) {
 	float k = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
 	float r = (x - k * 0.693359375f) - k * -2.12194440e-4f;
@@ -124,7 +124,7 @@ GT_INLINE float gtExpCore(float x) {
 	return p * sc;
 }
 
-// expF32 is expSlice (cpu_math.go): the in-range lanes take expfCore's
+// expF32 is expSlice (math.go): the in-range lanes take expfCore's
 // operations on a clamped argument; a second pass redoes the rare
 // out-of-range and NaN elements in double precision.
 GT_INLINE void expF32(float *restrict d, const float *restrict s, long n) {
@@ -194,7 +194,7 @@ GT_INLINE void reluF32(float *restrict d, const float *restrict s, long n) {
 	}
 }
 
-// reluGradF32 is reluGrad (cpu_elementwise.go) for float32.
+// reluGradF32 is reluGrad (elementwise.go) for float32.
 GT_INLINE void reluGradF32(float *restrict d, const float *restrict g, const float *restrict y, long n) {
 	for (long i = 0; i < n; i++) {
 		d[i] = y[i] > 0.0f ? g[i] : 0.0f;
@@ -209,7 +209,7 @@ GT_INLINE void reluGradInPlaceF32(float *restrict g, const float *restrict y, lo
 	}
 }
 
-// adamF32 is adamRun (cpu_optim.go) for float32, in vectors of W lanes
+// adamF32 is adamRun (optim.go) for float32, in vectors of W lanes
 // and a scalar tail. (Written with intrinsics: GCC does not vectorize
 // sqrtf unless errno is off, which cgo's flags cannot say.)
 #define GT_ADAM(V, W, set1, loadu, storeu, add, mul, div, sqrt) \
@@ -277,7 +277,7 @@ GT_INLINE float sumF32(const float *restrict x, long n) {
 	return (float)(total + (double)r);
 }
 
-// extremumF32 is extremumLanesLoop (cpu_reduce.go) for float32, n >= 8:
+// extremumF32 is extremumLanesLoop (reduce.go) for float32, n >= 8:
 // eight running maxima (minima when isMin), folded pairwise, or the first
 // NaN. The AVX2 variant keeps the eight lanes in one register:
 // _mm256_max_ps(v, m) is v > m ? v : m, as the loop below.
@@ -342,7 +342,7 @@ GT_AVX2 static float gtExtremumF32_avx2(const float *x, long n, int isMin) {
 	return extremumFinish(x, n, i, lanes, _mm256_movemask_ps(nan) != 0, isMin);
 }
 
-// accRows4F32 is accRows4 (cpu_reduce.go) for float32 rows.
+// accRows4F32 is accRows4 (reduce.go) for float32 rows.
 GT_INLINE void accRows4F32(double *restrict acc, const float *restrict r0, const float *restrict r1,
 		const float *restrict r2, const float *restrict r3, long n) {
 	for (long i = 0; i < n; i++) {
@@ -374,7 +374,7 @@ GT_INLINE void cmpScalarF32(int op, uint8_t *restrict d, const float *restrict a
 	}
 }
 
-// whereF32 is whereF32Run (cpu_elementwise.go): d[i] = c[i] ? a[i*sa] :
+// whereF32 is whereF32Run (elementwise.go): d[i] = c[i] ? a[i*sa] :
 // b[i*sb], strides 0 or 1, selecting bits.
 GT_INLINE void whereF32(float *restrict d, const uint8_t *restrict c, const float *restrict a, long sa,
 		const float *restrict b, long sb, long n) {
@@ -392,7 +392,7 @@ GT_INLINE void whereF32(float *restrict d, const uint8_t *restrict c, const floa
 	}
 }
 
-// maxPool2F32 is maxPool2x2F32 (cpu_conv.go) over several planes of
+// maxPool2F32 is maxPool2x2F32 (conv.go) over several planes of
 // h×w inputs and oh×ow outputs: a candidate replaces the best so far when
 // the best is not NaN and the candidate is not <= it.
 GT_INLINE void maxPool2F32(float *restrict out, int64_t *restrict idx, const float *restrict in,
@@ -422,7 +422,7 @@ GT_INLINE void maxPool2F32(float *restrict out, int64_t *restrict idx, const flo
 	}
 }
 
-// The batch norm loops (cpu_norm.go). The sums keep 8 double lanes,
+// The batch norm loops (norm.go). The sums keep 8 double lanes,
 // element i in lane i%8, folded pairwise (4, 2, 1) at the end, as
 // shiftedSums and gradSums do; GCC vectorizes across the lanes.
 GT_INLINE double gtFold8(double *a) {
@@ -509,7 +509,7 @@ typedef struct {
 	long C, H, W, KH, KW, SH, SW, PH, PW, DH, DW, OH, OW;
 } gtWin;
 
-// gtInside is inside (cpu_conv.go): the range [*lo, *hi) of t in [0, n)
+// gtInside is inside (conv.go): the range [*lo, *hi) of t in [0, n)
 // for which t*stride + off is in [0, size).
 GT_INLINE void gtInside(long n, long stride, long off, long size, long *lo, long *hi) {
 	long l = 0, h = 0;
@@ -543,7 +543,7 @@ GT_INLINE void gtAddTo(float *restrict d, const float *restrict s, long n) {
 	for (; k < n; k++) d[k] += s[k];
 }
 
-// im2colF32 is im2colSample (cpu_conv.go): the C*KH*KW rows of OH*OW
+// im2colF32 is im2colSample (conv.go): the C*KH*KW rows of OH*OW
 // windows of one sample.
 GT_INLINE void im2colF32(float *restrict cols, const float *restrict x, const gtWin *g) {
 	long L = g->OH * g->OW;

@@ -1,8 +1,8 @@
 //go:build !cgo || !amd64
 
-// This file must stay in sync with cpu_simd_cgo.go.
+// This file must stay in sync with simd_cgo.go.
 
-package tensor
+package cpu
 
 import "github.com/gotensor/gotensor/tensorlib/backend"
 

@@ -1,4 +1,4 @@
-package tensor
+package cpu
 
 import (
 	"math"
@@ -11,8 +11,8 @@ import (
 // float64.
 
 var (
-	_ backend.Softmax   = cpuBackend{}
-	_ backend.LayerNorm = cpuBackend{}
+	_ backend.Softmax   = Backend{}
+	_ backend.LayerNorm = Backend{}
 )
 
 // dimSlices describes a contiguous tensor as outer*inner slices of n
@@ -43,10 +43,10 @@ func (s dimSlices) each(fn func(base, stride int)) {
 
 // Softmax computes each slice's maximum (NaN if any element is NaN) and
 // the float64 sum of exp(x - max), then the result.
-func (b cpuBackend) Softmax(x backend.Storage, xl backend.Layout, dim int, log bool) backend.Storage {
+func (b Backend) Softmax(x backend.Storage, xl backend.Layout, dim int, log bool) backend.Storage {
 	xs, off := b.flat(x, xl)
 	n := xl.Numel()
-	out := newCPUStorage(xs.dtype, n)
+	out := newStorage(xs.dtype, n)
 	sl := newDimSlices(xl.Shape, dim)
 	switch xs.dtype {
 	case Float32:
@@ -147,11 +147,11 @@ func expInPlace[T float](x []T) {
 
 // SoftmaxBackward computes y * (g - sum(g * y)), or g - exp(y) * sum(g)
 // for log-softmax, with float64 sums.
-func (b cpuBackend) SoftmaxBackward(g backend.Storage, gl backend.Layout, y backend.Storage, yl backend.Layout, dim int, log bool) backend.Storage {
+func (b Backend) SoftmaxBackward(g backend.Storage, gl backend.Layout, y backend.Storage, yl backend.Layout, dim int, log bool) backend.Storage {
 	gs, goff := b.flat(g, gl)
 	ys, yoff := b.flat(y, yl)
 	n := gl.Numel()
-	out := newCPUStorage(gs.dtype, n)
+	out := newStorage(gs.dtype, n)
 	sl := newDimSlices(gl.Shape, dim)
 	switch gs.dtype {
 	case Float32:
@@ -215,14 +215,14 @@ func softmaxGradRow[T float](d, g, y []T, log bool) {
 
 // LayerNorm computes each row's mean and biased variance in two float64
 // passes, then the result.
-func (b cpuBackend) LayerNorm(x backend.Storage, xl backend.Layout, k int, w backend.Storage, wl backend.Layout, bias backend.Storage, bl backend.Layout, eps float64) (y, mean, rstd backend.Storage) {
+func (b Backend) LayerNorm(x backend.Storage, xl backend.Layout, k int, w backend.Storage, wl backend.Layout, bias backend.Storage, bl backend.Layout, eps float64) (y, mean, rstd backend.Storage) {
 	xs, off := b.flat(x, xl)
 	numel := xl.Numel()
 	n := backend.Numel(xl.Shape[len(xl.Shape)-k:])
 	rows := backend.Numel(xl.Shape[:len(xl.Shape)-k])
 	ws, bs := b.float64sOr(w, wl, n, 1), b.float64sOr(bias, bl, n, 0)
 	mu, rs := make([]float64, rows), make([]float64, rows)
-	out := newCPUStorage(xs.dtype, numel)
+	out := newStorage(xs.dtype, numel)
 	switch xs.dtype {
 	case Float32:
 		layerNormRows(out.f32, xs.f32[off:off+numel], n, ws, bs, eps, mu, rs)
@@ -262,7 +262,7 @@ func layerNormRows[T float](y, x []T, n int, w, b []float64, eps float64, mu, rs
 // LayerNormBackward computes x's gradient row by row, rstd * (g*w -
 // mean(g*w) - xhat * mean(g*w*xhat)), and w's and b's as float64 sums
 // over the rows of g * xhat and g, columns in parallel.
-func (b cpuBackend) LayerNormBackward(g backend.Storage, gl backend.Layout, x backend.Storage, xl backend.Layout, k int, mean, rstd backend.Storage, w backend.Storage, wl backend.Layout, need [3]bool) (gx, gw, gb backend.Storage) {
+func (b Backend) LayerNormBackward(g backend.Storage, gl backend.Layout, x backend.Storage, xl backend.Layout, k int, mean, rstd backend.Storage, w backend.Storage, wl backend.Layout, need [3]bool) (gx, gw, gb backend.Storage) {
 	gs, goff := b.flat(g, gl)
 	xs, xoff := b.flat(x, xl)
 	numel := xl.Numel()
@@ -271,9 +271,9 @@ func (b cpuBackend) LayerNormBackward(g backend.Storage, gl backend.Layout, x ba
 	ln := layerNormGrad{n: n, mu: b.float64s(mean, backend.Contiguous([]int{rows})),
 		rs: b.float64s(rstd, backend.Contiguous([]int{rows})), w: b.float64sOr(w, wl, n, 1)}
 	needW, needB := need[1] && w != nil, need[2]
-	var out *cpuStorage
+	var out *Storage
 	if need[0] {
-		out = newCPUStorage(xs.dtype, numel)
+		out = newStorage(xs.dtype, numel)
 		gx = out
 	}
 	var sw, sb []float64

@@ -1,4 +1,4 @@
-package tensor
+package cpu
 
 import (
 	"math"
@@ -31,12 +31,12 @@ func lastDim(l backend.Layout, dim int) (backend.Layout, []int) {
 // for each row (of length l.Shape[dim]) with the buffer and an output
 // storage of dtype dt laid out the same way, and returns the output with
 // the rows moved back to dim.
-func (b cpuBackend) byRows(s backend.Storage, l backend.Layout, dim int, dt DType, fn func(in, out *cpuStorage, lo, hi int)) backend.Storage {
+func (b Backend) byRows(s backend.Storage, l backend.Layout, dim int, dt DType, fn func(in, out *Storage, lo, hi int)) backend.Storage {
 	pl, inv := lastDim(l, dim)
 	n := pl.Numel()
-	in := newCPUStorage(s.DType(), n)
+	in := newStorage(s.DType(), n)
 	b.Copy(s, pl, in, backend.Contiguous(pl.Shape))
-	tmp := newCPUStorage(dt, n)
+	tmp := newStorage(dt, n)
 	size := l.Shape[dim]
 	if n > 0 && size > 0 {
 		rows := n / size
@@ -48,15 +48,15 @@ func (b cpuBackend) byRows(s backend.Storage, l backend.Layout, dim int, dt DTyp
 	for d := range l.Shape {
 		back.Strides[d] = tl.Strides[inv[d]]
 	}
-	out := newCPUStorage(dt, n)
+	out := newStorage(dt, n)
 	b.Copy(tmp, back, out, backend.Contiguous(l.Shape))
 	return out
 }
 
 // Argsort implements backend.Sort.
-func (b cpuBackend) Argsort(s backend.Storage, l backend.Layout, dim int, descending bool) backend.Storage {
+func (b Backend) Argsort(s backend.Storage, l backend.Layout, dim int, descending bool) backend.Storage {
 	size := l.Shape[dim]
-	return b.byRows(s, l, dim, Int64, func(in, out *cpuStorage, lo, hi int) {
+	return b.byRows(s, l, dim, Int64, func(in, out *Storage, lo, hi int) {
 		idx := make([]int, size)
 		for r := lo; r < hi; r += size {
 			for i := range idx {
@@ -115,13 +115,13 @@ func compareNaNLast(a, b float64) int {
 }
 
 // CumSum implements backend.Sort.
-func (b cpuBackend) CumSum(s backend.Storage, l backend.Layout, dim int) backend.Storage {
+func (b Backend) CumSum(s backend.Storage, l backend.Layout, dim int) backend.Storage {
 	dt := s.DType()
 	if dt == Bool {
 		dt = Int64
 	}
 	size := l.Shape[dim]
-	return b.byRows(s, l, dim, dt, func(in, out *cpuStorage, lo, hi int) {
+	return b.byRows(s, l, dim, dt, func(in, out *Storage, lo, hi int) {
 		for r := lo; r < hi; r += size {
 			switch in.dtype {
 			case Float32:
