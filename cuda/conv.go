@@ -1,8 +1,6 @@
 package cuda
 
 import (
-	"github.com/gotensor/gotensor/tensorlib/tensor"
-
 	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
@@ -41,24 +39,4 @@ func (b *deviceBackend) Col2Im(c backend.Storage, cl backend.Layout, shape []int
 		d.elementwise("col2im_"+suffix(src.dt), int64(total), a)
 	})
 	return out
-}
-
-// MaxPool2d returns the window maxima of s [N, C, H, W] and their
-// positions.
-func (b *deviceBackend) MaxPool2d(s backend.Storage, l backend.Layout, kernel, stride, padding [2]int) (out, idx backend.Storage) {
-	src := b.store(s)
-	g := backend.NewWindow(l.Shape, kernel, stride, padding, [2]int{1, 1})
-	total := g.N * g.C * g.OH * g.OW
-	var o, ix *storage
-	d := b.dev
-	d.do(func() {
-		o = d.newStorage(src.dt, total)
-		ix = d.newStorage(tensor.Int64, total)
-		a := d.newArgs()
-		a.I64(int64(total)).Ptr(o.ptr).Ptr(ix.ptr).Ptr(src.ptr)
-		packRaw(a, l)
-		packConv(a, g)
-		d.elementwise("maxpool2d_"+suffix(src.dt), int64(total), a)
-	})
-	return o, ix
 }

@@ -10,6 +10,19 @@
 // arithmetic that the CPU backend (package cpu) and the CUDA backend
 // share.
 //
+// Besides Backend's methods, which every backend has, optional
+// interfaces compute one op in one pass over its data instead of the
+// several primitive calls it takes otherwise, each in the file of its op
+// (named as in the CPU and CUDA backends and kernels/): Conv (conv.go),
+// BatchNorm and LayerNorm (norm.go), ActivationGrad (activation.go),
+// Loss (loss.go), Softmax (softmax.go), Pool (pool.go), Sort (sort.go),
+// Attention (attention.go), FlashAttention (flash.go). Package tensor
+// uses one when the tensor's backend implements it and composes the same
+// result from the Backend methods when it does not. They follow Backend's
+// conventions: inputs may be any view, results are new contiguous
+// storages, and every float operand has one dtype, Float32 or Float64
+// (or 16-bit where the backend says so through HalfOps).
+//
 // A backend registers a factory for its device kind with Register, the
 // way database/sql drivers register themselves; package tensor opens it
 // when a tensor first moves to such a device.

@@ -6,6 +6,15 @@ import (
 	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
+// The CPU backend's batch and layer norm (backend.BatchNorm,
+// backend.LayerNorm), forward and backward: plain loops over planes and
+// rows in parallel, sums in float64.
+
+var (
+	_ backend.BatchNorm = Backend{}
+	_ backend.LayerNorm = Backend{}
+)
+
 // BatchNorm computes the statistics of each channel in one pass over its
 // planes (sums of x - shift and of its square in float64, shift being the
 // channel's first element) and the result in a second, as
@@ -300,4 +309,143 @@ func fromFloat64s(dt DType, v []float64) *Storage {
 		s.Set(i, x)
 	}
 	return s
+}
+
+// LayerNorm computes each row's mean and biased variance in two float64
+// passes, then the result.
+func (b Backend) LayerNorm(x backend.Storage, xl backend.Layout, k int, w backend.Storage, wl backend.Layout, bias backend.Storage, bl backend.Layout, eps float64) (y, mean, rstd backend.Storage) {
+	xs, off := b.flat(x, xl)
+	numel := xl.Numel()
+	n := backend.Numel(xl.Shape[len(xl.Shape)-k:])
+	rows := backend.Numel(xl.Shape[:len(xl.Shape)-k])
+	ws, bs := b.float64sOr(w, wl, n, 1), b.float64sOr(bias, bl, n, 0)
+	mu, rs := make([]float64, rows), make([]float64, rows)
+	out := newStorage(xs.dtype, numel)
+	switch xs.dtype {
+	case Float32:
+		layerNormRows(out.f32, xs.f32[off:off+numel], n, ws, bs, eps, mu, rs)
+	case Float64:
+		layerNormRows(out.f64, xs.f64[off:off+numel], n, ws, bs, eps, mu, rs)
+	default:
+		panic("tensor: LayerNorm on " + xs.dtype.String())
+	}
+	return out, fromFloat64s(xs.dtype, mu), fromFloat64s(xs.dtype, rs)
+}
+
+// layerNormRows normalises the rows of n elements of x into y, setting
+// each row's mean and rstd.
+func layerNormRows[T float](y, x []T, n int, w, b []float64, eps float64, mu, rs []float64) {
+	parallelFor(len(mu), max(1, grainElems/(n+1)), func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			xr, yr := x[r*n:(r+1)*n], y[r*n:(r+1)*n]
+			var s float64
+			for _, v := range xr {
+				s += float64(v)
+			}
+			m := s / float64(n)
+			var q float64
+			for _, v := range xr {
+				d := float64(v) - m
+				q += d * d
+			}
+			rstd := 1 / math.Sqrt(q/float64(n)+eps)
+			mu[r], rs[r] = m, rstd
+			for j, v := range xr {
+				yr[j] = T((float64(v)-m)*rstd*w[j] + b[j])
+			}
+		}
+	})
+}
+
+// LayerNormBackward computes x's gradient row by row, rstd * (g*w -
+// mean(g*w) - xhat * mean(g*w*xhat)), and w's and b's as float64 sums
+// over the rows of g * xhat and g, columns in parallel.
+func (b Backend) LayerNormBackward(g backend.Storage, gl backend.Layout, x backend.Storage, xl backend.Layout, k int, mean, rstd backend.Storage, w backend.Storage, wl backend.Layout, need [3]bool) (gx, gw, gb backend.Storage) {
+	gs, goff := b.flat(g, gl)
+	xs, xoff := b.flat(x, xl)
+	numel := xl.Numel()
+	n := backend.Numel(xl.Shape[len(xl.Shape)-k:])
+	rows := backend.Numel(xl.Shape[:len(xl.Shape)-k])
+	ln := layerNormGrad{n: n, mu: b.float64s(mean, backend.Contiguous([]int{rows})),
+		rs: b.float64s(rstd, backend.Contiguous([]int{rows})), w: b.float64sOr(w, wl, n, 1)}
+	needW, needB := need[1] && w != nil, need[2]
+	var out *Storage
+	if need[0] {
+		out = newStorage(xs.dtype, numel)
+		gx = out
+	}
+	var sw, sb []float64
+	if needW || needB {
+		sw, sb = make([]float64, n), make([]float64, n)
+	}
+	switch xs.dtype {
+	case Float32:
+		var d []float32
+		if out != nil {
+			d = out.f32
+		}
+		layerNormGradRows(d, gs.f32[goff:goff+numel], xs.f32[xoff:xoff+numel], ln, sw, sb, needW)
+	case Float64:
+		var d []float64
+		if out != nil {
+			d = out.f64
+		}
+		layerNormGradRows(d, gs.f64[goff:goff+numel], xs.f64[xoff:xoff+numel], ln, sw, sb, needW)
+	default:
+		panic("tensor: LayerNormBackward on " + xs.dtype.String())
+	}
+	if needW {
+		gw = fromFloat64s(xs.dtype, sw)
+	}
+	if needB {
+		gb = fromFloat64s(xs.dtype, sb)
+	}
+	return gx, gw, gb
+}
+
+// layerNormGrad holds what LayerNormBackward needs of the forward: the
+// row length, each row's mean and rstd, and the weight (1s for none).
+type layerNormGrad struct {
+	n         int
+	mu, rs, w []float64
+}
+
+// layerNormGradRows writes x's gradient into gx (when not nil) and adds
+// the column sums of g * xhat (when needW) and g into sw and sb (when not
+// nil).
+func layerNormGradRows[T float](gx, g, x []T, ln layerNormGrad, sw, sb []float64, needW bool) {
+	n, rows := ln.n, len(ln.mu)
+	if gx != nil {
+		parallelFor(rows, max(1, grainElems/(n+1)), func(lo, hi int) {
+			for r := lo; r < hi; r++ {
+				gr, xr, dr := g[r*n:(r+1)*n], x[r*n:(r+1)*n], gx[r*n:(r+1)*n]
+				m, rs := ln.mu[r], ln.rs[r]
+				var sa, sx float64
+				for j, v := range gr {
+					gw := float64(v) * ln.w[j]
+					sa += gw
+					sx += gw * (float64(xr[j]) - m) * rs
+				}
+				ca, cx := sa/float64(n), sx/float64(n)
+				for j, v := range gr {
+					dr[j] = T(rs * (float64(v)*ln.w[j] - ca - (float64(xr[j])-m)*rs*cx))
+				}
+			}
+		})
+	}
+	if sb == nil {
+		return
+	}
+	parallelFor(n, max(1, grainElems/(rows+1)), func(lo, hi int) {
+		for r := 0; r < rows; r++ {
+			gr, xr := g[r*n+lo:r*n+hi], x[r*n+lo:r*n+hi]
+			m, rs := ln.mu[r], ln.rs[r]
+			for j, v := range gr {
+				sb[lo+j] += float64(v)
+				if needW {
+					sw[lo+j] += float64(v) * (float64(xr[j]) - m) * rs
+				}
+			}
+		}
+	})
 }
