@@ -18,7 +18,7 @@
 // row, reductions in shared memory in a fixed order.
 //
 // The same sources are compiled by the host C++ compiler into the CPU
-// emulator (package cuda/internal/emu), against emu/cuda_emu.h. After
+// emulator (package cuda/internal/emu), against its cuda_emu.h. After
 // changing a .cu file, run
 //
 //	go generate ./kernels

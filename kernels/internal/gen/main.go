@@ -279,7 +279,8 @@ func emuTable(dir string, ptxs []ptxFile) ([]byte, error) {
 	for _, d := range deps {
 		fmt.Fprintf(&b, "//   %s\n", d)
 	}
-	b.WriteString("\n")
+	b.WriteString("\n// What the sources use of CUDA, for the host compiler.\n")
+	b.WriteString("#include \"cuda_emu.h\"\n\n")
 	for _, p := range ptxs {
 		fmt.Fprintf(&b, "#include \"../../../kernels/%s\"\n", p.src)
 	}
@@ -309,10 +310,12 @@ func emuTable(dir string, ptxs []ptxFile) ([]byte, error) {
 }
 
 // digestFiles returns "path sha256:hex" for every source the emulator
-// compiles: *.cu, *.cuh and emu/*.h.
+// compiles from kernels/: *.cu and *.cuh. (The emulator's own files,
+// cuda_emu.h among them, are in its package's folder, which the Go build
+// tracks itself.)
 func digestFiles(dir string) ([]string, error) {
 	var files []string
-	for _, pat := range []string{"*.cu", "*.cuh", "emu/*.h"} {
+	for _, pat := range []string{"*.cu", "*.cuh"} {
 		m, err := filepath.Glob(filepath.Join(dir, pat))
 		if err != nil {
 			return nil, err
