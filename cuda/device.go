@@ -67,7 +67,7 @@ func (d *device) function(name string) driver.Function {
 	if f, ok := d.funcs[name]; ok {
 		return f
 	}
-	mod, ok := kernels.ModuleOf(name)
+	mod, ok := kernels.ModuleOf(kernels.Kernel(name))
 	if !ok {
 		panic(fmt.Sprintf("cuda: no kernel %s in package kernels", name))
 	}

@@ -14,8 +14,8 @@ import (
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
-// The fused kernels (backend_fused.go) against the CPU backend, forward and
-// backward: rows shorter and longer than a block (the emulator's blocks
+// The fused kernels (softmax.go, norm.go, loss.go, activation.go,
+// pool.go) against the CPU backend, forward and backward: rows shorter and longer than a block (the emulator's blocks
 // have 32 threads) and not multiples of it, strided views, NaN and
 // infinities, empty tensors, float32 and float64.
 

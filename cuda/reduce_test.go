@@ -11,7 +11,7 @@ import (
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
-// The reduction paths of backend_reduce.go against the CPU backend: rows
+// The reduction paths of reduce.go against the CPU backend: rows
 // (a warp's lanes, a block, split into chunks), segmented rows
 // (BatchNorm's layout), columns (split or not), and strided layouts none
 // of these fit, over sizes that are not multiples of the warp, the block

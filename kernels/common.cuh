@@ -4,8 +4,8 @@
 // reductions, and the KERNEL macro.
 //
 // The same sources compile two ways: with nvcc to PTX (go generate
-// ./kernels), and with the host C++ compiler against emu/cuda_emu.h for the
-// CPU emulator (package cuda/internal/emu). Keep to what both accept: no
+// ./kernels), and with the host C++ compiler for the CPU emulator (package
+// cuda/internal/emu), whose cuda_emu.h comes before them there. Keep to what both accept: no
 // dynamic shared memory, no device-side printf, and of the warp intrinsics
 // only warpSize, __syncwarp and the shuffles (__shfl_sync, __shfl_up_sync,
 // __shfl_down_sync, __shfl_xor_sync) with the full mask 0xffffffff, every
@@ -17,8 +17,6 @@
 #include <climits>
 #include <cstring>
 #include <math.h>
-#else
-#include "emu/cuda_emu.h"
 #endif
 
 // KERNEL declares a kernel entry point. Entry points are extern "C" so that

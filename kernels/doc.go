@@ -6,7 +6,9 @@
 // build runs on Volta and every later architecture.
 //
 // Kernels are named <op>_<dtype> (add_f32, sum_rows_f64, cast_i64_bool)
-// and declared extern "C" so that their PTX names are those names. Each
+// and declared extern "C" so that their PTX names are those names;
+// names_gen.go, generated from the PTX, has a Kernel constant for each
+// (AddF32, SumRowsF64, CastI64Bool) and the module that defines it. Each
 // takes its element count first and covers any grid with a grid-stride
 // loop; strided inputs arrive as a Layout struct (common.cuh) with a
 // contiguous fast path (elementwise.cuh: 16-byte vectors, 32-bit indices).
@@ -16,12 +18,12 @@
 // row, reductions in shared memory in a fixed order.
 //
 // The same sources are compiled by the host C++ compiler into the CPU
-// emulator (package cuda/internal/emu), against emu/cuda_emu.h. After
+// emulator (package cuda/internal/emu), against its cuda_emu.h. After
 // changing a .cu file, run
 //
 //	go generate ./kernels
 //
 // with the CUDA toolkit installed (scripts/setup-cuda.sh), and commit the
-// PTX and cuda/internal/emu/kernels_gen.h it rewrites;
+// PTX, names_gen.go and cuda/internal/emu/kernels_gen.h it rewrites;
 // scripts/check-ptx.sh, run by CI, fails when they are stale.
 package kernels

@@ -5,7 +5,7 @@
 //   <op>_<dtype>(n, out, a, la, b, lb)               binary
 //   <op>_scalar_<dtype>(n, out, a, la, s, reversed)  binary with a scalar
 //
-// Semantics follow the CPU backend (tensorlib/tensor/cpu_elementwise.go):
+// Semantics follow the CPU backend (tensorlib/cpu/elementwise.go):
 // ReLU and Maximum/Minimum propagate NaN, GELU is the exact erf form,
 // integer Pow follows PyTorch for negative exponents. The 16-bit floats
 // (bf16, f16) load as float, compute as float and store rounded, as the

@@ -2,10 +2,9 @@ package kernels
 
 import (
 	"embed"
-	"regexp"
+	"slices"
 	"sort"
 	"strings"
-	"sync"
 )
 
 //go:embed ptx/*.ptx
@@ -36,31 +35,25 @@ func PTX(name string) []byte {
 	return b
 }
 
-var entryRE = regexp.MustCompile(`(?m)^\s*\.visible\s+\.entry\s+([A-Za-z_]\w*)\s*\(`)
+// A Kernel names one entry point of the PTX, <op>_<dtype> (add_f32,
+// cast_i64_bool). names_gen.go, generated from the PTX by go generate
+// ./kernels, has one constant for each (AddF32, CastI64Bool), so that
+// code that names a kernel by its constant is checked by the compiler.
+type Kernel string
 
-var index = sync.OnceValue(func() map[string]string {
-	m := map[string]string{}
-	for _, mod := range Modules() {
-		for _, e := range entryRE.FindAllSubmatch(PTX(mod), -1) {
-			m[string(e[1])] = mod
-		}
-	}
-	return m
-})
-
-// ModuleOf returns the module that defines kernel name, and false when no
+// ModuleOf returns the module that defines kernel k, and false when no
 // module does.
-func ModuleOf(kernel string) (string, bool) {
-	m, ok := index()[kernel]
+func ModuleOf(k Kernel) (string, bool) {
+	m, ok := modules[k]
 	return m, ok
 }
 
-// Kernels returns every kernel name, sorted.
-func Kernels() []string {
-	var names []string
-	for k := range index() {
+// Kernels returns every kernel, sorted.
+func Kernels() []Kernel {
+	names := make([]Kernel, 0, len(modules))
+	for k := range modules {
 		names = append(names, k)
 	}
-	sort.Strings(names)
+	slices.Sort(names)
 	return names
 }

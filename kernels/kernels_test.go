@@ -33,7 +33,7 @@ func TestModulesHaveEntries(t *testing.T) {
 			t.Errorf("%s.ptx does not target sm_%s (compute_%s)", mod, arch, arch)
 		}
 	}
-	for _, k := range []string{"add_f32", "sum_rows_f32", "argmax_rows_part_i64", "gather_bool", "im2col_f64", "adam_f32", "uniform_f32", "cast_i64_bool"} {
+	for _, k := range []Kernel{"add_f32", "sum_rows_f32", "argmax_rows_part_i64", "gather_bool", "im2col_f64", "adam_f32", "uniform_f32", "cast_i64_bool"} {
 		if _, ok := ModuleOf(k); !ok {
 			t.Errorf("kernel %s is in no module", k)
 		}
@@ -50,7 +50,7 @@ func TestModulesHaveEntries(t *testing.T) {
 func TestKernelNames(t *testing.T) {
 	re := regexp.MustCompile(`^[a-z0-9]+(_[a-z0-9]+)*_(f32|f64|i64|bool|bf16|f16|b1|b2|b4|b8|b16)$`)
 	for _, k := range Kernels() {
-		if !re.MatchString(k) && !strings.HasPrefix(k, "selftest_") {
+		if !re.MatchString(string(k)) && !strings.HasPrefix(string(k), "selftest_") {
 			t.Errorf("kernel %s is not named <op>_<dtype>", k)
 		}
 	}
@@ -65,7 +65,7 @@ func TestEmulatorTableCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	var files []string
-	for _, pat := range []string{"*.cu", "*.cuh", "emu/*.h"} {
+	for _, pat := range []string{"*.cu", "*.cuh"} {
 		m, _ := filepath.Glob(pat)
 		files = append(files, m...)
 	}
@@ -83,5 +83,32 @@ func TestEmulatorTableCurrent(t *testing.T) {
 	n := strings.Count(string(gen), "\n  X(")
 	if n != len(Kernels()) {
 		t.Errorf("kernels_gen.h lists %d kernels, the PTX has %d: run go generate ./kernels", n, len(Kernels()))
+	}
+}
+
+// TestNamesMatchPTX checks the generated names (names_gen.go) against the
+// entry points the embedded PTX defines, module by module: every entry
+// has its constant, in its module, and every constant is an entry (run
+// go generate ./kernels when they differ).
+func TestNamesMatchPTX(t *testing.T) {
+	entry := regexp.MustCompile(`(?m)^\s*\.visible\s+\.entry\s+([A-Za-z_]\w*)\s*\(`)
+	seen := 0
+	for _, mod := range Modules() {
+		for _, e := range entry.FindAllSubmatch(PTX(mod), -1) {
+			k := Kernel(e[1])
+			seen++
+			if got, ok := ModuleOf(k); !ok || got != mod {
+				t.Errorf("kernel %s of %s.ptx: ModuleOf = %q, %v; run go generate ./kernels", k, mod, got, ok)
+			}
+		}
+	}
+	if n := len(Kernels()); n != seen {
+		t.Errorf("names_gen.go names %d kernels, the PTX defines %d: run go generate ./kernels", n, seen)
+	}
+	// The constants are the PTX's names, spelled in Go.
+	for k, want := range map[Kernel]string{AddF32: "add_f32", CastI64Bool: "cast_i64_bool", ReluBackwardF32: "relu_backward_f32"} {
+		if string(k) != want {
+			t.Errorf("constant for %s is %q", want, k)
+		}
 	}
 }

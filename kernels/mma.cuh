@@ -13,7 +13,7 @@
 // kernels only on devices of capability 8.0 and up.
 //
 // Under nvcc the product is one inline PTX instruction; in the CPU
-// emulator it is emu_mma_m16n8k16 (emu/cuda_emu.h), which gives each lane
+// emulator it is emu_mma_m16n8k16 (cuda/internal/emu/cuda_emu.h), which gives each lane
 // the same outputs from the same per-lane fragments (and ldmatrix is
 // emu_ldmatrix_x4), so one kernel source runs on both. The fragment layout (PTX ISA, "Matrix Fragments for
 // mma.m16n8k16 with floating point type"), with g = lane/4 and q = lane%4:

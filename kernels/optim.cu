@@ -4,7 +4,7 @@
 //   adam_<dt>(n, p, g, gl, m, v, h)   one Adam / AdamW step
 //   sgd_<dt>(n, p, g, gl, buf, h)     one SGD step (buf null without momentum)
 //
-// The arithmetic follows the CPU backend (tensorlib/tensor/cpu_optim.go)
+// The arithmetic follows the CPU backend (tensorlib/cpu/optim.go)
 // operation for operation, in the parameter's dtype, so both devices give
 // the same parameters.
 #include "common.cuh"

@@ -1,6 +1,6 @@
 // reduce.cu: reductions of a strided tensor over a set of dims.
 //
-// The Go side (cuda/backend_reduce.go) orders the layout's dims as the
+// The Go side (cuda/reduce.go) orders the layout's dims as the
 // kernels take them, kept dims first (nkeep of them, nout outputs, row
 // major), reduced dims after (nred elements a row), and picks one of two
 // kernels:

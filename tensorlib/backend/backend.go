@@ -19,8 +19,8 @@ type Freer interface {
 }
 
 // A Backend implements tensor storage and compute for one device. The CPU
-// backend is built into package tensor; others (CUDA) register a Factory
-// with Register.
+// backend (package cpu) is the one package tensor opens itself; others
+// (CUDA) register a Factory with Register.
 //
 // Conventions: every Storage argument was made by the same backend; every
 // method that returns a Storage returns a new, contiguous one (row-major in

@@ -89,6 +89,14 @@ func (l Layout) BroadcastTo(shape []int) Layout {
 	return Layout{Shape: shape, Strides: st, Offset: l.Offset}
 }
 
+// Select returns l with dimension dim removed at index i: the layout of
+// the slice x.Select(dim, i) of a tensor x under l.
+func (l Layout) Select(dim, i int) Layout {
+	shape := append(slices.Clone(l.Shape[:dim]), l.Shape[dim+1:]...)
+	strides := append(slices.Clone(l.Strides[:dim]), l.Strides[dim+1:]...)
+	return Layout{Shape: shape, Strides: strides, Offset: l.Offset + i*l.Strides[dim]}
+}
+
 // Coalesce describes the joint traversal, in row-major order, of layouts
 // that share shape with fewer dimensions: it drops the dimensions of size
 // 1 and merges each dimension into the one before it when it is contiguous

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/gotensor/gotensor/tensorlib/backend"
+	"github.com/gotensor/gotensor/tensorlib/cpu"
 )
 
 // An AttentionOption configures ScaledDotProductAttention.
@@ -223,5 +224,46 @@ func attentionKernel(
 		gc := dense(g)
 		dq, dk, dv := bwd(qc.storage, kc.storage, vc.storage, os, lse, gc.storage, B, L, S, E, Ev, scale, causal)
 		return []*Tensor{newTensor(q.backend, dq, q.Shape()), newTensor(q.backend, dk, k.Shape()), newTensor(q.backend, dv, v.Shape())}
+	}, q, k, v)
+}
+
+// attentionBlocked is ScaledDotProductAttention's CPU path (cpu.Attention).
+func attentionBlocked(q, k, v, bias *Tensor, causal bool, scale float64) *Tensor {
+	batch := q.Shape()[:q.Dim()-2]
+	B := backend.Numel(batch)
+	L, S, E, Ev := q.Size(-2), k.Size(-2), q.Size(-1), v.Size(-1)
+	qc, kc, vc := q.Contiguous(), k.Contiguous(), v.Contiguous()
+	outShape := append(cloneInts(batch), L, Ev)
+	var bs backend.Storage
+	var biasOff []int
+	var biasStrides [2]int
+	if bias != nil {
+		bc := bias.Detach()
+		if bc.layout.Offset != 0 || !bc.layout.IsContiguous() {
+			bc = bc.Clone()
+		}
+		bl := bc.layout.BroadcastTo(append(cloneInts(batch), L, S))
+		biasOff = make([]int, B)
+		for b := range biasOff {
+			o, r := bl.Offset, b
+			for d := len(batch) - 1; d >= 0; d-- {
+				o += (r % batch[d]) * bl.Strides[d]
+				r /= batch[d]
+			}
+			biasOff[b] = o
+		}
+		n := len(bl.Strides)
+		bs, biasStrides = bc.storage, [2]int{bl.Strides[n-2], bl.Strides[n-1]}
+	}
+	os, backward := cpu.Attention(qc.storage, kc.storage, vc.storage, [3]int{qc.layout.Offset, kc.layout.Offset, vc.layout.Offset},
+		B, L, S, E, Ev, bs, biasOff, biasStrides, scale, causal)
+	out := newTensor(cpuEngine, os, outShape)
+	if !tracked(q, k, v) {
+		return out
+	}
+	return record(out, "ScaledDotProductAttention", func(g *Tensor) []*Tensor {
+		gc := g.Contiguous()
+		dq, dk, dv := backward(gc.storage, gc.layout.Offset)
+		return []*Tensor{newTensor(cpuEngine, dq, q.Shape()), newTensor(cpuEngine, dk, k.Shape()), newTensor(cpuEngine, dv, v.Shape())}
 	}, q, k, v)
 }

@@ -128,3 +128,38 @@ func BenchmarkMLPStep(b *testing.B) {
 		CrossEntropy(x.MatMul(w1).Add(b1).ReLU().MatMul(w2).Add(b2), y).Backward()
 	}
 }
+
+// Benchmarks of the CPU kernels that dominate MNIST training:
+// go test -run - -bench 'BatchNormShape|MaxPool|ReLUBackward' ./tensorlib/tensor
+
+// convActivations returns the first activations of a small MNIST CNN:
+// [128 16 26 26] and a per-channel [1 16 1 1] operand.
+func convActivations() (*Tensor, *Tensor) {
+	ManualSeed(0)
+	return Randn(128, 16, 26, 26), Rand(1, 16, 1, 1)
+}
+
+// BenchmarkBatchNormShape is a channel-wise broadcast op as in BatchNorm2d.
+func BenchmarkBatchNormShape(b *testing.B) {
+	x, s := convActivations()
+	for b.Loop() {
+		x.Div(s)
+	}
+}
+
+func BenchmarkMaxPool2x2(b *testing.B) {
+	x, _ := convActivations()
+	for b.Loop() {
+		x.MaxPool2d([2]int{2, 2}, [2]int{2, 2}, [2]int{0, 0})
+	}
+}
+
+// BenchmarkReLUBackward is the gradient of ReLU as the front end computes
+// it: a comparison with 0 and a Where.
+func BenchmarkReLUBackward(b *testing.B) {
+	x, _ := convActivations()
+	zero := Scalar(0)
+	for b.Loop() {
+		Where(x.GtScalar(0), x, zero)
+	}
+}

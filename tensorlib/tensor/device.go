@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/gotensor/gotensor/tensorlib/backend"
+	"github.com/gotensor/gotensor/tensorlib/cpu"
 )
 
 // A Device names where a tensor's storage lives: CPU, or an accelerator
@@ -46,7 +47,7 @@ type engine struct {
 }
 
 // cpuEngine serves the CPU.
-var cpuEngine = &engine{Backend: cpuBackend{}, device: CPU}
+var cpuEngine = &engine{Backend: cpu.Backend{}, device: CPU}
 
 // engines holds the devices opened so far.
 var engines struct {
@@ -58,6 +59,16 @@ var engines struct {
 // then those registered by a backend package ("cuda" once package cuda
 // provides devices).
 func Backends() []string { return append([]string{"cpu"}, backend.Kinds()...) }
+
+// BLAS names the matrix-multiply library behind MatMul on the CPU:
+// "openblas (Haswell)", with the CPU kernel OpenBLAS picked for this
+// machine, or "gonum" when OpenBLAS is not installed (Debian:
+// libopenblas0-pthread), when the build has no cgo, or when the
+// environment variable GOTENSOR_BLAS=gonum was set before the first
+// product.
+//
+//	tensor.BLAS() // "openblas (Haswell)"
+func BLAS() string { return cpu.BLAS() }
 
 // NewDevice returns the device of a registered kind with the given index,
 // opening its backend on first use. It panics with a *DeviceError when the

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gotensor/gotensor/tensorlib/backend"
+	"github.com/gotensor/gotensor/tensorlib/cpu"
 )
 
 // testBackend is a second device for tests. Its storage is its own type
@@ -18,9 +19,9 @@ type testBackend struct {
 	ops atomic.Int64 // calls that computed something
 }
 
-type testStorage struct{ cpu *cpuStorage }
+type testStorage struct{ cpu *cpu.Storage }
 
-func (s *testStorage) DType() DType { return s.cpu.dtype }
+func (s *testStorage) DType() DType { return s.cpu.DType() }
 func (s *testStorage) Len() int     { return s.cpu.Len() }
 
 var testBackends [2]*testBackend
@@ -36,7 +37,7 @@ func init() {
 	})
 }
 
-func (b *testBackend) un(s backend.Storage) *cpuStorage {
+func (b *testBackend) un(s backend.Storage) *cpu.Storage {
 	ts, ok := s.(*testStorage)
 	if !ok {
 		panic(fmt.Sprintf("testdev: got foreign storage %T", s))
@@ -46,16 +47,19 @@ func (b *testBackend) un(s backend.Storage) *cpuStorage {
 
 func (b *testBackend) wrap(s backend.Storage) backend.Storage {
 	b.ops.Add(1)
-	return &testStorage{cpu: s.(*cpuStorage)}
+	return &testStorage{cpu: s.(*cpu.Storage)}
 }
 
-var cpuB = cpuBackend{}
+var cpuB = cpu.Backend{}
 
 func (b *testBackend) Alloc(dt DType, n int) backend.Storage { return b.wrap(cpuB.Alloc(dt, n)) }
 func (b *testBackend) FromHost(data any) backend.Storage {
 	// Copy: the device keeps its own memory.
 	h := cpuB.FromHost(data)
-	return b.wrap(cpuB.contiguous(h, backend.Contiguous([]int{h.Len()})))
+	l := backend.Contiguous([]int{h.Len()})
+	c := cpuB.Alloc(h.DType(), h.Len())
+	cpuB.Copy(h, l, c, l)
+	return b.wrap(c)
 }
 func (b *testBackend) ToHost(s backend.Storage, l backend.Layout) any { return cpuB.ToHost(b.un(s), l) }
 func (b *testBackend) Copy(src backend.Storage, sl backend.Layout, dst backend.Storage, dl backend.Layout) {

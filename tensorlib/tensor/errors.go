@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gotensor/gotensor/tensorlib/backend"
+	"github.com/gotensor/gotensor/tensorlib/cpu"
 )
 
 // A ShapeError reports an op called with shapes it cannot work with:
@@ -207,17 +208,12 @@ func (e *OutOfMemoryError) Error() string {
 // TensorError marks *OutOfMemoryError as an Error.
 func (*OutOfMemoryError) TensorError() {}
 
-// hostCheckMin is the smallest allocation checked against the memory
-// available: below it, reading /proc costs more than it could save.
-const hostCheckMin = 64 << 20
-
-// checkHostAlloc panics with an *OutOfMemoryError when n bytes of host
-// memory cannot be had; the Go runtime would end the process instead.
-func checkHostAlloc(n int64) {
-	if n < hostCheckMin {
-		return
+// The CPU backend panics with these types, which it cannot name.
+func init() {
+	cpu.Errors.Index = func(op string, i, size int, msg, fix string) error {
+		return &IndexError{Op: op, Index: i, Size: size, Msg: msg, Fix: fix}
 	}
-	if avail, ok := backend.HostMemoryAvailable(); ok && n > avail {
-		panic(&OutOfMemoryError{Requested: n, Available: avail})
+	cpu.Errors.OutOfMemory = func(requested, available int64) error {
+		return &OutOfMemoryError{Requested: requested, Available: available}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/gotensor/gotensor/tensorlib/cpu"
 )
 
 // Finite-difference gradient checking with PyTorch's gradcheck defaults.
@@ -63,17 +65,17 @@ func gradcheck(t *testing.T, name string, f func(xs ...*Tensor) *Tensor, inputs 
 	}
 	// Numeric Jacobian, one column per input element.
 	for k, x := range inputs {
-		data := x.storage.(*cpuStorage).f64
-		for i := range data {
-			orig := data[i]
+		data := x.storage.(*cpu.Storage)
+		for i := range data.Len() {
+			orig := data.At(i)
 			var plus, minus []float64
 			NoGrad(func() {
-				data[i] = orig + gcEps
+				data.Set(i, orig+gcEps)
 				plus = eval().Float64s()
-				data[i] = orig - gcEps
+				data.Set(i, orig-gcEps)
 				minus = eval().Float64s()
 			})
-			data[i] = orig
+			data.Set(i, orig)
 			for o := 0; o < nOut; o++ {
 				num := (plus[o] - minus[o]) / (2 * gcEps)
 				a := ana[o][k][i]

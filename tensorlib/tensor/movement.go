@@ -167,12 +167,12 @@ func (x *Tensor) Select(dim, i int) *Tensor {
 			Msg: fmt.Sprintf("index %d is out of range for dim %d of size %d (shape %v)", i, d, size, x.layout.Shape),
 			Fix: fmt.Sprintf("use an index in [%d, %d]", -size, size-1)})
 	}
-	out := x.view(selectLayout(x.layout, d, j))
+	out := x.view(x.layout.Select(d, j))
 	if !tracked(x) {
 		return out
 	}
 	return record(out, "Select", func(g *Tensor) []*Tensor {
-		return []*Tensor{embed(g, x.layout.Shape, func(z backend.Layout) backend.Layout { return selectLayout(z, d, j) })}
+		return []*Tensor{embed(g, x.layout.Shape, func(z backend.Layout) backend.Layout { return z.Select(d, j) })}
 	}, x)
 }
 

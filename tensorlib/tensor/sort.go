@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gotensor/gotensor/tensorlib/backend"
+	"github.com/gotensor/gotensor/tensorlib/cpu"
 )
 
 // argsort returns the Int64 positions that sort x along dim d, computed on
@@ -21,7 +22,7 @@ func argsort(x *Tensor, d int, descending bool) *Tensor {
 		return newTensor(x.backend, sb.Argsort(src.storage, src.layout, d, descending), x.Shape())
 	}
 	h := src.Detach().CPU()
-	idx := newTensor(cpuEngine, cpuBackend{}.Argsort(h.storage, h.layout, d, descending), x.Shape())
+	idx := newTensor(cpuEngine, cpu.Backend{}.Argsort(h.storage, h.layout, d, descending), x.Shape())
 	return idx.To(x.Device())
 }
 
@@ -81,7 +82,7 @@ func (x *Tensor) CumSum(dim int) *Tensor {
 		out = newTensor(x.backend, sb.CumSum(x.storage, x.layout, d), x.Shape())
 	} else {
 		h := x.Detach().CPU()
-		out = newTensor(cpuEngine, cpuBackend{}.CumSum(h.storage, h.layout, d), x.Shape()).To(x.Device())
+		out = newTensor(cpuEngine, cpu.Backend{}.CumSum(h.storage, h.layout, d), x.Shape()).To(x.Device())
 	}
 	if !x.DType().IsFloat() || !tracked(x) {
 		return out

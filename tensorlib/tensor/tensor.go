@@ -4,6 +4,7 @@ import (
 	"github.com/gotensor/gotensor/autograd"
 
 	"github.com/gotensor/gotensor/tensorlib/backend"
+	"github.com/gotensor/gotensor/tensorlib/cpu"
 )
 
 // A Tensor is an n-dimensional array of one dtype on one device.
@@ -89,8 +90,8 @@ func (x *Tensor) Item() float64 {
 		panic(shapeErr("Item", "reduce it first (Sum, Mean) or pick one element with Select", [][]int{x.Shape()},
 			"a tensor with %d elements (shape %v) cannot be converted to a number; Item needs exactly one element", x.Numel(), x.layout.Shape))
 	}
-	if cs, ok := x.storage.(*cpuStorage); ok {
-		return cs.at(x.layout.Offset)
+	if cs, ok := x.storage.(*cpu.Storage); ok {
+		return cs.At(x.layout.Offset)
 	}
 	return hostAt(x.backend.ToHost(x.storage, x.layout), 0)
 }

@@ -1,6 +1,6 @@
 // Package emu is a CUDA device emulated on the CPU: it implements
 // driver.Driver by running the kernels of kernels/*.cu, compiled by the
-// host C++ compiler against kernels/emu/cuda_emu.h, and by mapping cuBLAS
+// host C++ compiler against cuda_emu.h, and by mapping cuBLAS
 // GEMMs onto a CPU GEMM with the same column-major arguments.
 //
 // Device memory is host memory allocated apart from the Go heap (C

@@ -5,27 +5,29 @@
 // any of them changes this file, so the Go build recompiles the emulator):
 //   activation.cu sha256:774d77f28b00ed6e94b61c44736c3390bac32076cb996d8cce11e61a2d5b8cd2
 //   attention.cu sha256:e5ed3fd5fe1c2ebfcfd76d65de3e24d87c08d1298c3dac6e327c0224ca65ef53
-//   common.cuh sha256:853b143d15d959c4ed527c4dc2e825475d8aae18ab4d7221add3e6b65a1ccdb4
+//   common.cuh sha256:7de8d86f5fa943214962181a2b9e6e811d1d0209815f70658dad57918946ca6a
 //   compare.cu sha256:cc282688fbde131af875aa1221a6a889f393f8057170b44feacd725e5e152222
 //   conv.cu sha256:03563a0da51c15a5fbd2c761f376d651c308488372b1cb458c0a88bb2b18cf64
 //   copy.cu sha256:43ea7eb5193980c7c141620f97d3f85ce40685fb667a48d3dad60f13b0fc27cf
-//   elementwise.cu sha256:a4335d54406ad5f687f16a6966a9594db13e529f61c9ced3f45bfdfcabee50c5
+//   elementwise.cu sha256:26aaa50c1b73270ff3cebc9e1403bec9c531c07b386506bc1e16a2cec5faa8b4
 //   elementwise.cuh sha256:1cfbc88ec7d991f227b03b327e2c7ac61bb6b45a576960e276b033f2107bdcef
-//   emu/cuda_emu.h sha256:03d6b7d0236630efe42953d737ab07e184595bd8d013154e4b842116ad7fa744
 //   flash.cu sha256:337868b157641fbb524393720cd3b69339db15313537b83625521c75e82daa76
 //   index.cu sha256:813e0ed9effc04f2248e9a8b1a19131e93b6e112b39aeedf794db11be8862b8d
 //   linalg.cu sha256:46e2937ee6635ed6d9b51887ebc0025a37af86eabac5c48887630019c4171984
-//   mma.cuh sha256:32197dbfffa08cfc9ab4edddd94e9f5d3a0f89e0f33073e56880033a655db6e5
+//   mma.cuh sha256:a14d1abb9bcb251d8e2196a41919a8ccddfc6677061dc1dc3eedcb4f320ab64f
 //   norm.cu sha256:ff60ea51b3a84ea02a47e2236e7d8b62ed77784fb481d06204c912915ebb8f86
-//   optim.cu sha256:a68bf4027713cae4cdba1dbc8c1e78613d55b195c19ee497bca40483e585dcbd
+//   optim.cu sha256:7c8cb932c2feb81023b407e78016437f7efbf25ec05fc678f1ab064f6b45b6b7
 //   pool.cu sha256:6cd45a62618fad7ea4ee3d9db6c3df5a5745ec43d9fd256c227a88c5e3f3b259
 //   random.cu sha256:0979025070b46b57c7e684a11848aae58772b3cbe2a860e471556ec10bf09890
-//   reduce.cu sha256:f6fc32b7cec478afaa1f5929352e9973c17f258aa00e45d35abe0c6751203914
+//   reduce.cu sha256:dcc46aa6cc46face303f6190c9b65fa8bfe180ce628522599869a116f99b1fc4
 //   rows.cuh sha256:1136439f65a9a85348346042a25d656f567ebb201787da9a1a00d96d01d166d7
 //   selftest.cu sha256:ad1143bc8e0334a79415bbf9a16f8015244a70d7aec61baf33fa2b5710ae4d3b
 //   softmax.cu sha256:1a91c7fe1b283c1ea9de40b965b893a396bdc01051ccdb7c80ebdf09b24ff970
 //   sort.cu sha256:5f21ae3e3baf4cd0bf8a5c6f565b3e79c4ebf237fbf95e7f0c2c4f4da8f6575b
 //   window.cuh sha256:2f128ddc1b76baf371be0c3034e4bf57ece7c0291f70954817aa6c9d02759ba3
+
+// What the sources use of CUDA, for the host compiler.
+#include "cuda_emu.h"
 
 #include "../../../kernels/activation.cu"
 #include "../../../kernels/attention.cu"
