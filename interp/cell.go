@@ -16,6 +16,7 @@ import (
 	yaegi "github.com/traefik/yaegi/interp"
 
 	"github.com/gotensor/gotensor/display"
+	"github.com/gotensor/gotensor/internal/goroutine"
 	"github.com/gotensor/gotensor/interp/internal/cellrt"
 	"github.com/gotensor/gotensor/interp/internal/plan"
 )
@@ -105,7 +106,7 @@ func (c *cellRun) run(ctx context.Context, body func() error) error {
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
-		id := goid()
+		id := goroutine.ID()
 		c.mu.Lock()
 		c.goid = id
 		c.mu.Unlock()
@@ -236,7 +237,7 @@ func (c *cellRun) exit(code int) {
 	}
 	c.mu.Lock()
 	if c.exitGoid == 0 {
-		c.exitGoid = goid()
+		c.exitGoid = goroutine.ID()
 	}
 	c.mu.Unlock()
 	c.finish(e)
@@ -256,19 +257,6 @@ func (c *cellRun) recursion(err *cellrt.RecursionError) {
 func (c *cellRun) result(v any, m cellrt.Methods) {
 	b := render(v, m)
 	c.bundle = &b
-}
-
-// goid returns the calling goroutine's id, from the first line of its
-// stack trace: "goroutine 18 [running]:".
-func goid() uint64 {
-	var buf [64]byte
-	b := buf[:runtime.Stack(buf[:], false)]
-	b = bytes.TrimPrefix(b, []byte("goroutine "))
-	if i := bytes.IndexByte(b, ' '); i > 0 {
-		b = b[:i]
-	}
-	id, _ := strconv.ParseUint(string(b), 10, 64)
-	return id
 }
 
 // compileStep compiles one step of a plan: a file of declarations (or an

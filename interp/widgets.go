@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gotensor/gotensor/display"
+	"github.com/gotensor/gotensor/internal/goroutine"
 	"github.com/gotensor/gotensor/interp/internal/plan"
 	"github.com/gotensor/gotensor/interp/internal/symbols"
 	"github.com/gotensor/gotensor/widgets"
@@ -118,7 +119,7 @@ func (s *Session) attention() bool {
 	c.mu.Lock()
 	cell := c.goid
 	c.mu.Unlock()
-	if goid() != cell {
+	if goroutine.ID() != cell {
 		return false // another goroutine of the cell: the cell's own runs the work
 	}
 	s.drain(false)
