@@ -106,6 +106,7 @@ func (c *cellRun) run(ctx context.Context, body func() error) error {
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
+		defer s.bind()()
 		id := goroutine.ID()
 		c.mu.Lock()
 		c.goid = id

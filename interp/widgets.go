@@ -201,12 +201,11 @@ func (s *Session) drainIdle(ctx context.Context, out Output) {
 	if s.abandoned == nil {
 		s.intr.reset() // an earlier cell's interrupt must not stop callbacks
 	}
+	defer s.bind()()
 	if out != nil {
 		s.setOutput(out)
-		restore := display.SetPublisher(orderedPublisher{s, out})
 		defer func() {
 			s.flushStreams()
-			restore()
 			s.setOutput(nil)
 		}()
 	}
@@ -269,10 +268,9 @@ func (s *Session) captureInto(to widgets.Outputs, f func()) {
 	prev := s.output()
 	o := captured{to}
 	s.setOutput(o)
-	restore := display.SetPublisher(orderedPublisher{s, o})
+	defer s.bind()()
 	defer func() {
 		s.flushStreams()
-		restore()
 		s.setOutput(prev)
 	}()
 	defer s.callbackPanic(true)
