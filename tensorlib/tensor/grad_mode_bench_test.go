@@ -1,0 +1,35 @@
+package tensor
+
+import "testing"
+
+// benchSmallAdd times an Add of two 4-element tensors, one requiring
+// grad, so that the op asks for the grad mode and records a node: the
+// per-op cost of the grad-mode check, which must stay small beside the op.
+func benchSmallAdd(b *testing.B) {
+	x := Ones(4).SetRequiresGrad(true)
+	y := Ones(4)
+	for b.Loop() {
+		x.Add(y)
+	}
+}
+
+// BenchmarkGradModeSmallOp: no goroutine is inside a NoGrad scope (the
+// usual case, one atomic load).
+func BenchmarkGradModeSmallOp(b *testing.B) { benchSmallAdd(b) }
+
+// BenchmarkGradModeSmallOpOtherScope: another goroutine sits inside a
+// NoGrad scope, so the op looks its own goroutine up.
+func BenchmarkGradModeSmallOpOtherScope(b *testing.B) {
+	inside, leave := make(chan bool), make(chan bool)
+	go NoGrad(func() {
+		inside <- true
+		<-leave
+	})
+	<-inside
+	defer func() { leave <- true }()
+	benchSmallAdd(b)
+}
+
+// BenchmarkGradModeSmallOpNoGrad: the op runs inside a NoGrad scope of its
+// own goroutine and records nothing.
+func BenchmarkGradModeSmallOpNoGrad(b *testing.B) { NoGrad(func() { benchSmallAdd(b) }) }
