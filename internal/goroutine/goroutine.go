@@ -52,24 +52,24 @@ func stackID() uint64 {
 // A Local holds a value of type T per goroutine. Its zero value is ready
 // to use and holds no values. A Local must not be copied after first use.
 //
-// Get costs one atomic load while no goroutine has a value, and a map
-// look-up under a read lock while some goroutine has one.
+// Get costs one atomic load while no goroutine has a value, and a look-up
+// in a map that is never written (Set copies it) while some goroutine has
+// one: reads take no lock, so goroutines that read at once do not slow
+// each other, and Set, which runs when a scope opens or closes, pays for
+// it with a copy of a map of the few goroutines that have a value.
 type Local[T any] struct {
-	n  atomic.Int64 // how many goroutines have a value
-	mu sync.RWMutex
-	m  map[uint64]T
+	m  atomic.Pointer[map[uint64]T] // nil or empty: no goroutine has a value
+	mu sync.Mutex                   // serialises writers
 }
 
 // Get returns the calling goroutine's value and true, or T's zero value
 // and false when the goroutine has none.
 func (l *Local[T]) Get() (v T, ok bool) {
-	if l.n.Load() == 0 {
+	m := l.m.Load()
+	if m == nil {
 		return v, false
 	}
-	id := ID()
-	l.mu.RLock()
-	v, ok = l.m[id]
-	l.mu.RUnlock()
+	v, ok = (*m)[ID()]
 	return v, ok
 }
 
@@ -82,24 +82,38 @@ func (l *Local[T]) Get() (v T, ok bool) {
 // restore may be called from any goroutine, once.
 func (l *Local[T]) Set(v T) (restore func()) {
 	id := ID()
-	l.mu.Lock()
-	if l.m == nil {
-		l.m = map[uint64]T{}
-	}
-	prev, had := l.m[id]
-	l.m[id] = v
-	if !had {
-		l.n.Add(1)
-	}
-	l.mu.Unlock()
+	var prev T
+	var had bool
+	l.update(func(m map[uint64]T) {
+		prev, had = m[id]
+		m[id] = v
+	})
 	return func() {
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		if had {
-			l.m[id] = prev
-			return
-		}
-		delete(l.m, id)
-		l.n.Add(-1)
+		l.update(func(m map[uint64]T) {
+			if had {
+				m[id] = prev
+			} else {
+				delete(m, id)
+			}
+		})
 	}
+}
+
+// update applies change to a copy of the map and publishes the copy (nil
+// when it is empty, so that Get's check stays one load).
+func (l *Local[T]) update(change func(map[uint64]T)) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	m := map[uint64]T{}
+	if old := l.m.Load(); old != nil {
+		for k, v := range *old {
+			m[k] = v
+		}
+	}
+	change(m)
+	if len(m) == 0 {
+		l.m.Store(nil)
+		return
+	}
+	l.m.Store(&m)
 }
