@@ -14,21 +14,9 @@ func benchSmallAdd(b *testing.B) {
 }
 
 // BenchmarkGradModeSmallOp: no goroutine is inside a NoGrad scope (the
-// usual case, one atomic load).
+// usual case, one atomic load). autograd's BenchmarkEnabledOtherScope
+// times the check while another goroutine is inside a scope.
 func BenchmarkGradModeSmallOp(b *testing.B) { benchSmallAdd(b) }
-
-// BenchmarkGradModeSmallOpOtherScope: another goroutine sits inside a
-// NoGrad scope, so the op looks its own goroutine up.
-func BenchmarkGradModeSmallOpOtherScope(b *testing.B) {
-	inside, leave := make(chan bool), make(chan bool)
-	go NoGrad(func() {
-		inside <- true
-		<-leave
-	})
-	<-inside
-	defer func() { leave <- true }()
-	benchSmallAdd(b)
-}
 
 // BenchmarkGradModeSmallOpNoGrad: the op runs inside a NoGrad scope of its
 // own goroutine and records nothing.
