@@ -201,3 +201,21 @@ gate.Spin(big)`, ra)
 		t.Errorf("A after its interrupt: %q", res)
 	}
 }
+
+// TestDebuggedCellDisplays checks that a cell run under the debugger
+// (yaegi runs it in a goroutine the session cannot bind) publishes to its
+// session.
+func TestDebuggedCellDisplays(t *testing.T) {
+	s := newSession(t)
+	c := newDAPClient(t, s)
+	c.start()
+	var r recorder
+	if _, err := s.Execute(context.Background(), "n := 1\nfor i := 0; i < 2; i++ {\n\tn++\n}\ndisplay.HTML(\"<b>debugged</b>\")", &r); err != nil {
+		t.Fatal(err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.displays) != 1 || r.displays[0].Data["text/html"] != "<b>debugged</b>" {
+		t.Errorf("a debugged cell published %v, want its HTML", r.displays)
+	}
+}
