@@ -4,7 +4,7 @@ import "slices"
 
 // Backward propagates seed, the gradient of root's value, through the
 // graph that ends at root, and adds each leaf's share to its gradient.
-// Closures run with recording off. Unless retain is true, the graph is
+// Closures run with recording off, on the calling goroutine. Unless retain is true, the graph is
 // released as it is walked: each node drops its closure, and with it the
 // values the closure saved, as soon as its backward has run. Backward
 // returns ErrFreed, and does nothing, when the graph was released by an
@@ -22,8 +22,7 @@ func Backward(root *Node, seed Value, retain bool) error {
 	if !ok {
 		return ErrFreed
 	}
-	noGrad.Add(1)
-	defer noGrad.Add(-1)
+	defer noGrad.Set(struct{}{})()
 	defer func() {
 		for _, n := range order {
 			n.pending = nil

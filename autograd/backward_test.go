@@ -232,3 +232,25 @@ func TestNodeWithoutGradientIsReleased(t *testing.T) {
 		t.Error("a leaf was released")
 	}
 }
+
+// TestNoGradPerGoroutine checks that a NoGrad scope turns recording off on
+// its own goroutine only: another goroutine, and one started inside the
+// scope, keep recording.
+func TestNoGradPerGoroutine(t *testing.T) {
+	inside := make(chan struct{})
+	leave := make(chan struct{})
+	started := make(chan bool)
+	go NoGrad(func() {
+		go func() { started <- Enabled() }()
+		close(inside)
+		<-leave
+	})
+	<-inside
+	if !Enabled() {
+		t.Error("another goroutine's NoGrad scope turned recording off here")
+	}
+	if !<-started {
+		t.Error("a goroutine started inside a NoGrad scope does not record")
+	}
+	close(leave)
+}

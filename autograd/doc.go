@@ -16,5 +16,6 @@
 // so the memory they hold is reclaimed); a second Backward through it
 // returns ErrFreed. The engine never panics on misuse: it reports errors,
 // and the library on top decides what users see. NoGrad scopes turn
-// recording off.
+// recording off on the goroutine that opens them (the grad mode is per
+// goroutine, as PyTorch's is per thread).
 package autograd

@@ -28,4 +28,8 @@
 // and the session goes on. MemoryStats and Devices report on the devices,
 // Report formats both (the notebook's %gpu), and Synchronize waits for
 // queued work, for timing.
+//
+// The devices, their allocators and caches are the process's, shared by
+// every notebook session in it, as the GPU itself is: one session's
+// EmptyCache or memory statistics see the other's tensors too.
 package cuda

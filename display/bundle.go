@@ -1,9 +1,6 @@
 package display
 
-import (
-	"encoding/json"
-	"sync"
-)
+import "encoding/json"
 
 // Bundle is one rich output: the same value in several MIME types.
 //
@@ -50,7 +47,7 @@ func (b Bundle) withMeta(mime string, v any) Bundle {
 }
 
 // Publisher receives the outputs that display functions publish while a cell
-// runs. The notebook kernel installs one for every cell.
+// runs. A notebook session has one, in its Outlet.
 type Publisher interface {
 	// Display shows b. A non-empty id names the output so that a later call
 	// with update set replaces it in place instead of adding a new output.
@@ -60,34 +57,7 @@ type Publisher interface {
 	ClearOutput(wait bool)
 }
 
-var (
-	pubMu     sync.RWMutex
-	publisher Publisher
-)
-
-// SetPublisher installs p as the receiver of published outputs and returns a
-// function that restores the previous one. A nil p discards outputs.
-func SetPublisher(p Publisher) (restore func()) {
-	pubMu.Lock()
-	old := publisher
-	publisher = p
-	pubMu.Unlock()
-	return func() {
-		pubMu.Lock()
-		publisher = old
-		pubMu.Unlock()
-	}
-}
-
-// currentPublisher returns the installed publisher, or nil.
-func currentPublisher() Publisher {
-	pubMu.RLock()
-	p := publisher
-	pubMu.RUnlock()
-	return p
-}
-
-// publish sends b to the installed publisher, if any.
+// publish sends b to the calling goroutine's publisher, if any.
 func publish(b Bundle, id string, update bool) {
 	if p := currentPublisher(); p != nil {
 		p.Display(b, id, update)

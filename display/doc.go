@@ -50,6 +50,9 @@
 // Bundle() Bundle method (a Renderer), or richly when it has HTML() string,
 // Markdown() string, SVG() string or PNG() []byte methods.
 //
-// Outside a notebook (in a Go program or test) nothing is published unless a
-// Publisher is installed with SetPublisher.
+// In a notebook, each session's outputs go to its own Outlet, which the
+// session binds to the goroutines that run its code: two sessions in one
+// process never show into each other's cells, and SetPlotSize sizes one
+// session's plots. Outside a notebook (in a Go program or test) nothing is
+// published unless a Publisher is installed with SetPublisher.
 package display

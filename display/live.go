@@ -65,7 +65,8 @@ var processStamp = time.Now().UnixNano()
 // at once (the first one), or nil.
 func (v *live) changedLocked() *liveJob {
 	v.dirty = true
-	if p := currentPublisher(); p != nil {
+	o := currentOutlet()
+	if p := o.publisher(); p != nil {
 		v.pub = p
 	}
 	if !v.shown {
@@ -73,14 +74,10 @@ func (v *live) changedLocked() *liveJob {
 		v.id = newDisplayID()
 		return v.beginLocked(false)
 	}
-	pending.add(v)
+	o.pending.add(v)
 	v.scheduleLocked()
 	return nil
 }
-
-// pending holds the live outputs with changes not yet drawn, for
-// DrawPending.
-var pending liveSet
 
 // A liveSet is a set of live outputs, safe for concurrent use.
 type liveSet struct {
@@ -104,20 +101,6 @@ func (s *liveSet) take() map[*live]bool {
 	vs := s.set
 	s.set = nil
 	return vs
-}
-
-// DrawPending draws now, in the caller, every live output (LivePlot,
-// Progress) changed since its last drawing, which its throttled redraw
-// would otherwise draw up to a quarter of a second later. The notebook
-// kernel calls it when a cell ends, before the cell's reply, so that what
-// Jupyter saves (jupyter nbconvert --execute, gotensor run) shows every
-// live output's final state even when the cell did not call Done. Each
-// output goes where its last change was published. Later changes are
-// drawn live again.
-func DrawPending() {
-	for v := range pending.take() {
-		v.draw()
-	}
 }
 
 // liveJob is one redraw: the drawing function and where its result goes.

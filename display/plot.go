@@ -11,10 +11,16 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// PlotWidth and PlotHeight are the size, in CSS pixels, at which Plot,
-// PlotSVG and Show draw a *plot.Plot. Change them to resize later plots:
+// PlotWidth and PlotHeight are the process's size, in CSS pixels, at which
+// Plot, PlotSVG and Show draw a *plot.Plot: the size of every plot that
+// SetPlotSize has not sized. Setting them resizes later plots of every
+// notebook session in the process; SetPlotSize, which sizes the plots of
+// the session that calls it, is the way to resize them from a cell:
 //
-//	display.PlotWidth, display.PlotHeight = 800, 400
+//	display.SetPlotSize(800, 400)
+//
+// Assigning them (display.PlotWidth, display.PlotHeight = 800, 400) works
+// as before, for the whole process.
 var (
 	PlotWidth  = 600
 	PlotHeight = 360
@@ -22,11 +28,11 @@ var (
 
 // plotDPI is the resolution of PNG plots: twice the CSS 96 dpi, so they stay
 // sharp on high-density screens; the metadata asks front ends to show them
-// at PlotWidth×PlotHeight.
+// at their size in CSS pixels (SetPlotSize).
 const plotDPI = 192
 
 // Plot publishes p, a gonum.org/v1/plot plot, as a PNG image of
-// PlotWidth×PlotHeight CSS pixels (drawn at twice that resolution). The
+// 600×360 CSS pixels (SetPlotSize changes it) (drawn at twice that resolution). The
 // helpers LinePlot, Histogram and ConfusionMatrix make common plots; any
 // *plot.Plot can be customised before it is shown.
 //
@@ -39,7 +45,10 @@ func Plot(p *plot.Plot) { publish(PlotBundle(p), "", false) }
 // height metadata, and a "text/plain" description. Render and Show use it
 // for *plot.Plot values. When p cannot be drawn, it returns an error bundle
 // saying why.
-func PlotBundle(p *plot.Plot) Bundle { return PlotBundleSize(p, PlotWidth, PlotHeight) }
+func PlotBundle(p *plot.Plot) Bundle {
+	w, h := plotSize()
+	return PlotBundleSize(p, w, h)
+}
 
 // PlotBundleSize is PlotBundle at width×height CSS pixels. Show the bundle
 // to publish it:
@@ -66,7 +75,7 @@ func PlotBundleSize(p *plot.Plot, width, height int) (b Bundle) {
 	return b.with("text/plain", plotText(p))
 }
 
-// PlotSVG publishes p as an SVG image of PlotWidth×PlotHeight CSS pixels:
+// PlotSVG publishes p as an SVG image of 600×360 CSS pixels (SetPlotSize):
 // vector graphics that stay sharp at any zoom, at the cost of a larger
 // output for plots of many points.
 //
@@ -84,7 +93,8 @@ func PlotSVGBundle(p *plot.Plot) (b Bundle) {
 			b = ErrorBundle(fmt.Errorf("display: cannot draw the plot: %v", r))
 		}
 	}()
-	c := vgsvg.New(pxLength(PlotWidth), pxLength(PlotHeight))
+	w, h := plotSize()
+	c := vgsvg.New(pxLength(w), pxLength(h))
 	p.Draw(margin(draw.New(c)))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {

@@ -1,19 +1,11 @@
 package display
 
 import (
-	"math"
 	"strconv"
 	"strings"
 
+	"github.com/gotensor/gotensor/internal/textform"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
-)
-
-// The summary rule of a tensor's text form, PyTorch's defaults: tensors of
-// more than summaryThreshold elements show edgeItems items at each end of
-// every dimension longer than 2*edgeItems.
-const (
-	summaryThreshold = 1000
-	edgeItems        = 3
 )
 
 // TensorBundle returns the bundle of a tensor: "text/html" with a header
@@ -59,7 +51,7 @@ func tensorHTML(x *tensor.Tensor) string {
 	b.WriteString(`<div class="gt-tensor">`)
 	b.WriteString(tensorStyle)
 	shape := x.Shape()
-	summarize := x.Numel() > summaryThreshold
+	summarize := x.Numel() > textform.Threshold
 	b.WriteString(`<div class="gt-h">`)
 	b.WriteString(`<span class="gt-k">shape</span> ` + escape(shapeString(shape)))
 	b.WriteString(` · <span class="gt-k">dtype</span> ` + escape(x.DType().String()))
@@ -132,19 +124,16 @@ func shownValues(x *tensor.Tensor, summarize bool) *shown {
 	sub := detached(x)
 	for d, n := range shape {
 		s.gap[d] = -1
-		if summarize && n > 2*edgeItems {
-			sub = tensor.Cat(d, sub.Narrow(d, 0, edgeItems), sub.Narrow(d, n-edgeItems, edgeItems))
-			for i := 0; i < edgeItems; i++ {
-				s.idx[d] = append(s.idx[d], i)
+		for p, i := range textform.Shown(n, summarize) {
+			if i < 0 {
+				s.gap[d] = p - 1
+				continue
 			}
-			for i := n - edgeItems; i < n; i++ {
-				s.idx[d] = append(s.idx[d], i)
-			}
-			s.gap[d] = edgeItems - 1
-			continue
-		}
-		for i := 0; i < n; i++ {
 			s.idx[d] = append(s.idx[d], i)
+		}
+		if s.gap[d] >= 0 {
+			k := textform.EdgeItems
+			sub = tensor.Cat(d, sub.Narrow(d, 0, k), sub.Narrow(d, n-k, k))
 		}
 	}
 	if sub.Device() != tensor.CPU {
@@ -162,66 +151,23 @@ func shownValues(x *tensor.Tensor, summarize bool) *shown {
 }
 
 // formatValues formats a CPU tensor's items in row-major order as the
-// tensor's text form does: 4 decimals; "2." style when every value is
-// whole; scientific notation when magnitudes span more than 1000x (or
-// exceed 1e8, or fall below 1e-4 for non-whole values).
+// tensor's text form does (package textform's rules).
 func formatValues(x *tensor.Tensor) []string {
+	var out []string
 	switch x.DType() {
 	case tensor.Int64:
-		v := x.Int64s()
-		out := make([]string, len(v))
-		for i, n := range v {
-			out[i] = strconv.FormatInt(n, 10)
+		for _, n := range x.Int64s() {
+			out = append(out, strconv.FormatInt(n, 10))
 		}
-		return out
 	case tensor.Bool:
-		v := x.Bools()
-		out := make([]string, len(v))
-		for i, t := range v {
-			out[i] = "False"
-			if t {
-				out[i] = "True"
-			}
+		for _, b := range x.Bools() {
+			out = append(out, textform.Bool(b))
 		}
-		return out
-	}
-	v := x.Float64s()
-	intMode, sciMode := true, false
-	lo, hi := math.Inf(1), 0.0
-	found := false
-	for _, f := range v {
-		if f == 0 || math.IsInf(f, 0) || math.IsNaN(f) {
-			continue
-		}
-		found = true
-		a := math.Abs(f)
-		lo, hi = min(lo, a), max(hi, a)
-		if f != math.Ceil(f) {
-			intMode = false
-		}
-	}
-	if found {
-		if intMode {
-			sciMode = hi/lo > 1000 || hi > 1e8
-		} else {
-			sciMode = hi/lo > 1000 || hi > 1e8 || lo < 1e-4
-		}
-	}
-	out := make([]string, len(v))
-	for i, f := range v {
-		switch {
-		case math.IsNaN(f):
-			out[i] = "nan"
-		case math.IsInf(f, 1):
-			out[i] = "inf"
-		case math.IsInf(f, -1):
-			out[i] = "-inf"
-		case sciMode:
-			out[i] = strconv.FormatFloat(f, 'e', 4, 64)
-		case intMode:
-			out[i] = strconv.FormatFloat(f, 'f', 0, 64) + "."
-		default:
-			out[i] = strconv.FormatFloat(f, 'f', 4, 64)
+	default:
+		v := x.Float64s()
+		f := textform.ForValues(v)
+		for _, x := range v {
+			out = append(out, f.Format(x))
 		}
 	}
 	return out

@@ -15,6 +15,7 @@ import (
 
 	yaegi "github.com/traefik/yaegi/interp"
 
+	"github.com/gotensor/gotensor/internal/goroutine"
 	"github.com/gotensor/gotensor/interp/internal/cellrt"
 	"github.com/gotensor/gotensor/interp/internal/plan"
 	"github.com/gotensor/gotensor/kernel"
@@ -109,7 +110,8 @@ func (c *cellRun) run(ctx context.Context, body func() (*kernel.Bundle, error)) 
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
-		id := goid()
+		defer s.bind()()
+		id := goroutine.ID()
 		c.mu.Lock()
 		c.goid = id
 		c.mu.Unlock()
@@ -271,7 +273,7 @@ func (c *cellRun) exit(code int) {
 	}
 	c.mu.Lock()
 	if c.exitGoid == 0 {
-		c.exitGoid = goid()
+		c.exitGoid = goroutine.ID()
 	}
 	c.mu.Unlock()
 	c.finish(e)
@@ -284,19 +286,6 @@ func (c *cellRun) recursion(err *cellrt.RecursionError) {
 	msg := fmt.Sprintf("runaway recursion: %s went deeper than %d nested calls, the session's limit (%%maxdepth N changes it)", err.Func, err.Limit)
 	c.finish(&kernel.Error{Name: "RecursionError", Value: msg, Traceback: []string{"RecursionError: " + msg}})
 	runtime.Goexit()
-}
-
-// goid returns the calling goroutine's id, from the first line of its
-// stack trace: "goroutine 18 [running]:".
-func goid() uint64 {
-	var buf [64]byte
-	b := buf[:runtime.Stack(buf[:], false)]
-	b = bytes.TrimPrefix(b, []byte("goroutine "))
-	if i := bytes.IndexByte(b, ' '); i > 0 {
-		b = b[:i]
-	}
-	id, _ := strconv.ParseUint(string(b), 10, 64)
-	return id
 }
 
 // compileStep compiles one step of a plan: a file of declarations (or an

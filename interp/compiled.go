@@ -89,6 +89,7 @@ func (s *Session) startCompiler() {
 		OnAttention: s.compiledAttention,
 		OnExit:      func(code int) { s.running().exit(code) },
 		OnGoPanic:   s.goPanicAt,
+		OnGoStart:   s.bind,
 		OnRecursion: func(name string) { s.running().stackOverflow(name) },
 		OnSleep:     s.intr.sleep,
 		Stdin:       s.stdin,

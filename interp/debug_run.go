@@ -13,8 +13,10 @@ import (
 
 	yaegi "github.com/traefik/yaegi/interp"
 
+	"github.com/gotensor/gotensor/display"
 	"github.com/gotensor/gotensor/interp/internal/plan"
 	"github.com/gotensor/gotensor/kernel"
+	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // Running a step under yaegi's debugger, and the three things yaegi
@@ -115,6 +117,16 @@ func (d *debugger) execute(prog *yaegi.Program) (reflect.Value, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r := &debugRun{mainDone: make(chan struct{}), terminated: make(chan struct{})}
+	// yaegi runs the step in a goroutine that it starts from another of
+	// its own, which the session cannot bind (see Session.bind): while a
+	// step runs under the debugger, the session's publisher and interrupt
+	// hook are also the process's, for goroutines bound to no session.
+	restore := display.SetPublisher(sessionPublisher{d.s})
+	backend.SetInterruptHook(d.s.Interrupted)
+	defer func() {
+		backend.SetInterruptHook(nil)
+		restore()
+	}()
 	r.dbg = d.s.yi.Debug(ctx, prog, func(e *yaegi.DebugEvent) { d.event(r, e) }, &yaegi.DebugOptions{GoRoutineStartAt1: true})
 	d.shareMain(r.dbg)
 	d.mu.Lock()

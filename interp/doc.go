@@ -75,7 +75,16 @@
 // the memory left is a run-time error naming the sizes. Variables, functions,
 // types and tensors defined before are as they were. Cancelling Execute's
 // context interrupts the cell: interpreted loops and calls stop, so do the
-// tensor library's long ops (backend.SetInterruptHook) and time.Sleep.
+// tensor library's long ops (backend.BindInterruptHook) and time.Sleep.
+//
+// What a session owns stays its own when several run in one process: the
+// goroutines that run its cells, those the cells start and those that run
+// widgets' callbacks are bound to it (Session.bind), so display functions
+// publish to its running cell (display.Outlet), its live outputs are drawn
+// in its cells, and its interrupt stops its own ops only. The grad mode
+// and autocast scopes belong to each goroutine. What is truly the
+// process's is shared: the devices and their memory, the tensor backends'
+// registry, the modules loaded into the process.
 //
 // # Widgets and the safe point
 //

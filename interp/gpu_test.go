@@ -24,7 +24,7 @@ func TestGPUMagic(t *testing.T) {
 	}
 	_, out := mustRun(t, s, "%gpu")
 	if !strings.Contains(out, "cuda:0") || !strings.Contains(out, "allocated by tensors") ||
-		!strings.Contains(out, "variables holding GPU tensors:\n  g            [256 256] float32 cuda:0 256 KiB") {
+		!strings.Contains(out, "variables holding GPU tensors:\n  g            [256 256] float32 cuda:0 256.0 KiB") {
 		t.Errorf("%%gpu after a GPU tensor:\n%s", out)
 	}
 	t.Logf("%%gpu:\n%s", out)

@@ -22,8 +22,9 @@ import (
 //     own cancellation corrupts them). _gtStop is also set, with
 //     another bit, when work is posted to the running cell (Post): the
 //     loop's _gt.Stop runs it and the loop goes on (see attention).
-//   - Compiled tensor code polls the hook installed with
-//     backend.SetInterruptHook (the session's Interrupted).
+//   - Compiled tensor code polls the hook bound to the session's
+//     goroutines with backend.BindInterruptHook (the session's
+//     Interrupted; see Session.bind).
 //   - time.Sleep in a cell wakes up (see sleep).
 type interrupter struct {
 	stop  *int32 // the prelude's _gtStop

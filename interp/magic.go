@@ -16,6 +16,7 @@ import (
 
 	"github.com/gotensor/gotensor/cuda"
 	"github.com/gotensor/gotensor/kernel"
+	"github.com/gotensor/gotensor/tensorlib/backend"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
@@ -325,24 +326,10 @@ func tensorOf(v reflect.Value) (*tensor.Tensor, bool) {
 	return t, ok && t != nil
 }
 
-// tensorSummary describes a tensor in one line: "[2 3] float32 cpu 24 B".
+// tensorSummary describes a tensor in one line: "[2 3] float32 cpu 24 B",
+// "[1000 1000] float32 cpu 3.8 MiB".
 func tensorSummary(t *tensor.Tensor) string {
-	return fmt.Sprintf("%v %v %v %s", t.Shape(), t.DType(), t.Device(), formatBytes(int64(t.Numel())*int64(t.DType().Size())))
-}
-
-// formatBytes prints a size in bytes with a binary unit: "24 B", "3.8 MiB".
-func formatBytes(n int64) string {
-	if n < 1024 {
-		return fmt.Sprintf("%d B", n)
-	}
-	f := float64(n)
-	for _, unit := range []string{"KiB", "MiB", "GiB", "TiB"} {
-		f /= 1024
-		if f < 1024 || unit == "TiB" {
-			return fmt.Sprintf("%.3g %s", f, unit)
-		}
-	}
-	return ""
+	return fmt.Sprintf("%v %v %v %s", t.Shape(), t.DType(), t.Device(), backend.ByteSize(int64(t.Numel())*int64(t.DType().Size())))
 }
 
 // env lists (no args), shows (NAME) or sets (NAME=VALUE or NAME VALUE)

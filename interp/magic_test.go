@@ -62,7 +62,7 @@ func TestWhoTensors(t *testing.T) {
 		`(?m)^idx +\*tensor\.Tensor +\[3\] int64 cpu 24 B$`,
 		`(?m)^k +int +7$`,
 		`(?m)^none +\*tensor\.Tensor +<nil>$`,
-		`(?m)^w +\*tensor\.Tensor +\[1000 1000\] float32 cpu 3\.81 MiB$`,
+		`(?m)^w +\*tensor\.Tensor +\[1000 1000\] float32 cpu 3\.8 MiB$`,
 	}
 	for _, w := range want {
 		if !regexp.MustCompile(w).MatchString(out) {

@@ -155,6 +155,10 @@ type Session struct {
 	// w is the session's widgets: their Manager, the work posted to the
 	// running cell's safe points, where comm messages go (widgets.go).
 	w sessionWidgets
+
+	// outlet is where display functions publish on the session's
+	// goroutines (see bind): the running cell's output.
+	outlet *display.Outlet
 }
 
 // New starts a session.
@@ -166,6 +170,7 @@ func New(opts Options) (*Session, error) {
 		}
 	}
 	s := &Session{opts: opts}
+	s.outlet = display.NewOutlet(sessionPublisher{s})
 	s.dbg = newDebugger(s)
 	s.stdin = &stdinReader{s: s}
 	s.intr.max = opts.MaxDepth
@@ -188,6 +193,7 @@ func New(opts Options) (*Session, error) {
 		OnExit:      func(code int) { s.running().exit(code) },
 		OnGoexit:    runtime.Goexit,
 		OnGoPanic:   s.goPanic,
+		OnGoStart:   s.bind,
 		OnRecursion: func(err *cellrt.RecursionError) { s.running().recursion(err) },
 	}
 	s.initWidgets()
@@ -348,11 +354,29 @@ func (s *Session) Stderr() *os.File {
 }
 
 // Interrupted reports whether the session's running cell has been asked to
-// stop. Execute installs it as the tensor library's cancellation hook
-// (backend.SetInterruptHook): the CPU backend's parallel loops poll it
-// between chunks and stop the op with backend.ErrInterrupted, which ends
-// the cell as interrupted.
+// stop. The session binds it as the tensor library's cancellation hook of
+// the goroutines that run its code (see bind): the CPU backend's parallel
+// loops poll it between chunks and stop the op with
+// backend.ErrInterrupted, which ends the cell as interrupted.
 func (s *Session) Interrupted() bool { return s.intr.interrupted() }
+
+// bind makes the calling goroutine the session's until unbind is called:
+// display functions publish to the session's running cell
+// (display.Outlet) and the tensor library's long ops stop when the
+// session is interrupted (backend.BindInterruptHook), whatever other
+// sessions of the process do. The session binds the goroutines that run
+// its cells, those the cells start (cellrt's and native's OnGoStart) and
+// those that run widgets' callbacks. The grad mode and autocast scopes
+// are the goroutine's own and are not bound: a goroutine a cell starts
+// records gradients, as a thread PyTorch starts does.
+func (s *Session) bind() (unbind func()) {
+	unbindOutlet := s.outlet.Bind()
+	unbindHook := backend.BindInterruptHook(s.Interrupted)
+	return func() {
+		unbindHook()
+		unbindOutlet()
+	}
+}
 
 // output returns the running cell's Output, or nil.
 func (s *Session) output() kernel.Output {
@@ -380,14 +404,12 @@ func (s *Session) Execute(ctx context.Context, code string, out kernel.Output) (
 	s.cells++
 	s.setOutput(out)
 	s.noteComm(out)
-	restore := display.SetPublisher(orderedPublisher{s, out})
-	backend.SetInterruptHook(s.Interrupted)
+	defer s.bind()()
 	defer func() {
 		// Live plots and progress bars show their final state in what is
 		// saved, even when the cell did not call Done.
-		display.DrawPending()
+		s.outlet.DrawPending()
 		s.flushStreams()
-		restore()
 		s.setOutput(nil)
 	}()
 	defer s.cellEnded(ctx) // the widgets' callbacks the cell's loops did not run
@@ -459,22 +481,24 @@ func (r *stdinReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// orderedPublisher publishes rich output after the text written before it,
-// which the streams batch: without the flush, a display call would overtake
-// the cell's earlier prints.
-type orderedPublisher struct {
-	s   *Session
-	out kernel.Output
+// sessionPublisher is the session's display.Publisher: it publishes to the
+// running cell's output (nothing between cells), after the text written
+// before it, which the streams batch: without the flush, a display call
+// would overtake the cell's earlier prints.
+type sessionPublisher struct{ s *Session }
+
+func (p sessionPublisher) Display(b display.Bundle, id string, update bool) {
+	if out := p.s.output(); out != nil {
+		p.s.flushStreams()
+		out.Display(kernel.Bundle(b), id, update)
+	}
 }
 
-func (p orderedPublisher) Display(b display.Bundle, id string, update bool) {
-	p.s.flushStreams()
-	p.out.Display(kernel.Bundle(b), id, update)
-}
-
-func (p orderedPublisher) ClearOutput(wait bool) {
-	p.s.flushStreams()
-	p.out.ClearOutput(wait)
+func (p sessionPublisher) ClearOutput(wait bool) {
+	if out := p.s.output(); out != nil {
+		p.s.flushStreams()
+		out.ClearOutput(wait)
+	}
 }
 
 // flushStreams sends what the cell has written so far, through yaegi's

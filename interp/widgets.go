@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gotensor/gotensor/display"
+	"github.com/gotensor/gotensor/internal/goroutine"
 	"github.com/gotensor/gotensor/interp/internal/plan"
 	"github.com/gotensor/gotensor/interp/internal/symbols"
 	"github.com/gotensor/gotensor/kernel"
@@ -109,7 +110,7 @@ func (s *Session) attention() bool {
 	c.mu.Lock()
 	cell := c.goid
 	c.mu.Unlock()
-	if goid() != cell {
+	if goroutine.ID() != cell {
 		return false // another goroutine of the cell: the cell's own runs the work
 	}
 	s.drain(false)
@@ -191,12 +192,11 @@ func (s *Session) drainIdle(ctx context.Context, out kernel.Output) {
 	if s.abandoned == nil {
 		s.intr.reset() // an earlier cell's interrupt must not stop callbacks
 	}
+	defer s.bind()()
 	if out != nil {
 		s.setOutput(out)
-		restore := display.SetPublisher(orderedPublisher{s, out})
 		defer func() {
 			s.flushStreams()
-			restore()
 			s.setOutput(nil)
 		}()
 	}
@@ -259,10 +259,9 @@ func (s *Session) captureInto(to widgets.Outputs, f func()) {
 	prev := s.output()
 	o := captured{to}
 	s.setOutput(o)
-	restore := display.SetPublisher(orderedPublisher{s, o})
+	defer s.bind()()
 	defer func() {
 		s.flushStreams()
-		restore()
 		s.setOutput(prev)
 	}()
 	defer s.callbackPanic(true)

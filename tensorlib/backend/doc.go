@@ -27,6 +27,10 @@
 // way database/sql drivers register themselves; package tensor opens it
 // when a tensor first moves to such a device.
 //
-// Long native work checks the interrupt hook that the notebook kernel
-// installs (SetInterruptHook, Interrupted) and stops with ErrInterrupted.
+// Long native work checks the interrupt hook of the goroutine it runs for
+// (Interrupted, InterruptHook), which a notebook session binds to its own
+// goroutines (BindInterruptHook), and stops with ErrInterrupted.
+//
+// The registry of backends is process wide, as database/sql's drivers
+// are: a device is the machine's, whichever session uses it.
 package backend

@@ -2,8 +2,9 @@ package nn
 
 import (
 	"reflect"
-	"runtime"
 	"sync"
+
+	goroutines "github.com/gotensor/gotensor/internal/goroutine"
 )
 
 // This file lets a module's own Parameters or Children method be written
@@ -34,14 +35,14 @@ var (
 )
 
 // goroutine is the number of the goroutine that a walk of Parameters or
-// Children runs on, read once per walk when a module needs it (reading
-// it takes microseconds); 0 until then.
+// Children runs on, read once per walk when a module needs it; 0 until
+// then.
 type goroutine uint64
 
 // id returns g's number, reading it on first use.
 func (g *goroutine) id() uint64 {
 	if *g == 0 {
-		*g = goroutine(goroutineID())
+		*g = goroutine(goroutines.ID())
 	}
 	return uint64(*g)
 }
@@ -105,21 +106,4 @@ func moduleIdentity(m Forwarder) any {
 		return addressed{v.Type(), v.Pointer()}
 	}
 	return v.Type()
-}
-
-// goroutineID returns the calling goroutine's number, which the first
-// line of its stack trace gives: "goroutine 18 [running]:". Go has no
-// other way to tell the goroutine a call runs on.
-func goroutineID() uint64 {
-	var buf [40]byte
-	n := runtime.Stack(buf[:], false)
-	const prefix = "goroutine "
-	var id uint64
-	for _, c := range buf[len(prefix):n] {
-		if c < '0' || c > '9' {
-			break
-		}
-		id = id*10 + uint64(c-'0')
-	}
-	return id
 }

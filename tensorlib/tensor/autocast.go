@@ -1,6 +1,6 @@
 package tensor
 
-import "sync/atomic"
+import "github.com/gotensor/gotensor/internal/goroutine"
 
 // Autocast (mixed precision, as torch.autocast): inside a scope, the ops
 // that run on a GPU's tensor cores take their float inputs in a 16-bit
@@ -20,22 +20,22 @@ import "sync/atomic"
 // input is normalised in float32 with float32 statistics and parameters,
 // and rounded back.
 //
-// The scope is a function, as NoGrad is, and process wide: Go has no
-// goroutine-local state, and the state a notebook session owns (DESIGN:
-// interrupts, display) lives in values passed down, which tensor ops do
-// not receive. A scope cannot outlive the call that opened it: it ends
-// when f returns or panics (an interrupted cell included), so no session
-// is left autocasting by a cell that stopped. Ops on other goroutines
-// while f runs are autocast too; do not run scopes with different dtypes
-// on several goroutines at once.
+// The scope is a function, as NoGrad is, and belongs to the goroutine
+// that opens it, as PyTorch's autocast state belongs to a thread: ops on
+// other goroutines (another notebook session's, one that f starts) do not
+// autocast, and scopes with different dtypes on several goroutines at
+// once do not mix. A scope cannot outlive the call that opened it: it
+// ends when f returns or panics (an interrupted cell included), so no
+// session is left autocasting by a cell that stopped.
 
-// autocastState is the scope running now: nil or off for none.
+// autocastState is a scope: on is false for NoAutocast.
 type autocastState struct {
 	dt DType
 	on bool
 }
 
-var autocastNow atomic.Pointer[autocastState]
+// autocastNow holds the innermost scope of each goroutine inside one.
+var autocastNow goroutine.Local[autocastState]
 
 // Autocast runs f with ops autocasting to dt, BFloat16 (the usual choice:
 // float32's range, so no loss scaling) or Float16 (more precision, a range
@@ -61,35 +61,37 @@ func Autocast(dt DType, f func()) {
 		panic(dtypeErr("Autocast", "use tensor.BFloat16 or tensor.Float16", []DType{dt},
 			"autocasting to %v: the scope computes in a 16-bit float", dt))
 	}
-	withAutocast(&autocastState{dt: dt, on: true}, f)
+	withAutocast(autocastState{dt: dt, on: true}, f)
 }
 
 // NoAutocast runs f with autocasting off, inside an Autocast scope (as
 // torch.autocast(enabled=False)): ops take their inputs' dtypes, so a part
 // of a model that needs float32 can convert its inputs and run in it.
-func NoAutocast(f func()) { withAutocast(&autocastState{}, f) }
+func NoAutocast(f func()) { withAutocast(autocastState{}, f) }
 
-func withAutocast(s *autocastState, f func()) {
-	prev := autocastNow.Swap(s)
-	defer autocastNow.Store(prev)
+func withAutocast(s autocastState, f func()) {
+	defer autocastNow.Set(s)()
 	f()
 }
 
-// AutocastDType returns the dtype ops autocast to now and true inside an
-// Autocast scope, or Float32 and false outside one (or inside
+// AutocastDType returns the dtype ops on the calling goroutine autocast to
+// now and true inside an Autocast scope, or Float32 and false outside one (or inside
 // NoAutocast).
 func AutocastDType() (DType, bool) {
-	if s := autocastNow.Load(); s != nil && s.on {
+	if s, ok := autocastNow.Get(); ok && s.on {
 		return s.dt, true
 	}
 	return Float32, false
 }
 
-// suspendAutocast turns autocasting off until the returned function is
-// called: Backward runs each op's backward in its forward's dtypes.
+// suspendAutocast turns autocasting off on the calling goroutine until the
+// returned function is called: Backward runs each op's backward in its
+// forward's dtypes.
 func suspendAutocast() (restore func()) {
-	prev := autocastNow.Swap(nil)
-	return func() { autocastNow.Store(prev) }
+	if _, on := AutocastDType(); !on {
+		return func() {}
+	}
+	return autocastNow.Set(autocastState{})
 }
 
 // AutocastLower returns x converted to the autocast dtype inside an

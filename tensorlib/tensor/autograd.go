@@ -148,14 +148,17 @@ func checkGradLike(op string, x, g *Tensor) {
 
 // NoGrad runs f without recording a graph: tensors computed inside do not
 // require grad, which saves memory and time in evaluation and in optimizer
-// updates. Scopes nest. The scope is process wide (ops on other goroutines
-// are not recorded while f runs either).
+// updates. Scopes nest. The scope belongs to the calling goroutine, as
+// PyTorch's grad mode belongs to a thread: ops on other goroutines (another
+// notebook session's, one that f starts) record as usual, while an op's
+// own parallel work runs for the op, which checked the mode on the
+// caller's goroutine.
 //
 //	tensor.NoGrad(func() { acc = model.Forward(x).Argmax(1).Eq(y).AsType(tensor.Float32).Mean().Item() })
 func NoGrad(f func()) { autograd.NoGrad(f) }
 
-// GradEnabled reports whether ops record a graph now (false inside NoGrad
-// and during Backward).
+// GradEnabled reports whether ops on the calling goroutine record a graph
+// now (false inside NoGrad and during Backward).
 func GradEnabled() bool { return autograd.Enabled() }
 
 // tracked reports whether an op on xs must record a node: recording is on

@@ -6,16 +6,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gotensor/gotensor/internal/textform"
 	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
-// The print options, PyTorch's defaults.
-const (
-	printPrecision = 4
-	printThreshold = 1000
-	printEdgeItems = 3
-	printLineWidth = 80
-)
+// printLineWidth is PyTorch's print option: lines wrap before 80 columns.
+// The others, and the rules of what is shown and how floats are written,
+// are package textform's, which display's HTML table follows too.
+const printLineWidth = 80
 
 // String formats x as PyTorch prints a tensor: values with 4 decimals (or
 // "1." style when every value is whole, or scientific notation when the
@@ -100,12 +98,11 @@ type printer struct {
 	i         []int64
 	b         []bool
 	width     int
-	intMode   bool
-	sciMode   bool
+	floats    textform.Floats
 }
 
 func newPrinter(x *Tensor) *printer {
-	p := &printer{shape: x.Shape(), strides: backend.ContiguousStrides(x.layout.Shape), summarize: x.Numel() > printThreshold, dtype: x.DType(), width: 1}
+	p := &printer{shape: x.Shape(), strides: backend.ContiguousStrides(x.layout.Shape), summarize: x.Numel() > textform.Threshold, dtype: x.DType(), width: 1}
 	switch h := x.host().(type) {
 	case []float32:
 		p.f = make([]float64, len(h))
@@ -136,33 +133,15 @@ func newPrinter(x *Tensor) *printer {
 		}
 		return p
 	}
-	p.intMode = true
 	var vals []float64
 	for _, i := range idx {
-		v := p.f[i]
-		if v != 0 && !math.IsInf(v, 0) && !math.IsNaN(v) {
+		if v := p.f[i]; v != 0 && !math.IsInf(v, 0) && !math.IsNaN(v) {
 			vals = append(vals, v)
 		}
 	}
-	if len(vals) == 0 {
-		return p
-	}
-	lo, hi := math.Inf(1), 0.0
+	p.floats = textform.ForValues(vals)
 	for _, v := range vals {
-		a := math.Abs(v)
-		lo, hi = min(lo, a), max(hi, a)
-		if v != math.Ceil(v) {
-			p.intMode = false
-		}
-	}
-	if p.intMode {
-		p.sciMode = hi/lo > 1000 || hi > 1e8
-	} else {
-		p.sciMode = hi/lo > 1000 || hi > 1e8 || lo < 1e-4
-	}
-	for _, v := range vals {
-		w := len(p.fmtFloat(v))
-		p.width = max(p.width, w)
+		p.width = max(p.width, len(p.floats.Format(v)))
 	}
 	return p
 }
@@ -185,55 +164,17 @@ func (p *printer) shownIndices(dim, off int, acc []int) []int {
 
 // shownRange returns the indices shown along a dim of size n, with -1 for
 // the "..." in between.
-func (p *printer) shownRange(n int) []int {
-	var r []int
-	if p.summarize && n > 2*printEdgeItems {
-		for i := 0; i < printEdgeItems; i++ {
-			r = append(r, i)
-		}
-		r = append(r, -1)
-		for i := n - printEdgeItems; i < n; i++ {
-			r = append(r, i)
-		}
-		return r
-	}
-	for i := 0; i < n; i++ {
-		r = append(r, i)
-	}
-	return r
-}
-
-func (p *printer) fmtFloat(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return "nan"
-	case math.IsInf(v, 1):
-		return "inf"
-	case math.IsInf(v, -1):
-		return "-inf"
-	}
-	switch {
-	case p.sciMode:
-		return strconv.FormatFloat(v, 'e', printPrecision, 64)
-	case p.intMode:
-		s := strconv.FormatFloat(v, 'f', 0, 64)
-		return s + "."
-	}
-	return strconv.FormatFloat(v, 'f', printPrecision, 64)
-}
+func (p *printer) shownRange(n int) []int { return textform.Shown(n, p.summarize) }
 
 // raw formats element i without padding.
 func (p *printer) raw(i int) string {
 	switch {
 	case p.f != nil:
-		return p.fmtFloat(p.f[i])
+		return p.floats.Format(p.f[i])
 	case p.i != nil:
 		return strconv.FormatInt(p.i[i], 10)
 	}
-	if p.b[i] {
-		return "True"
-	}
-	return "False"
+	return textform.Bool(p.b[i])
 }
 
 func (p *printer) elem(i int) string {

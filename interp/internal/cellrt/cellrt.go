@@ -62,6 +62,12 @@ type Runtime struct {
 	// write it to Stderr.
 	OnGoPanic func(r any)
 
+	// OnGoStart is called first by every goroutine a cell starts, on that
+	// goroutine, and the function it returns last: the executor makes the
+	// goroutine its session's (its outputs, its interrupt) for its life.
+	// Default: nothing.
+	OnGoStart func() (end func())
+
 	// OnRecursion ends the cell for a call deeper than Limit. It must not
 	// return. Default: panic with the *RecursionError. A panic unwinds
 	// yaegi's frames in time quadratic in their number (each frame
@@ -134,6 +140,7 @@ func (rt *Runtime) exports() map[string]map[string]reflect.Value {
 		"Fatal":              reflect.ValueOf(rt.Fatal),
 		"Fatalf":             reflect.ValueOf(rt.Fatalf),
 		"GoPanic":            reflect.ValueOf(rt.GoPanic),
+		"GoStart":            reflect.ValueOf(rt.GoStart),
 		"Print":              reflect.ValueOf(rt.Print),
 		"Println":            reflect.ValueOf(rt.Println),
 		"Fmt":                reflect.ValueOf(Fmt),
@@ -286,6 +293,15 @@ func (rt *Runtime) Fatalf(printf func(string, ...any)) func(string, ...any) {
 		printf(format, v...)
 		rt.Exit(1)
 	}
+}
+
+// GoStart begins a goroutine that a cell started (OnGoStart); defer the
+// function it returns.
+func (rt *Runtime) GoStart() (end func()) {
+	if rt.OnGoStart != nil {
+		return rt.OnGoStart()
+	}
+	return func() {}
 }
 
 // GoPanic reports the panic of a goroutine a cell started.

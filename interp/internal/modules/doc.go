@@ -2,6 +2,11 @@
 // running notebook session: compiled, at native speed, without restarting
 // the kernel or losing the session's state.
 //
+// What it loads is the process's, not a session's: a plugin, once opened,
+// stays for the life of the process, and a process holds one version of a
+// package, so every session in the process shares the modules any of them
+// loaded and their versions.
+//
 // For `%go get MODULE[@VERSION]` (Loader.Get) and for an import of a package
 // that no module of the session provides yet (Loader.Import, "autoget"), a
 // Loader

@@ -34,6 +34,12 @@ type Hooks struct {
 	// Default: write it to Stderr.
 	OnGoPanic func(r any, stack []uintptr)
 
+	// OnGoStart is called first by every goroutine that a cell starts, on
+	// that goroutine, and the function it returns last: the session makes
+	// the goroutine its own (its outputs, its interrupt) for its life.
+	// Default: nothing.
+	OnGoStart func() (end func())
+
 	// OnRecursion ends the cell when a call of function name made a
 	// goroutine's stack deeper than MaxStack bytes. It must not return.
 	// Default: panic with a *RecursionError.
@@ -136,7 +142,16 @@ func (h *Hooks) Sleep(d time.Duration) {
 	time.Sleep(d)
 }
 
-// Recover reports a goroutine's panic: `defer h.Recover()` is the first
+// GoStart begins a goroutine that a compiled cell started (OnGoStart):
+// `defer h.GoStart()()` is its first statement.
+func (h *Hooks) GoStart() (end func()) {
+	if h != nil && h.OnGoStart != nil {
+		return h.OnGoStart()
+	}
+	return func() {}
+}
+
+// Recover reports a goroutine's panic: `defer h.Recover()` is the second
 // statement of every goroutine a compiled cell starts, so that its panic
 // ends neither the goroutine's cell nor the process.
 func (h *Hooks) Recover() {

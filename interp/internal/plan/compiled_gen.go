@@ -1163,7 +1163,7 @@ func (g *cgen) goStmt(st *ast.GoStmt) {
 		if len(names) > 0 {
 			def = strings.Join(names, ", ") + " := " + strings.Join(vals, ", ") + "; "
 		}
-		return "{ " + def + "go func() { defer " + cHooks + ".Recover(); " + fun + "(" + strings.Join(args, ", ") + dots + ") }() }"
+		return "{ " + def + "go func() { defer " + cHooks + ".GoStart()(); defer " + cHooks + ".Recover(); " + fun + "(" + strings.Join(args, ", ") + dots + ") }() }"
 	})
 }
 

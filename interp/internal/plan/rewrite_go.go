@@ -7,16 +7,17 @@ import (
 	"strings"
 )
 
-// goStmt makes a goroutine report its panic instead of killing the
-// process: "go f(a, b)" becomes
+// goStmt makes a goroutine belong to the session (GoStart: its outputs
+// and interrupt are the session's, see cellrt.Runtime.OnGoStart) and
+// report its panic instead of killing the process: "go f(a, b)" becomes
 //
-//	go func(_gtf F, _gta0 A, _gta1 B) { defer <report>; _gtf(_gta0, _gta1) }(f, a, b)
+//	go func(_gtf F, _gta0 A, _gta1 B) { defer <start>; defer <report>; _gtf(_gta0, _gta1) }(f, a, b)
 //
 // which evaluates f and its arguments where the go statement is, as Go
 // does.
 func (g *gen) goStmt(st *ast.GoStmt) {
 	call := st.Call
-	report := "defer func() { if _gtr := recover(); _gtr != nil { " + rtName + ".GoPanic(_gtr) } }();"
+	report := "defer " + rtName + ".GoStart()(); defer func() { if _gtr := recover(); _gtr != nil { " + rtName + ".GoPanic(_gtr) } }();"
 	if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
 		g.ed.insert(g.off(lit.Body.Lbrace)+1, " "+report)
 		return

@@ -6,7 +6,10 @@
 // again on the calling goroutine with the same value, so a typed error from
 // a kernel reaches the caller's recover.
 //
-// Long loops can be stopped: For consults backend.Interrupted (the hook the
-// notebook kernel installs) before each chunk and, once it reports true,
-// runs no more chunks and panics with backend.ErrInterrupted.
+// Long loops can be stopped: For reads the interrupt hook of its caller's
+// goroutine (backend.InterruptHook, which a notebook session binds to the
+// goroutines that run its cells), consults it before each chunk on every
+// goroutine it runs chunks on and, once it reports true, runs no more
+// chunks and panics with backend.ErrInterrupted. The chunks run for the
+// caller: another session's interrupt does not stop them.
 package parallel

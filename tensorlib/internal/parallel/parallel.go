@@ -22,8 +22,10 @@ const chunksPerWorker = 4
 //
 // If a call of fn panics, For stops starting new ranges and, once the
 // running ones return, panics in the caller with the same value (the first
-// one, if several panicked). If backend.Interrupted reports true before a
-// range starts, For panics with backend.ErrInterrupted in the same way.
+// one, if several panicked). If the caller's interrupt hook
+// (backend.InterruptHook, read once on the calling goroutine) reports true
+// before a range starts, on any goroutine, For panics with
+// backend.ErrInterrupted in the same way.
 //
 // Example, doubling a slice:
 //
@@ -39,8 +41,9 @@ func For(n, grain int, fn func(lo, hi int)) {
 	if grain < 1 {
 		grain = 1
 	}
+	stop := backend.InterruptHook()
 	if n < 2*grain {
-		if backend.Interrupted() {
+		if stop() {
 			panic(backend.ErrInterrupted)
 		}
 		fn(0, n)
@@ -49,12 +52,14 @@ func For(n, grain int, fn func(lo, hi int)) {
 	procs := runtime.GOMAXPROCS(0)
 	size := max(grain, (n+procs*chunksPerWorker-1)/(procs*chunksPerWorker))
 	// The last chunk takes the remainder, so no chunk is shorter than grain.
-	r := loop{n: n, size: size, chunks: n / size, fn: fn}
+	r := loop{n: n, size: size, chunks: n / size, fn: fn, stopHook: stop}
 	workers := min(procs, r.chunks)
 	r.wg.Add(workers - 1)
 	for range workers - 1 {
 		go func() {
 			defer r.wg.Done()
+			// A For inside fn, on this goroutine, stops with the caller.
+			defer backend.BindInterruptHook(stop)()
 			r.work()
 		}()
 	}
@@ -72,6 +77,7 @@ func For(n, grain int, fn func(lo, hi int)) {
 type loop struct {
 	n, size, chunks int
 	fn              func(lo, hi int)
+	stopHook        func() bool // the caller's interrupt hook
 
 	next        atomic.Int64 // index of the next chunk to run
 	stop        atomic.Bool  // set on panic or interrupt: start no more chunks
@@ -85,7 +91,7 @@ type loop struct {
 // work runs chunks until none are left or the loop stops.
 func (r *loop) work() {
 	for !r.stop.Load() {
-		if backend.Interrupted() {
+		if r.stopHook() {
 			r.interrupted.Store(true)
 			r.stop.Store(true)
 			return

@@ -149,3 +149,57 @@ func TestForNested(t *testing.T) {
 		t.Fatalf("nested loops covered %d items, want %d", total.Load(), 64*1000)
 	}
 }
+
+// TestForInterruptPerGoroutine runs two loops side by side, each on a
+// goroutine with a hook of its own, and interrupts one: the other runs to
+// completion, nested loops in its chunks included, while the interrupted
+// one stops, nested loops in its chunks included.
+func TestForInterruptPerGoroutine(t *testing.T) {
+	var stopA atomic.Bool
+	type result struct {
+		items int64
+		r     any
+	}
+	// gate holds A's chunks until A is interrupted, so that A cannot end
+	// first on a busy machine.
+	gateA := func() {
+		for !stopA.Load() {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	run := func(hook func() bool, gate func(), started chan<- struct{}, out chan<- result) {
+		defer backend.BindInterruptHook(hook)()
+		var items atomic.Int64
+		var once sync.Once
+		defer func() { out <- result{items.Load(), recover()} }()
+		For(64, 1, func(lo, hi int) {
+			once.Do(func() { close(started) })
+			for range hi - lo {
+				For(1000, 10, func(lo, hi int) {
+					items.Add(int64(hi - lo))
+					gate()
+				})
+			}
+		})
+	}
+	startedA, startedB := make(chan struct{}), make(chan struct{})
+	outA, outB := make(chan result, 1), make(chan result, 1)
+	go run(stopA.Load, gateA, startedA, outA)
+	go run(func() bool { return false }, func() {}, startedB, outB)
+	<-startedA
+	<-startedB
+	stopA.Store(true)
+	a, b := <-outA, <-outB
+	if a.r != backend.ErrInterrupted {
+		t.Errorf("interrupted loop: recovered %v, want backend.ErrInterrupted", a.r)
+	}
+	if a.items >= 64*1000 {
+		t.Errorf("interrupted loop ran all its %d items", a.items)
+	}
+	if b.r != nil || b.items != 64*1000 {
+		t.Errorf("the other loop: recovered %v after %d items, want nil after %d", b.r, b.items, 64*1000)
+	}
+	if backend.Interrupted() {
+		t.Error("a goroutine without a hook reports an interrupt")
+	}
+}
