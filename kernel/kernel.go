@@ -182,7 +182,7 @@ func start(ctx context.Context, cfg Config) (*kernel, error) {
 	} {
 		sock := s.new(k.ctx, opts...)
 		ep := c.Endpoint(s.port)
-		if err := sock.Listen(ep); err != nil {
+		if err := sock.Listen(listenEndpoint(ep)); err != nil {
 			sock.Close()
 			k.closeSockets()
 			k.cancel()
