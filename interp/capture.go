@@ -127,7 +127,8 @@ func (c *stdioCapture) forward(w io.Writer, r io.Reader, synced chan struct{}) {
 }
 
 // sync waits until what was written to standard output and error so far
-// has been forwarded, or for at most a tenth of a second.
+// has been forwarded, or for at most a tenth of a second. Both markers go
+// out before it waits, so that the two forwarders pass them at once.
 func (c *stdioCapture) sync() {
 	timeout := time.After(100 * time.Millisecond)
 	for i, f := range []*os.File{c.stdout, c.stderr} {
@@ -136,6 +137,8 @@ func (c *stdioCapture) sync() {
 		default:
 		}
 		f.Write(syncMarker)
+	}
+	for i := range c.synced {
 		select {
 		case <-c.synced[i]:
 		case <-timeout:

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gotensor/gotensor/interp/internal/plan"
 	"github.com/gotensor/gotensor/kernel"
@@ -136,8 +137,8 @@ func (d *debugger) userNames() map[string]string {
 }
 
 // interpOnly matches the names the planner gives the cells' names that
-// the interpreter has as imports (data_gt3).
-var interpOnly = regexp.MustCompile(`^[\pL_][\pL\pN_]*_gt[0-9]+$`)
+// the interpreter has as imports (data_gt3). It is compiled on first use.
+var interpOnly = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[\pL_][\pL\pN_]*_gt[0-9]+$`) })
 
 // globals returns the session's variables: those cells declared, and those
 // the running cell is declaring.
@@ -150,7 +151,7 @@ func (d *debugger) globals() []dapVariable {
 		}
 		if user, ok := users[name]; ok {
 			name = user
-		} else if interpOnly.MatchString(name) {
+		} else if interpOnly().MatchString(name) {
 			continue // a name the planner gave, no longer the session's
 		}
 		switch d.s.plan.Lookup(name).(type) {

@@ -4,6 +4,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/gotensor/gotensor/kernel"
@@ -14,14 +15,17 @@ import (
 // not a kernel.Pager, it writes the text to the cell's standard output.
 
 // helpQuery matches a cell that asks for a name's documentation:
-// ?fmt.Println, fmt.Println?, ? x or x ?.
-var helpQuery = regexp.MustCompile(`^(?:\?\s*(` + dotted + `)|(` + dotted + `)\s*\?)$`)
+// ?fmt.Println, fmt.Println?, ? x or x ?. It is compiled on first use:
+// its Unicode classes take a millisecond, at every start.
+var helpQuery = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:\?\s*(` + dotted + `)|(` + dotted + `)\s*\?)$`)
+})
 
 const dotted = `[\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)*`
 
 // helpName returns the name a help query asks about, or "".
 func helpName(code string) string {
-	m := helpQuery.FindStringSubmatch(strings.TrimSpace(code))
+	m := helpQuery().FindStringSubmatch(strings.TrimSpace(code))
 	if m == nil {
 		return ""
 	}

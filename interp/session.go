@@ -231,7 +231,7 @@ func (s *Session) tables() []plan.Symbols {
 	t := []plan.Symbols{
 		// The standard library of the Go that built the kernel, and
 		// yaegi's support of unsafe (conversions, Sizeof ...).
-		stdlib.Symbols,
+		stdlib.Symbols(),
 		unsafe.Symbols,
 		// os.Stdin asks the front end for a line; time.Sleep stops
 		// when the cell is interrupted.

@@ -65,8 +65,9 @@ func startKernel(t *testing.T, in Interpreter) *client {
 	return startKernelOn(t, in, "tcp")
 }
 
-// startKernelOn is startKernel on the given transport, "tcp" or "ipc".
-func startKernelOn(t *testing.T, in Interpreter, transport string) *client {
+// startKernelOn is startKernel on the given transport, "tcp" or "ipc";
+// each of configure, if any, changes the kernel's Config first.
+func startKernelOn(t *testing.T, in Interpreter, transport string, configure ...func(*Config)) *client {
 	t.Helper()
 	dir := t.TempDir()
 	ip, p := "127.0.0.1", []int{1, 2, 3, 4, 5}
@@ -90,11 +91,15 @@ func startKernelOn(t *testing.T, in Interpreter, transport string) *client {
 	if testing.Verbose() {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	k, err := start(ctx, Config{
+	cfg := Config{
 		Conn: conn, Interp: in, Logger: logger,
 		Implementation: "gotensor", ImplementationVersion: "0.1.0", LanguageVersion: "1.26",
 		Banner: "gotensor test", HelpLinks: []HelpLink{{Text: "Go", URL: "https://go.dev/doc"}},
-	})
+	}
+	for _, f := range configure {
+		f(&cfg)
+	}
+	k, err := start(ctx, cfg)
 	if err != nil {
 		cancel()
 		t.Fatal(err)

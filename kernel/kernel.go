@@ -31,6 +31,12 @@ type Config struct {
 	LanguageVersion       string // the Go version cells run as, e.g. "1.26"
 	Banner                string
 	HelpLinks             []HelpLink
+
+	// Ready, when set, is called once, after the kernel has answered its
+	// first request (a front end's kernel_info_request, as a rule): the
+	// moment to begin work that would otherwise slow that answer, such as
+	// making the language's session. It must return quickly.
+	Ready func()
 }
 
 // HelpLink is an entry of the front end's Help menu.
@@ -130,10 +136,11 @@ type kernel struct {
 	inputMu      sync.Mutex  // one input_request at a time
 	inputReplies chan string // values of input_reply messages
 
-	stopping atomic.Bool // a shutdown_request was answered
-	restart  atomic.Bool
-	stopOnce sync.Once
-	stopped  chan struct{} // closed once the shutdown request's idle status is out
+	stopping  atomic.Bool // a shutdown_request was answered
+	restart   atomic.Bool
+	readyOnce sync.Once // calls cfg.Ready
+	stopOnce  sync.Once
+	stopped   chan struct{} // closed once the shutdown request's idle status is out
 }
 
 // start checks cfg and binds the sockets.
@@ -185,7 +192,7 @@ func start(ctx context.Context, cfg Config) (*kernel, error) {
 	} {
 		sock := s.new(k.ctx, opts...)
 		ep := c.Endpoint(s.port)
-		if err := sock.Listen(ep); err != nil {
+		if err := sock.Listen(listenEndpoint(ep)); err != nil {
 			sock.Close()
 			k.closeSockets()
 			k.cancel()
@@ -351,6 +358,8 @@ func (k *kernel) dispatch(r *request) {
 	k.publish(r.msg, "status", map[string]string{"execution_state": "idle"})
 	if msgType == "shutdown_request" && k.stopping.Load() {
 		k.stopOnce.Do(func() { close(k.stopped) })
+	} else if k.cfg.Ready != nil {
+		k.readyOnce.Do(k.cfg.Ready)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -74,6 +75,26 @@ func TestIPCTransport(t *testing.T) {
 	c := startKernelOn(t, fakeInterp{}, "ipc")
 	if r, _ := c.execute("print over ipc\nvalue 1", nil); r["status"] != "ok" {
 		t.Errorf("execute over ipc: %v", r)
+	}
+}
+
+// TestReady checks that Config.Ready is called once, after the first
+// answer, however many requests follow.
+func TestReady(t *testing.T) {
+	var calls atomic.Int32
+	c := startKernelOn(t, fakeInterp{}, "tcp", func(cfg *Config) { cfg.Ready = func() { calls.Add(1) } })
+	// startKernel has had kernel_info_reply and an idle status: Ready is
+	// called right after that status, on the kernel's side.
+	for deadline := time.Now().Add(timeout); calls.Load() == 0 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	for range 3 {
+		if r, _ := c.execute("value 1", nil); r["status"] != "ok" {
+			t.Fatalf("execute: %v", r)
+		}
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("Ready was called %d times, want once", n)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // WriteHTML writes nb as a standalone HTML page that needs no network to
@@ -168,10 +169,10 @@ func imageSize(meta map[string]any, mime string) string {
 	return attrs
 }
 
-var ansiRE = regexp.MustCompile("\x1b\\[[0-9;?]*[A-Za-z]")
+var ansiRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("\x1b\\[[0-9;?]*[A-Za-z]") })
 
 // stripANSI removes terminal escape sequences (colors).
-func stripANSI(s string) string { return ansiRE.ReplaceAllString(s, "") }
+func stripANSI(s string) string { return ansiRE().ReplaceAllString(s, "") }
 
 // terminalText returns what a terminal shows for s: a carriage return
 // starts its line over (progress printed with "\r"), and escape sequences

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Cell types.
@@ -99,7 +100,7 @@ func Read(r io.Reader) (*Notebook, error) {
 		if err != nil {
 			return nil, fmt.Errorf("notebook: cell %d: %w", i+1, err)
 		}
-		if !validID.MatchString(c.ID) || seen[c.ID] {
+		if !validID().MatchString(c.ID) || seen[c.ID] {
 			c.ID = newCellID(seen)
 		}
 		seen[c.ID] = true
@@ -129,7 +130,7 @@ func Write(w io.Writer, nb *Notebook) error {
 	seen := map[string]bool{}
 	for i, c := range nb.Cells {
 		id := c.ID
-		if !validID.MatchString(id) || seen[id] {
+		if !validID().MatchString(id) || seen[id] {
 			id = newCellID(seen)
 		}
 		seen[id] = true
@@ -197,8 +198,9 @@ func decode(r io.Reader, v any) error {
 	return d.Decode(v)
 }
 
-// validID is nbformat 4.5's cell id pattern.
-var validID = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+// validID is nbformat 4.5's cell id pattern, compiled on first use (the
+// kernel links this package and does not use it).
+var validID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`) })
 
 // newCellID returns a random 8-hex-digit id not in seen, as nbformat makes
 // them.

@@ -60,7 +60,7 @@ func TestReadOlderMinor(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for i, c := range nb.Cells {
-		if !validID.MatchString(c.ID) || seen[c.ID] {
+		if !validID().MatchString(c.ID) || seen[c.ID] {
 			t.Errorf("cell %d: id %q is not a fresh valid id", i, c.ID)
 		}
 		seen[c.ID] = true

@@ -55,12 +55,8 @@ func runKernel(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 
-	lang := goLanguage{startSession(interp.Options{CaptureStdio: true, Compile: true})}
-	defer func() {
-		if sess, err := lang.start.wait(); err == nil {
-			sess.Close()
-		}
-	}()
+	lang := goLanguage{newSessionStart(interp.Options{CaptureStdio: true, Compile: true})}
+	defer lang.start.close()
 
 	// SIGTERM and SIGHUP end the kernel cleanly; the kernel package handles
 	// SIGINT as an interrupt.
@@ -85,6 +81,7 @@ func runKernel(args []string, stdout, stderr io.Writer) int {
 			{Text: "A Tour of Go", URL: "https://go.dev/tour/"},
 			{Text: "Go language specification", URL: "https://go.dev/ref/spec"},
 		},
+		Ready: lang.start.begin,
 	})
 	if err != nil {
 		logger.Error("kernel stopped", "err", err)

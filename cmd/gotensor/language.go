@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gotensor/gotensor/interp"
 	"github.com/gotensor/gotensor/kernel"
@@ -12,32 +14,52 @@ import (
 // goLanguage is the kernel's Interpreter: a Go notebook session, which
 // speaks the kernel's types, once it is made.
 //
-// The session starts while the kernel answers its first requests (making
-// one loads the symbol tables of every package a cell may use, a good
-// part of the kernel's start-up): a request that needs it waits for it.
+// Making a session loads the symbol tables of every package a cell may
+// use, more work than the kernel's start-up itself: the kernel begins it
+// once it has answered its first request (kernel.Config.Ready), and a
+// request that needs the session begins it too and waits for it.
 type goLanguage struct{ start *sessionStart }
 
-// sessionStart is a session being made.
+// sessionStart is a session to be made with opts, once begun.
 type sessionStart struct {
-	done chan struct{} // closed when s and err are set
-	s    *interp.Session
-	err  error
+	opts  interp.Options
+	once  sync.Once
+	begun atomic.Bool
+	done  chan struct{} // closed when s and err are set
+	s     *interp.Session
+	err   error
 }
 
-// startSession makes a session with opts in a goroutine.
-func startSession(opts interp.Options) *sessionStart {
-	st := &sessionStart{done: make(chan struct{})}
-	go func() {
-		defer close(st.done)
-		st.s, st.err = interp.New(opts)
-	}()
-	return st
+func newSessionStart(opts interp.Options) *sessionStart {
+	return &sessionStart{opts: opts, done: make(chan struct{})}
 }
 
-// wait returns the session once it is made.
+// begin starts making the session in a goroutine, once.
+func (st *sessionStart) begin() {
+	st.once.Do(func() {
+		st.begun.Store(true)
+		go func() {
+			defer close(st.done)
+			st.s, st.err = interp.New(st.opts)
+		}()
+	})
+}
+
+// wait begins the session and returns it once it is made.
 func (st *sessionStart) wait() (*interp.Session, error) {
+	st.begin()
 	<-st.done
 	return st.s, st.err
+}
+
+// close closes the session, if one was begun.
+func (st *sessionStart) close() {
+	if !st.begun.Load() {
+		return
+	}
+	if s, err := st.wait(); err == nil {
+		s.Close()
+	}
 }
 
 // s returns the session; a session that could not be made ends the

@@ -149,15 +149,23 @@ type process struct {
 func (p *process) Stdin() io.WriteCloser { return p.stdin }
 func (p *process) Stdout() io.Reader     { return p.stdout }
 
-// The lines of srun's standard error that say something about the job.
-var (
-	reQueued    = regexp.MustCompile(`^srun: job (\d+) queued and waiting for resources`)
-	reAllocated = regexp.MustCompile(`^srun: job (\d+) has been allocated resources`)
-	reJobID     = regexp.MustCompile("^srun: jobid (\\d+): nodes\\(\\d+\\):`([^']*)'")
-	reError     = regexp.MustCompile(`^srun: error: (.*)$`)
-	reEnded     = regexp.MustCompile(`\*\*\* (?:JOB|STEP) [\d.]+ ON \S+ CANCELLED AT .*\*\*\*`)
-	reStepError = regexp.MustCompile(`^slurmstepd(?:-\S+)?: error: (.*)$`)
-)
+// srunLines are the patterns of the lines of srun's standard error that
+// say something about the job. They are compiled on first use, not at
+// every start of the kernel, which links this package.
+var srunLines = sync.OnceValue(func() *srunPatterns {
+	return &srunPatterns{
+		queued:    regexp.MustCompile(`^srun: job (\d+) queued and waiting for resources`),
+		allocated: regexp.MustCompile(`^srun: job (\d+) has been allocated resources`),
+		jobID:     regexp.MustCompile("^srun: jobid (\\d+): nodes\\(\\d+\\):`([^']*)'"),
+		err:       regexp.MustCompile(`^srun: error: (.*)$`),
+		ended:     regexp.MustCompile(`\*\*\* (?:JOB|STEP) [\d.]+ ON \S+ CANCELLED AT .*\*\*\*`),
+		stepError: regexp.MustCompile(`^slurmstepd(?:-\S+)?: error: (.*)$`),
+	}
+})
+
+type srunPatterns struct {
+	queued, allocated, jobID, err, ended, stepError *regexp.Regexp
+}
 
 // readStderr reads srun's standard error to its end: srun's own messages
 // go to the log (the job id and queue wait at Info, errors at Warn, its
@@ -169,35 +177,36 @@ func (p *process) readStderr(r io.ReadCloser) {
 	log := p.s.log
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	re := srunLines()
 	for sc.Scan() {
 		line := sc.Text()
-		if m := reQueued.FindStringSubmatch(line); m != nil {
+		if m := re.queued.FindStringSubmatch(line); m != nil {
 			p.mu.Lock()
 			p.jobID, p.pending = m[1], true
 			p.mu.Unlock()
 			log.Info("slurm: the job is queued, waiting for resources", "job", m[1])
 			go p.reportPending(m[1])
-		} else if m := reAllocated.FindStringSubmatch(line); m != nil {
+		} else if m := re.allocated.FindStringSubmatch(line); m != nil {
 			p.mu.Lock()
 			p.jobID, p.pending = m[1], false
 			p.mu.Unlock()
 			log.Info("slurm: the job has its resources", "job", m[1], "waited", time.Since(p.started).Round(time.Second))
-		} else if m := reJobID.FindStringSubmatch(line); m != nil {
+		} else if m := re.jobID.FindStringSubmatch(line); m != nil {
 			p.mu.Lock()
 			p.jobID, p.node, p.pending = m[1], m[2], false
 			p.mu.Unlock()
 			log.Info("slurm: the job is allocated", "job", m[1], "node", m[2])
-		} else if m := reError.FindStringSubmatch(line); m != nil {
+		} else if m := re.err.FindStringSubmatch(line); m != nil {
 			p.mu.Lock()
 			p.errs = append(p.errs, m[1])
 			p.mu.Unlock()
 			log.Warn("srun: " + m[1])
-		} else if ended := reEnded.FindString(line); ended != "" {
+		} else if ended := re.ended.FindString(line); ended != "" {
 			p.mu.Lock()
 			p.ended = ended
 			p.mu.Unlock()
 			log.Warn("slurm: " + line)
-		} else if m := reStepError.FindStringSubmatch(line); m != nil {
+		} else if m := re.stepError.FindStringSubmatch(line); m != nil {
 			p.mu.Lock()
 			p.errs = append(p.errs, m[1])
 			p.mu.Unlock()

@@ -24,6 +24,10 @@ package emu
 
 /*
 #cgo CXXFLAGS: -std=c++20 -O2 -Wno-unused-function
+// The C++ library is linked into the binary, not loaded beside it: loading
+// libstdc++.so and binding its symbols took a quarter of the kernel's
+// start-up.
+#cgo LDFLAGS: -static-libstdc++
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

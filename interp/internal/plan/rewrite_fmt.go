@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // result hands the cell's last expression, when it has one value, to
@@ -227,7 +228,7 @@ func (g *gen) goTypeName(t types.Type) string {
 	if !strings.Contains(name, sep) {
 		return name
 	}
-	return instanceName.ReplaceAllStringFunc(name, func(s string) string {
+	return instanceName().ReplaceAllStringFunc(name, func(s string) string {
 		n := strings.TrimPrefix(s, "main.")
 		if inst := g.c.inst; inst != nil {
 			for _, in := range inst.insts {
@@ -243,8 +244,11 @@ func (g *gen) goTypeName(t types.Type) string {
 	})
 }
 
-// instanceName matches the name of an instance in a type's name.
-var instanceName = regexp.MustCompile(`main\.[\pL\pN_]*` + sep + `[\pL\pN_` + sep + `]*`)
+// instanceName matches the name of an instance in a type's name. It is
+// compiled on first use: its Unicode classes are slow to compile.
+var instanceName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`main\.[\pL\pN_]*` + sep + `[\pL\pN_` + sep + `]*`)
+})
 
 // goTypeName returns the name Go's reflection gives t: "main.point",
 // "main.Pair[string,int]" (no space between type arguments).

@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // GOROOTSource returns a Universe.Source that reads the non-test Go files
@@ -104,7 +105,7 @@ func (u *Universe) fromSource(pkg *types.Package, src []string) error {
 		// signatures use are nearly always exported, so in the scope.
 		var generic []string
 		for _, s := range src {
-			if exportedGeneric.MatchString(s) {
+			if exportedGeneric().MatchString(s) {
 				generic = append(generic, s)
 			}
 		}
@@ -213,7 +214,8 @@ func selectorsUsed(files []*ast.File) map[string]map[string]bool {
 }
 
 // exportedGeneric matches the start of an exported generic declaration.
-var exportedGeneric = regexp.MustCompile(`(?m)^(func|type|\t) ?[A-Z]\w*\[`)
+// It is compiled on first use.
+var exportedGeneric = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^(func|type|\t) ?[A-Z]\w*\[`) })
 
 type importerFunc func(path string) (*types.Package, error)
 

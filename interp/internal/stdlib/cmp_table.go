@@ -10,5 +10,7 @@ import (
 )
 
 func init() {
-	Symbols["cmp/cmp"] = map[string]reflect.Value{}
+	tables = append(tables, func() {
+		symbols["cmp/cmp"] = map[string]reflect.Value{}
+	})
 }

@@ -11,11 +11,13 @@ import (
 )
 
 func init() {
-	Symbols["compress/bzip2/bzip2"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"NewReader": reflect.ValueOf(bzip2.NewReader),
+	tables = append(tables, func() {
+		symbols["compress/bzip2/bzip2"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"NewReader": reflect.ValueOf(bzip2.NewReader),
 
-		// type definitions
-		"StructuralError": reflect.ValueOf((*bzip2.StructuralError)(nil)),
-	}
+			// type definitions
+			"StructuralError": reflect.ValueOf((*bzip2.StructuralError)(nil)),
+		}
+	})
 }

@@ -11,16 +11,18 @@ import (
 )
 
 func init() {
-	Symbols["compress/lzw/lzw"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"LSB":       reflect.ValueOf(lzw.LSB),
-		"MSB":       reflect.ValueOf(lzw.MSB),
-		"NewReader": reflect.ValueOf(lzw.NewReader),
-		"NewWriter": reflect.ValueOf(lzw.NewWriter),
+	tables = append(tables, func() {
+		symbols["compress/lzw/lzw"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"LSB":       reflect.ValueOf(lzw.LSB),
+			"MSB":       reflect.ValueOf(lzw.MSB),
+			"NewReader": reflect.ValueOf(lzw.NewReader),
+			"NewWriter": reflect.ValueOf(lzw.NewWriter),
 
-		// type definitions
-		"Order":  reflect.ValueOf((*lzw.Order)(nil)),
-		"Reader": reflect.ValueOf((*lzw.Reader)(nil)),
-		"Writer": reflect.ValueOf((*lzw.Writer)(nil)),
-	}
+			// type definitions
+			"Order":  reflect.ValueOf((*lzw.Order)(nil)),
+			"Reader": reflect.ValueOf((*lzw.Reader)(nil)),
+			"Writer": reflect.ValueOf((*lzw.Writer)(nil)),
+		}
+	})
 }

@@ -11,12 +11,14 @@ import (
 )
 
 func init() {
-	Symbols["container/list/list"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"New": reflect.ValueOf(list.New),
+	tables = append(tables, func() {
+		symbols["container/list/list"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"New": reflect.ValueOf(list.New),
 
-		// type definitions
-		"Element": reflect.ValueOf((*list.Element)(nil)),
-		"List":    reflect.ValueOf((*list.List)(nil)),
-	}
+			// type definitions
+			"Element": reflect.ValueOf((*list.Element)(nil)),
+			"List":    reflect.ValueOf((*list.List)(nil)),
+		}
+	})
 }

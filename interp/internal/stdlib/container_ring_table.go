@@ -11,11 +11,13 @@ import (
 )
 
 func init() {
-	Symbols["container/ring/ring"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"New": reflect.ValueOf(ring.New),
+	tables = append(tables, func() {
+		symbols["container/ring/ring"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"New": reflect.ValueOf(ring.New),
 
-		// type definitions
-		"Ring": reflect.ValueOf((*ring.Ring)(nil)),
-	}
+			// type definitions
+			"Ring": reflect.ValueOf((*ring.Ring)(nil)),
+		}
+	})
 }

@@ -12,31 +12,33 @@ import (
 )
 
 func init() {
-	Symbols["context/context"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"AfterFunc":         reflect.ValueOf(context.AfterFunc),
-		"Background":        reflect.ValueOf(context.Background),
-		"Canceled":          reflect.ValueOf(&context.Canceled).Elem(),
-		"Cause":             reflect.ValueOf(context.Cause),
-		"DeadlineExceeded":  reflect.ValueOf(&context.DeadlineExceeded).Elem(),
-		"TODO":              reflect.ValueOf(context.TODO),
-		"WithCancel":        reflect.ValueOf(context.WithCancel),
-		"WithCancelCause":   reflect.ValueOf(context.WithCancelCause),
-		"WithDeadline":      reflect.ValueOf(context.WithDeadline),
-		"WithDeadlineCause": reflect.ValueOf(context.WithDeadlineCause),
-		"WithTimeout":       reflect.ValueOf(context.WithTimeout),
-		"WithTimeoutCause":  reflect.ValueOf(context.WithTimeoutCause),
-		"WithValue":         reflect.ValueOf(context.WithValue),
-		"WithoutCancel":     reflect.ValueOf(context.WithoutCancel),
+	tables = append(tables, func() {
+		symbols["context/context"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"AfterFunc":         reflect.ValueOf(context.AfterFunc),
+			"Background":        reflect.ValueOf(context.Background),
+			"Canceled":          reflect.ValueOf(&context.Canceled).Elem(),
+			"Cause":             reflect.ValueOf(context.Cause),
+			"DeadlineExceeded":  reflect.ValueOf(&context.DeadlineExceeded).Elem(),
+			"TODO":              reflect.ValueOf(context.TODO),
+			"WithCancel":        reflect.ValueOf(context.WithCancel),
+			"WithCancelCause":   reflect.ValueOf(context.WithCancelCause),
+			"WithDeadline":      reflect.ValueOf(context.WithDeadline),
+			"WithDeadlineCause": reflect.ValueOf(context.WithDeadlineCause),
+			"WithTimeout":       reflect.ValueOf(context.WithTimeout),
+			"WithTimeoutCause":  reflect.ValueOf(context.WithTimeoutCause),
+			"WithValue":         reflect.ValueOf(context.WithValue),
+			"WithoutCancel":     reflect.ValueOf(context.WithoutCancel),
 
-		// type definitions
-		"CancelCauseFunc": reflect.ValueOf((*context.CancelCauseFunc)(nil)),
-		"CancelFunc":      reflect.ValueOf((*context.CancelFunc)(nil)),
-		"Context":         reflect.ValueOf((*context.Context)(nil)),
+			// type definitions
+			"CancelCauseFunc": reflect.ValueOf((*context.CancelCauseFunc)(nil)),
+			"CancelFunc":      reflect.ValueOf((*context.CancelFunc)(nil)),
+			"Context":         reflect.ValueOf((*context.Context)(nil)),
 
-		// interface wrapper definitions
-		"_Context": reflect.ValueOf((*_context_Context)(nil)),
-	}
+			// interface wrapper definitions
+			"_Context": reflect.ValueOf((*_context_Context)(nil)),
+		}
+	})
 }
 
 // _context_Context is an interface wrapper for Context type

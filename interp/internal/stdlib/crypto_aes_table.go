@@ -13,12 +13,14 @@ import (
 )
 
 func init() {
-	Symbols["crypto/aes/aes"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"BlockSize": reflect.ValueOf(constant.MakeFromLiteral("16", token.INT, 0)),
-		"NewCipher": reflect.ValueOf(aes.NewCipher),
+	tables = append(tables, func() {
+		symbols["crypto/aes/aes"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"BlockSize": reflect.ValueOf(constant.MakeFromLiteral("16", token.INT, 0)),
+			"NewCipher": reflect.ValueOf(aes.NewCipher),
 
-		// type definitions
-		"KeySizeError": reflect.ValueOf((*aes.KeySizeError)(nil)),
-	}
+			// type definitions
+			"KeySizeError": reflect.ValueOf((*aes.KeySizeError)(nil)),
+		}
+	})
 }

@@ -11,33 +11,35 @@ import (
 )
 
 func init() {
-	Symbols["crypto/cipher/cipher"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"NewCBCDecrypter":       reflect.ValueOf(cipher.NewCBCDecrypter),
-		"NewCBCEncrypter":       reflect.ValueOf(cipher.NewCBCEncrypter),
-		"NewCFBDecrypter":       reflect.ValueOf(cipher.NewCFBDecrypter),
-		"NewCFBEncrypter":       reflect.ValueOf(cipher.NewCFBEncrypter),
-		"NewCTR":                reflect.ValueOf(cipher.NewCTR),
-		"NewGCM":                reflect.ValueOf(cipher.NewGCM),
-		"NewGCMWithNonceSize":   reflect.ValueOf(cipher.NewGCMWithNonceSize),
-		"NewGCMWithRandomNonce": reflect.ValueOf(cipher.NewGCMWithRandomNonce),
-		"NewGCMWithTagSize":     reflect.ValueOf(cipher.NewGCMWithTagSize),
-		"NewOFB":                reflect.ValueOf(cipher.NewOFB),
+	tables = append(tables, func() {
+		symbols["crypto/cipher/cipher"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"NewCBCDecrypter":       reflect.ValueOf(cipher.NewCBCDecrypter),
+			"NewCBCEncrypter":       reflect.ValueOf(cipher.NewCBCEncrypter),
+			"NewCFBDecrypter":       reflect.ValueOf(cipher.NewCFBDecrypter),
+			"NewCFBEncrypter":       reflect.ValueOf(cipher.NewCFBEncrypter),
+			"NewCTR":                reflect.ValueOf(cipher.NewCTR),
+			"NewGCM":                reflect.ValueOf(cipher.NewGCM),
+			"NewGCMWithNonceSize":   reflect.ValueOf(cipher.NewGCMWithNonceSize),
+			"NewGCMWithRandomNonce": reflect.ValueOf(cipher.NewGCMWithRandomNonce),
+			"NewGCMWithTagSize":     reflect.ValueOf(cipher.NewGCMWithTagSize),
+			"NewOFB":                reflect.ValueOf(cipher.NewOFB),
 
-		// type definitions
-		"AEAD":         reflect.ValueOf((*cipher.AEAD)(nil)),
-		"Block":        reflect.ValueOf((*cipher.Block)(nil)),
-		"BlockMode":    reflect.ValueOf((*cipher.BlockMode)(nil)),
-		"Stream":       reflect.ValueOf((*cipher.Stream)(nil)),
-		"StreamReader": reflect.ValueOf((*cipher.StreamReader)(nil)),
-		"StreamWriter": reflect.ValueOf((*cipher.StreamWriter)(nil)),
+			// type definitions
+			"AEAD":         reflect.ValueOf((*cipher.AEAD)(nil)),
+			"Block":        reflect.ValueOf((*cipher.Block)(nil)),
+			"BlockMode":    reflect.ValueOf((*cipher.BlockMode)(nil)),
+			"Stream":       reflect.ValueOf((*cipher.Stream)(nil)),
+			"StreamReader": reflect.ValueOf((*cipher.StreamReader)(nil)),
+			"StreamWriter": reflect.ValueOf((*cipher.StreamWriter)(nil)),
 
-		// interface wrapper definitions
-		"_AEAD":      reflect.ValueOf((*_crypto_cipher_AEAD)(nil)),
-		"_Block":     reflect.ValueOf((*_crypto_cipher_Block)(nil)),
-		"_BlockMode": reflect.ValueOf((*_crypto_cipher_BlockMode)(nil)),
-		"_Stream":    reflect.ValueOf((*_crypto_cipher_Stream)(nil)),
-	}
+			// interface wrapper definitions
+			"_AEAD":      reflect.ValueOf((*_crypto_cipher_AEAD)(nil)),
+			"_Block":     reflect.ValueOf((*_crypto_cipher_Block)(nil)),
+			"_BlockMode": reflect.ValueOf((*_crypto_cipher_BlockMode)(nil)),
+			"_Stream":    reflect.ValueOf((*_crypto_cipher_Stream)(nil)),
+		}
+	})
 }
 
 // _crypto_cipher_AEAD is an interface wrapper for AEAD type

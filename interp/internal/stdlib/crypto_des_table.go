@@ -13,13 +13,15 @@ import (
 )
 
 func init() {
-	Symbols["crypto/des/des"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"BlockSize":          reflect.ValueOf(constant.MakeFromLiteral("8", token.INT, 0)),
-		"NewCipher":          reflect.ValueOf(des.NewCipher),
-		"NewTripleDESCipher": reflect.ValueOf(des.NewTripleDESCipher),
+	tables = append(tables, func() {
+		symbols["crypto/des/des"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"BlockSize":          reflect.ValueOf(constant.MakeFromLiteral("8", token.INT, 0)),
+			"NewCipher":          reflect.ValueOf(des.NewCipher),
+			"NewTripleDESCipher": reflect.ValueOf(des.NewTripleDESCipher),
 
-		// type definitions
-		"KeySizeError": reflect.ValueOf((*des.KeySizeError)(nil)),
-	}
+			// type definitions
+			"KeySizeError": reflect.ValueOf((*des.KeySizeError)(nil)),
+		}
+	})
 }

@@ -12,23 +12,25 @@ import (
 )
 
 func init() {
-	Symbols["crypto/ecdh/ecdh"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"P256":   reflect.ValueOf(ecdh.P256),
-		"P384":   reflect.ValueOf(ecdh.P384),
-		"P521":   reflect.ValueOf(ecdh.P521),
-		"X25519": reflect.ValueOf(ecdh.X25519),
+	tables = append(tables, func() {
+		symbols["crypto/ecdh/ecdh"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"P256":   reflect.ValueOf(ecdh.P256),
+			"P384":   reflect.ValueOf(ecdh.P384),
+			"P521":   reflect.ValueOf(ecdh.P521),
+			"X25519": reflect.ValueOf(ecdh.X25519),
 
-		// type definitions
-		"Curve":        reflect.ValueOf((*ecdh.Curve)(nil)),
-		"KeyExchanger": reflect.ValueOf((*ecdh.KeyExchanger)(nil)),
-		"PrivateKey":   reflect.ValueOf((*ecdh.PrivateKey)(nil)),
-		"PublicKey":    reflect.ValueOf((*ecdh.PublicKey)(nil)),
+			// type definitions
+			"Curve":        reflect.ValueOf((*ecdh.Curve)(nil)),
+			"KeyExchanger": reflect.ValueOf((*ecdh.KeyExchanger)(nil)),
+			"PrivateKey":   reflect.ValueOf((*ecdh.PrivateKey)(nil)),
+			"PublicKey":    reflect.ValueOf((*ecdh.PublicKey)(nil)),
 
-		// interface wrapper definitions
-		"_Curve":        reflect.ValueOf((*_crypto_ecdh_Curve)(nil)),
-		"_KeyExchanger": reflect.ValueOf((*_crypto_ecdh_KeyExchanger)(nil)),
-	}
+			// interface wrapper definitions
+			"_Curve":        reflect.ValueOf((*_crypto_ecdh_Curve)(nil)),
+			"_KeyExchanger": reflect.ValueOf((*_crypto_ecdh_KeyExchanger)(nil)),
+		}
+	})
 }
 
 // _crypto_ecdh_Curve is an interface wrapper for Curve type

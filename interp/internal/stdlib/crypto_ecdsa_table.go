@@ -11,18 +11,20 @@ import (
 )
 
 func init() {
-	Symbols["crypto/ecdsa/ecdsa"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"GenerateKey":                reflect.ValueOf(ecdsa.GenerateKey),
-		"ParseRawPrivateKey":         reflect.ValueOf(ecdsa.ParseRawPrivateKey),
-		"ParseUncompressedPublicKey": reflect.ValueOf(ecdsa.ParseUncompressedPublicKey),
-		"Sign":                       reflect.ValueOf(ecdsa.Sign),
-		"SignASN1":                   reflect.ValueOf(ecdsa.SignASN1),
-		"Verify":                     reflect.ValueOf(ecdsa.Verify),
-		"VerifyASN1":                 reflect.ValueOf(ecdsa.VerifyASN1),
+	tables = append(tables, func() {
+		symbols["crypto/ecdsa/ecdsa"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"GenerateKey":                reflect.ValueOf(ecdsa.GenerateKey),
+			"ParseRawPrivateKey":         reflect.ValueOf(ecdsa.ParseRawPrivateKey),
+			"ParseUncompressedPublicKey": reflect.ValueOf(ecdsa.ParseUncompressedPublicKey),
+			"Sign":                       reflect.ValueOf(ecdsa.Sign),
+			"SignASN1":                   reflect.ValueOf(ecdsa.SignASN1),
+			"Verify":                     reflect.ValueOf(ecdsa.Verify),
+			"VerifyASN1":                 reflect.ValueOf(ecdsa.VerifyASN1),
 
-		// type definitions
-		"PrivateKey": reflect.ValueOf((*ecdsa.PrivateKey)(nil)),
-		"PublicKey":  reflect.ValueOf((*ecdsa.PublicKey)(nil)),
-	}
+			// type definitions
+			"PrivateKey": reflect.ValueOf((*ecdsa.PrivateKey)(nil)),
+			"PublicKey":  reflect.ValueOf((*ecdsa.PublicKey)(nil)),
+		}
+	})
 }

@@ -12,25 +12,27 @@ import (
 )
 
 func init() {
-	Symbols["crypto/elliptic/elliptic"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"GenerateKey":         reflect.ValueOf(elliptic.GenerateKey),
-		"Marshal":             reflect.ValueOf(elliptic.Marshal),
-		"MarshalCompressed":   reflect.ValueOf(elliptic.MarshalCompressed),
-		"P224":                reflect.ValueOf(elliptic.P224),
-		"P256":                reflect.ValueOf(elliptic.P256),
-		"P384":                reflect.ValueOf(elliptic.P384),
-		"P521":                reflect.ValueOf(elliptic.P521),
-		"Unmarshal":           reflect.ValueOf(elliptic.Unmarshal),
-		"UnmarshalCompressed": reflect.ValueOf(elliptic.UnmarshalCompressed),
+	tables = append(tables, func() {
+		symbols["crypto/elliptic/elliptic"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"GenerateKey":         reflect.ValueOf(elliptic.GenerateKey),
+			"Marshal":             reflect.ValueOf(elliptic.Marshal),
+			"MarshalCompressed":   reflect.ValueOf(elliptic.MarshalCompressed),
+			"P224":                reflect.ValueOf(elliptic.P224),
+			"P256":                reflect.ValueOf(elliptic.P256),
+			"P384":                reflect.ValueOf(elliptic.P384),
+			"P521":                reflect.ValueOf(elliptic.P521),
+			"Unmarshal":           reflect.ValueOf(elliptic.Unmarshal),
+			"UnmarshalCompressed": reflect.ValueOf(elliptic.UnmarshalCompressed),
 
-		// type definitions
-		"Curve":       reflect.ValueOf((*elliptic.Curve)(nil)),
-		"CurveParams": reflect.ValueOf((*elliptic.CurveParams)(nil)),
+			// type definitions
+			"Curve":       reflect.ValueOf((*elliptic.Curve)(nil)),
+			"CurveParams": reflect.ValueOf((*elliptic.CurveParams)(nil)),
 
-		// interface wrapper definitions
-		"_Curve": reflect.ValueOf((*_crypto_elliptic_Curve)(nil)),
-	}
+			// interface wrapper definitions
+			"_Curve": reflect.ValueOf((*_crypto_elliptic_Curve)(nil)),
+		}
+	})
 }
 
 // _crypto_elliptic_Curve is an interface wrapper for Curve type

@@ -10,5 +10,7 @@ import (
 )
 
 func init() {
-	Symbols["crypto/hkdf/hkdf"] = map[string]reflect.Value{}
+	tables = append(tables, func() {
+		symbols["crypto/hkdf/hkdf"] = map[string]reflect.Value{}
+	})
 }

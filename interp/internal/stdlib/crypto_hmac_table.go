@@ -11,9 +11,11 @@ import (
 )
 
 func init() {
-	Symbols["crypto/hmac/hmac"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Equal": reflect.ValueOf(hmac.Equal),
-		"New":   reflect.ValueOf(hmac.New),
-	}
+	tables = append(tables, func() {
+		symbols["crypto/hmac/hmac"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Equal": reflect.ValueOf(hmac.Equal),
+			"New":   reflect.ValueOf(hmac.New),
+		}
+	})
 }

@@ -10,5 +10,7 @@ import (
 )
 
 func init() {
-	Symbols["crypto/pbkdf2/pbkdf2"] = map[string]reflect.Value{}
+	tables = append(tables, func() {
+		symbols["crypto/pbkdf2/pbkdf2"] = map[string]reflect.Value{}
+	})
 }

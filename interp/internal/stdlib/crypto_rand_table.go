@@ -11,12 +11,14 @@ import (
 )
 
 func init() {
-	Symbols["crypto/rand/rand"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Int":    reflect.ValueOf(rand.Int),
-		"Prime":  reflect.ValueOf(rand.Prime),
-		"Read":   reflect.ValueOf(rand.Read),
-		"Reader": reflect.ValueOf(&rand.Reader).Elem(),
-		"Text":   reflect.ValueOf(rand.Text),
-	}
+	tables = append(tables, func() {
+		symbols["crypto/rand/rand"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Int":    reflect.ValueOf(rand.Int),
+			"Prime":  reflect.ValueOf(rand.Prime),
+			"Read":   reflect.ValueOf(rand.Read),
+			"Reader": reflect.ValueOf(&rand.Reader).Elem(),
+			"Text":   reflect.ValueOf(rand.Text),
+		}
+	})
 }

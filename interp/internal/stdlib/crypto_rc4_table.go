@@ -11,12 +11,14 @@ import (
 )
 
 func init() {
-	Symbols["crypto/rc4/rc4"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"NewCipher": reflect.ValueOf(rc4.NewCipher),
+	tables = append(tables, func() {
+		symbols["crypto/rc4/rc4"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"NewCipher": reflect.ValueOf(rc4.NewCipher),
 
-		// type definitions
-		"Cipher":       reflect.ValueOf((*rc4.Cipher)(nil)),
-		"KeySizeError": reflect.ValueOf((*rc4.KeySizeError)(nil)),
-	}
+			// type definitions
+			"Cipher":       reflect.ValueOf((*rc4.Cipher)(nil)),
+			"KeySizeError": reflect.ValueOf((*rc4.KeySizeError)(nil)),
+		}
+	})
 }

@@ -13,11 +13,13 @@ import (
 )
 
 func init() {
-	Symbols["crypto/sha1/sha1"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"BlockSize": reflect.ValueOf(constant.MakeFromLiteral("64", token.INT, 0)),
-		"New":       reflect.ValueOf(sha1.New),
-		"Size":      reflect.ValueOf(constant.MakeFromLiteral("20", token.INT, 0)),
-		"Sum":       reflect.ValueOf(sha1.Sum),
-	}
+	tables = append(tables, func() {
+		symbols["crypto/sha1/sha1"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"BlockSize": reflect.ValueOf(constant.MakeFromLiteral("64", token.INT, 0)),
+			"New":       reflect.ValueOf(sha1.New),
+			"Size":      reflect.ValueOf(constant.MakeFromLiteral("20", token.INT, 0)),
+			"Sum":       reflect.ValueOf(sha1.Sum),
+		}
+	})
 }

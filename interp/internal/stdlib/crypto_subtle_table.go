@@ -11,15 +11,17 @@ import (
 )
 
 func init() {
-	Symbols["crypto/subtle/subtle"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"ConstantTimeByteEq":        reflect.ValueOf(subtle.ConstantTimeByteEq),
-		"ConstantTimeCompare":       reflect.ValueOf(subtle.ConstantTimeCompare),
-		"ConstantTimeCopy":          reflect.ValueOf(subtle.ConstantTimeCopy),
-		"ConstantTimeEq":            reflect.ValueOf(subtle.ConstantTimeEq),
-		"ConstantTimeLessOrEq":      reflect.ValueOf(subtle.ConstantTimeLessOrEq),
-		"ConstantTimeSelect":        reflect.ValueOf(subtle.ConstantTimeSelect),
-		"WithDataIndependentTiming": reflect.ValueOf(subtle.WithDataIndependentTiming),
-		"XORBytes":                  reflect.ValueOf(subtle.XORBytes),
-	}
+	tables = append(tables, func() {
+		symbols["crypto/subtle/subtle"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"ConstantTimeByteEq":        reflect.ValueOf(subtle.ConstantTimeByteEq),
+			"ConstantTimeCompare":       reflect.ValueOf(subtle.ConstantTimeCompare),
+			"ConstantTimeCopy":          reflect.ValueOf(subtle.ConstantTimeCopy),
+			"ConstantTimeEq":            reflect.ValueOf(subtle.ConstantTimeEq),
+			"ConstantTimeLessOrEq":      reflect.ValueOf(subtle.ConstantTimeLessOrEq),
+			"ConstantTimeSelect":        reflect.ValueOf(subtle.ConstantTimeSelect),
+			"WithDataIndependentTiming": reflect.ValueOf(subtle.WithDataIndependentTiming),
+			"XORBytes":                  reflect.ValueOf(subtle.XORBytes),
+		}
+	})
 }

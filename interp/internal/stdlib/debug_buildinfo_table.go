@@ -11,12 +11,14 @@ import (
 )
 
 func init() {
-	Symbols["debug/buildinfo/buildinfo"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Read":     reflect.ValueOf(buildinfo.Read),
-		"ReadFile": reflect.ValueOf(buildinfo.ReadFile),
+	tables = append(tables, func() {
+		symbols["debug/buildinfo/buildinfo"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Read":     reflect.ValueOf(buildinfo.Read),
+			"ReadFile": reflect.ValueOf(buildinfo.ReadFile),
 
-		// type definitions
-		"BuildInfo": reflect.ValueOf((*buildinfo.BuildInfo)(nil)),
-	}
+			// type definitions
+			"BuildInfo": reflect.ValueOf((*buildinfo.BuildInfo)(nil)),
+		}
+	})
 }

@@ -11,8 +11,10 @@ import (
 )
 
 func init() {
-	Symbols["embed/embed"] = map[string]reflect.Value{
-		// type definitions
-		"FS": reflect.ValueOf((*embed.FS)(nil)),
-	}
+	tables = append(tables, func() {
+		symbols["embed/embed"] = map[string]reflect.Value{
+			// type definitions
+			"FS": reflect.ValueOf((*embed.FS)(nil)),
+		}
+	})
 }

@@ -11,15 +11,17 @@ import (
 )
 
 func init() {
-	Symbols["encoding/ascii85/ascii85"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Decode":        reflect.ValueOf(ascii85.Decode),
-		"Encode":        reflect.ValueOf(ascii85.Encode),
-		"MaxEncodedLen": reflect.ValueOf(ascii85.MaxEncodedLen),
-		"NewDecoder":    reflect.ValueOf(ascii85.NewDecoder),
-		"NewEncoder":    reflect.ValueOf(ascii85.NewEncoder),
+	tables = append(tables, func() {
+		symbols["encoding/ascii85/ascii85"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Decode":        reflect.ValueOf(ascii85.Decode),
+			"Encode":        reflect.ValueOf(ascii85.Encode),
+			"MaxEncodedLen": reflect.ValueOf(ascii85.MaxEncodedLen),
+			"NewDecoder":    reflect.ValueOf(ascii85.NewDecoder),
+			"NewEncoder":    reflect.ValueOf(ascii85.NewEncoder),
 
-		// type definitions
-		"CorruptInputError": reflect.ValueOf((*ascii85.CorruptInputError)(nil)),
-	}
+			// type definitions
+			"CorruptInputError": reflect.ValueOf((*ascii85.CorruptInputError)(nil)),
+		}
+	})
 }

@@ -13,37 +13,39 @@ import (
 )
 
 func init() {
-	Symbols["encoding/binary/binary"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Append":         reflect.ValueOf(binary.Append),
-		"AppendUvarint":  reflect.ValueOf(binary.AppendUvarint),
-		"AppendVarint":   reflect.ValueOf(binary.AppendVarint),
-		"BigEndian":      reflect.ValueOf(&binary.BigEndian).Elem(),
-		"Decode":         reflect.ValueOf(binary.Decode),
-		"Encode":         reflect.ValueOf(binary.Encode),
-		"LittleEndian":   reflect.ValueOf(&binary.LittleEndian).Elem(),
-		"MaxVarintLen16": reflect.ValueOf(constant.MakeFromLiteral("3", token.INT, 0)),
-		"MaxVarintLen32": reflect.ValueOf(constant.MakeFromLiteral("5", token.INT, 0)),
-		"MaxVarintLen64": reflect.ValueOf(constant.MakeFromLiteral("10", token.INT, 0)),
-		"NativeEndian":   reflect.ValueOf(&binary.NativeEndian).Elem(),
-		"PutUvarint":     reflect.ValueOf(binary.PutUvarint),
-		"PutVarint":      reflect.ValueOf(binary.PutVarint),
-		"Read":           reflect.ValueOf(binary.Read),
-		"ReadUvarint":    reflect.ValueOf(binary.ReadUvarint),
-		"ReadVarint":     reflect.ValueOf(binary.ReadVarint),
-		"Size":           reflect.ValueOf(binary.Size),
-		"Uvarint":        reflect.ValueOf(binary.Uvarint),
-		"Varint":         reflect.ValueOf(binary.Varint),
-		"Write":          reflect.ValueOf(binary.Write),
+	tables = append(tables, func() {
+		symbols["encoding/binary/binary"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Append":         reflect.ValueOf(binary.Append),
+			"AppendUvarint":  reflect.ValueOf(binary.AppendUvarint),
+			"AppendVarint":   reflect.ValueOf(binary.AppendVarint),
+			"BigEndian":      reflect.ValueOf(&binary.BigEndian).Elem(),
+			"Decode":         reflect.ValueOf(binary.Decode),
+			"Encode":         reflect.ValueOf(binary.Encode),
+			"LittleEndian":   reflect.ValueOf(&binary.LittleEndian).Elem(),
+			"MaxVarintLen16": reflect.ValueOf(constant.MakeFromLiteral("3", token.INT, 0)),
+			"MaxVarintLen32": reflect.ValueOf(constant.MakeFromLiteral("5", token.INT, 0)),
+			"MaxVarintLen64": reflect.ValueOf(constant.MakeFromLiteral("10", token.INT, 0)),
+			"NativeEndian":   reflect.ValueOf(&binary.NativeEndian).Elem(),
+			"PutUvarint":     reflect.ValueOf(binary.PutUvarint),
+			"PutVarint":      reflect.ValueOf(binary.PutVarint),
+			"Read":           reflect.ValueOf(binary.Read),
+			"ReadUvarint":    reflect.ValueOf(binary.ReadUvarint),
+			"ReadVarint":     reflect.ValueOf(binary.ReadVarint),
+			"Size":           reflect.ValueOf(binary.Size),
+			"Uvarint":        reflect.ValueOf(binary.Uvarint),
+			"Varint":         reflect.ValueOf(binary.Varint),
+			"Write":          reflect.ValueOf(binary.Write),
 
-		// type definitions
-		"AppendByteOrder": reflect.ValueOf((*binary.AppendByteOrder)(nil)),
-		"ByteOrder":       reflect.ValueOf((*binary.ByteOrder)(nil)),
+			// type definitions
+			"AppendByteOrder": reflect.ValueOf((*binary.AppendByteOrder)(nil)),
+			"ByteOrder":       reflect.ValueOf((*binary.ByteOrder)(nil)),
 
-		// interface wrapper definitions
-		"_AppendByteOrder": reflect.ValueOf((*_encoding_binary_AppendByteOrder)(nil)),
-		"_ByteOrder":       reflect.ValueOf((*_encoding_binary_ByteOrder)(nil)),
-	}
+			// interface wrapper definitions
+			"_AppendByteOrder": reflect.ValueOf((*_encoding_binary_AppendByteOrder)(nil)),
+			"_ByteOrder":       reflect.ValueOf((*_encoding_binary_ByteOrder)(nil)),
+		}
+	})
 }
 
 // _encoding_binary_AppendByteOrder is an interface wrapper for AppendByteOrder type

@@ -11,24 +11,26 @@ import (
 )
 
 func init() {
-	Symbols["encoding/gob/gob"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"NewDecoder":   reflect.ValueOf(gob.NewDecoder),
-		"NewEncoder":   reflect.ValueOf(gob.NewEncoder),
-		"Register":     reflect.ValueOf(gob.Register),
-		"RegisterName": reflect.ValueOf(gob.RegisterName),
+	tables = append(tables, func() {
+		symbols["encoding/gob/gob"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"NewDecoder":   reflect.ValueOf(gob.NewDecoder),
+			"NewEncoder":   reflect.ValueOf(gob.NewEncoder),
+			"Register":     reflect.ValueOf(gob.Register),
+			"RegisterName": reflect.ValueOf(gob.RegisterName),
 
-		// type definitions
-		"CommonType": reflect.ValueOf((*gob.CommonType)(nil)),
-		"Decoder":    reflect.ValueOf((*gob.Decoder)(nil)),
-		"Encoder":    reflect.ValueOf((*gob.Encoder)(nil)),
-		"GobDecoder": reflect.ValueOf((*gob.GobDecoder)(nil)),
-		"GobEncoder": reflect.ValueOf((*gob.GobEncoder)(nil)),
+			// type definitions
+			"CommonType": reflect.ValueOf((*gob.CommonType)(nil)),
+			"Decoder":    reflect.ValueOf((*gob.Decoder)(nil)),
+			"Encoder":    reflect.ValueOf((*gob.Encoder)(nil)),
+			"GobDecoder": reflect.ValueOf((*gob.GobDecoder)(nil)),
+			"GobEncoder": reflect.ValueOf((*gob.GobEncoder)(nil)),
 
-		// interface wrapper definitions
-		"_GobDecoder": reflect.ValueOf((*_encoding_gob_GobDecoder)(nil)),
-		"_GobEncoder": reflect.ValueOf((*_encoding_gob_GobEncoder)(nil)),
-	}
+			// interface wrapper definitions
+			"_GobDecoder": reflect.ValueOf((*_encoding_gob_GobDecoder)(nil)),
+			"_GobEncoder": reflect.ValueOf((*_encoding_gob_GobEncoder)(nil)),
+		}
+	})
 }
 
 // _encoding_gob_GobDecoder is an interface wrapper for GobDecoder type

@@ -11,13 +11,15 @@ import (
 )
 
 func init() {
-	Symbols["encoding/pem/pem"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Decode":         reflect.ValueOf(pem.Decode),
-		"Encode":         reflect.ValueOf(pem.Encode),
-		"EncodeToMemory": reflect.ValueOf(pem.EncodeToMemory),
+	tables = append(tables, func() {
+		symbols["encoding/pem/pem"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Decode":         reflect.ValueOf(pem.Decode),
+			"Encode":         reflect.ValueOf(pem.Encode),
+			"EncodeToMemory": reflect.ValueOf(pem.EncodeToMemory),
 
-		// type definitions
-		"Block": reflect.ValueOf((*pem.Block)(nil)),
-	}
+			// type definitions
+			"Block": reflect.ValueOf((*pem.Block)(nil)),
+		}
+	})
 }

@@ -11,23 +11,25 @@ import (
 )
 
 func init() {
-	Symbols["encoding/encoding"] = map[string]reflect.Value{
-		// type definitions
-		"BinaryAppender":    reflect.ValueOf((*encoding.BinaryAppender)(nil)),
-		"BinaryMarshaler":   reflect.ValueOf((*encoding.BinaryMarshaler)(nil)),
-		"BinaryUnmarshaler": reflect.ValueOf((*encoding.BinaryUnmarshaler)(nil)),
-		"TextAppender":      reflect.ValueOf((*encoding.TextAppender)(nil)),
-		"TextMarshaler":     reflect.ValueOf((*encoding.TextMarshaler)(nil)),
-		"TextUnmarshaler":   reflect.ValueOf((*encoding.TextUnmarshaler)(nil)),
+	tables = append(tables, func() {
+		symbols["encoding/encoding"] = map[string]reflect.Value{
+			// type definitions
+			"BinaryAppender":    reflect.ValueOf((*encoding.BinaryAppender)(nil)),
+			"BinaryMarshaler":   reflect.ValueOf((*encoding.BinaryMarshaler)(nil)),
+			"BinaryUnmarshaler": reflect.ValueOf((*encoding.BinaryUnmarshaler)(nil)),
+			"TextAppender":      reflect.ValueOf((*encoding.TextAppender)(nil)),
+			"TextMarshaler":     reflect.ValueOf((*encoding.TextMarshaler)(nil)),
+			"TextUnmarshaler":   reflect.ValueOf((*encoding.TextUnmarshaler)(nil)),
 
-		// interface wrapper definitions
-		"_BinaryAppender":    reflect.ValueOf((*_encoding_BinaryAppender)(nil)),
-		"_BinaryMarshaler":   reflect.ValueOf((*_encoding_BinaryMarshaler)(nil)),
-		"_BinaryUnmarshaler": reflect.ValueOf((*_encoding_BinaryUnmarshaler)(nil)),
-		"_TextAppender":      reflect.ValueOf((*_encoding_TextAppender)(nil)),
-		"_TextMarshaler":     reflect.ValueOf((*_encoding_TextMarshaler)(nil)),
-		"_TextUnmarshaler":   reflect.ValueOf((*_encoding_TextUnmarshaler)(nil)),
-	}
+			// interface wrapper definitions
+			"_BinaryAppender":    reflect.ValueOf((*_encoding_BinaryAppender)(nil)),
+			"_BinaryMarshaler":   reflect.ValueOf((*_encoding_BinaryMarshaler)(nil)),
+			"_BinaryUnmarshaler": reflect.ValueOf((*_encoding_BinaryUnmarshaler)(nil)),
+			"_TextAppender":      reflect.ValueOf((*_encoding_TextAppender)(nil)),
+			"_TextMarshaler":     reflect.ValueOf((*_encoding_TextMarshaler)(nil)),
+			"_TextUnmarshaler":   reflect.ValueOf((*_encoding_TextUnmarshaler)(nil)),
+		}
+	})
 }
 
 // _encoding_BinaryAppender is an interface wrapper for BinaryAppender type

@@ -11,13 +11,15 @@ import (
 )
 
 func init() {
-	Symbols["errors/errors"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"As":             reflect.ValueOf(errors.As),
-		"ErrUnsupported": reflect.ValueOf(&errors.ErrUnsupported).Elem(),
-		"Is":             reflect.ValueOf(errors.Is),
-		"Join":           reflect.ValueOf(errors.Join),
-		"New":            reflect.ValueOf(errors.New),
-		"Unwrap":         reflect.ValueOf(errors.Unwrap),
-	}
+	tables = append(tables, func() {
+		symbols["errors/errors"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"As":             reflect.ValueOf(errors.As),
+			"ErrUnsupported": reflect.ValueOf(&errors.ErrUnsupported).Elem(),
+			"Is":             reflect.ValueOf(errors.Is),
+			"Join":           reflect.ValueOf(errors.Join),
+			"New":            reflect.ValueOf(errors.New),
+			"Unwrap":         reflect.ValueOf(errors.Unwrap),
+		}
+	})
 }

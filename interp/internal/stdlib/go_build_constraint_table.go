@@ -11,25 +11,27 @@ import (
 )
 
 func init() {
-	Symbols["go/build/constraint/constraint"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"GoVersion":      reflect.ValueOf(constraint.GoVersion),
-		"IsGoBuild":      reflect.ValueOf(constraint.IsGoBuild),
-		"IsPlusBuild":    reflect.ValueOf(constraint.IsPlusBuild),
-		"Parse":          reflect.ValueOf(constraint.Parse),
-		"PlusBuildLines": reflect.ValueOf(constraint.PlusBuildLines),
+	tables = append(tables, func() {
+		symbols["go/build/constraint/constraint"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"GoVersion":      reflect.ValueOf(constraint.GoVersion),
+			"IsGoBuild":      reflect.ValueOf(constraint.IsGoBuild),
+			"IsPlusBuild":    reflect.ValueOf(constraint.IsPlusBuild),
+			"Parse":          reflect.ValueOf(constraint.Parse),
+			"PlusBuildLines": reflect.ValueOf(constraint.PlusBuildLines),
 
-		// type definitions
-		"AndExpr":     reflect.ValueOf((*constraint.AndExpr)(nil)),
-		"Expr":        reflect.ValueOf((*constraint.Expr)(nil)),
-		"NotExpr":     reflect.ValueOf((*constraint.NotExpr)(nil)),
-		"OrExpr":      reflect.ValueOf((*constraint.OrExpr)(nil)),
-		"SyntaxError": reflect.ValueOf((*constraint.SyntaxError)(nil)),
-		"TagExpr":     reflect.ValueOf((*constraint.TagExpr)(nil)),
+			// type definitions
+			"AndExpr":     reflect.ValueOf((*constraint.AndExpr)(nil)),
+			"Expr":        reflect.ValueOf((*constraint.Expr)(nil)),
+			"NotExpr":     reflect.ValueOf((*constraint.NotExpr)(nil)),
+			"OrExpr":      reflect.ValueOf((*constraint.OrExpr)(nil)),
+			"SyntaxError": reflect.ValueOf((*constraint.SyntaxError)(nil)),
+			"TagExpr":     reflect.ValueOf((*constraint.TagExpr)(nil)),
 
-		// interface wrapper definitions
-		"_Expr": reflect.ValueOf((*_go_build_constraint_Expr)(nil)),
-	}
+			// interface wrapper definitions
+			"_Expr": reflect.ValueOf((*_go_build_constraint_Expr)(nil)),
+		}
+	})
 }
 
 // _go_build_constraint_Expr is an interface wrapper for Expr type

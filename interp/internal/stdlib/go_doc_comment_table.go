@@ -11,31 +11,33 @@ import (
 )
 
 func init() {
-	Symbols["go/doc/comment/comment"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"DefaultLookupPackage": reflect.ValueOf(comment.DefaultLookupPackage),
+	tables = append(tables, func() {
+		symbols["go/doc/comment/comment"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"DefaultLookupPackage": reflect.ValueOf(comment.DefaultLookupPackage),
 
-		// type definitions
-		"Block":     reflect.ValueOf((*comment.Block)(nil)),
-		"Code":      reflect.ValueOf((*comment.Code)(nil)),
-		"Doc":       reflect.ValueOf((*comment.Doc)(nil)),
-		"DocLink":   reflect.ValueOf((*comment.DocLink)(nil)),
-		"Heading":   reflect.ValueOf((*comment.Heading)(nil)),
-		"Italic":    reflect.ValueOf((*comment.Italic)(nil)),
-		"Link":      reflect.ValueOf((*comment.Link)(nil)),
-		"LinkDef":   reflect.ValueOf((*comment.LinkDef)(nil)),
-		"List":      reflect.ValueOf((*comment.List)(nil)),
-		"ListItem":  reflect.ValueOf((*comment.ListItem)(nil)),
-		"Paragraph": reflect.ValueOf((*comment.Paragraph)(nil)),
-		"Parser":    reflect.ValueOf((*comment.Parser)(nil)),
-		"Plain":     reflect.ValueOf((*comment.Plain)(nil)),
-		"Printer":   reflect.ValueOf((*comment.Printer)(nil)),
-		"Text":      reflect.ValueOf((*comment.Text)(nil)),
+			// type definitions
+			"Block":     reflect.ValueOf((*comment.Block)(nil)),
+			"Code":      reflect.ValueOf((*comment.Code)(nil)),
+			"Doc":       reflect.ValueOf((*comment.Doc)(nil)),
+			"DocLink":   reflect.ValueOf((*comment.DocLink)(nil)),
+			"Heading":   reflect.ValueOf((*comment.Heading)(nil)),
+			"Italic":    reflect.ValueOf((*comment.Italic)(nil)),
+			"Link":      reflect.ValueOf((*comment.Link)(nil)),
+			"LinkDef":   reflect.ValueOf((*comment.LinkDef)(nil)),
+			"List":      reflect.ValueOf((*comment.List)(nil)),
+			"ListItem":  reflect.ValueOf((*comment.ListItem)(nil)),
+			"Paragraph": reflect.ValueOf((*comment.Paragraph)(nil)),
+			"Parser":    reflect.ValueOf((*comment.Parser)(nil)),
+			"Plain":     reflect.ValueOf((*comment.Plain)(nil)),
+			"Printer":   reflect.ValueOf((*comment.Printer)(nil)),
+			"Text":      reflect.ValueOf((*comment.Text)(nil)),
 
-		// interface wrapper definitions
-		"_Block": reflect.ValueOf((*_go_doc_comment_Block)(nil)),
-		"_Text":  reflect.ValueOf((*_go_doc_comment_Text)(nil)),
-	}
+			// interface wrapper definitions
+			"_Block": reflect.ValueOf((*_go_doc_comment_Block)(nil)),
+			"_Text":  reflect.ValueOf((*_go_doc_comment_Text)(nil)),
+		}
+	})
 }
 
 // _go_doc_comment_Block is an interface wrapper for Block type

@@ -11,9 +11,11 @@ import (
 )
 
 func init() {
-	Symbols["go/format/format"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Node":   reflect.ValueOf(format.Node),
-		"Source": reflect.ValueOf(format.Source),
-	}
+	tables = append(tables, func() {
+		symbols["go/format/format"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Node":   reflect.ValueOf(format.Node),
+			"Source": reflect.ValueOf(format.Source),
+		}
+	})
 }

@@ -11,13 +11,15 @@ import (
 )
 
 func init() {
-	Symbols["go/importer/importer"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Default":     reflect.ValueOf(importer.Default),
-		"For":         reflect.ValueOf(importer.For),
-		"ForCompiler": reflect.ValueOf(importer.ForCompiler),
+	tables = append(tables, func() {
+		symbols["go/importer/importer"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Default":     reflect.ValueOf(importer.Default),
+			"For":         reflect.ValueOf(importer.For),
+			"ForCompiler": reflect.ValueOf(importer.ForCompiler),
 
-		// type definitions
-		"Lookup": reflect.ValueOf((*importer.Lookup)(nil)),
-	}
+			// type definitions
+			"Lookup": reflect.ValueOf((*importer.Lookup)(nil)),
+		}
+	})
 }

@@ -11,16 +11,18 @@ import (
 )
 
 func init() {
-	Symbols["go/scanner/scanner"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"PrintError":   reflect.ValueOf(scanner.PrintError),
-		"ScanComments": reflect.ValueOf(scanner.ScanComments),
+	tables = append(tables, func() {
+		symbols["go/scanner/scanner"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"PrintError":   reflect.ValueOf(scanner.PrintError),
+			"ScanComments": reflect.ValueOf(scanner.ScanComments),
 
-		// type definitions
-		"Error":        reflect.ValueOf((*scanner.Error)(nil)),
-		"ErrorHandler": reflect.ValueOf((*scanner.ErrorHandler)(nil)),
-		"ErrorList":    reflect.ValueOf((*scanner.ErrorList)(nil)),
-		"Mode":         reflect.ValueOf((*scanner.Mode)(nil)),
-		"Scanner":      reflect.ValueOf((*scanner.Scanner)(nil)),
-	}
+			// type definitions
+			"Error":        reflect.ValueOf((*scanner.Error)(nil)),
+			"ErrorHandler": reflect.ValueOf((*scanner.ErrorHandler)(nil)),
+			"ErrorList":    reflect.ValueOf((*scanner.ErrorList)(nil)),
+			"Mode":         reflect.ValueOf((*scanner.Mode)(nil)),
+			"Scanner":      reflect.ValueOf((*scanner.Scanner)(nil)),
+		}
+	})
 }

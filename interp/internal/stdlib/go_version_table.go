@@ -11,10 +11,12 @@ import (
 )
 
 func init() {
-	Symbols["go/version/version"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Compare": reflect.ValueOf(version.Compare),
-		"IsValid": reflect.ValueOf(version.IsValid),
-		"Lang":    reflect.ValueOf(version.Lang),
-	}
+	tables = append(tables, func() {
+		symbols["go/version/version"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Compare": reflect.ValueOf(version.Compare),
+			"IsValid": reflect.ValueOf(version.IsValid),
+			"Lang":    reflect.ValueOf(version.Lang),
+		}
+	})
 }

@@ -13,10 +13,12 @@ import (
 )
 
 func init() {
-	Symbols["hash/adler32/adler32"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Checksum": reflect.ValueOf(adler32.Checksum),
-		"New":      reflect.ValueOf(adler32.New),
-		"Size":     reflect.ValueOf(constant.MakeFromLiteral("4", token.INT, 0)),
-	}
+	tables = append(tables, func() {
+		symbols["hash/adler32/adler32"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Checksum": reflect.ValueOf(adler32.Checksum),
+			"New":      reflect.ValueOf(adler32.New),
+			"Size":     reflect.ValueOf(constant.MakeFromLiteral("4", token.INT, 0)),
+		}
+	})
 }

@@ -13,21 +13,23 @@ import (
 )
 
 func init() {
-	Symbols["hash/crc32/crc32"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Castagnoli":   reflect.ValueOf(constant.MakeFromLiteral("2197175160", token.INT, 0)),
-		"Checksum":     reflect.ValueOf(crc32.Checksum),
-		"ChecksumIEEE": reflect.ValueOf(crc32.ChecksumIEEE),
-		"IEEE":         reflect.ValueOf(constant.MakeFromLiteral("3988292384", token.INT, 0)),
-		"IEEETable":    reflect.ValueOf(&crc32.IEEETable).Elem(),
-		"Koopman":      reflect.ValueOf(constant.MakeFromLiteral("3945912366", token.INT, 0)),
-		"MakeTable":    reflect.ValueOf(crc32.MakeTable),
-		"New":          reflect.ValueOf(crc32.New),
-		"NewIEEE":      reflect.ValueOf(crc32.NewIEEE),
-		"Size":         reflect.ValueOf(constant.MakeFromLiteral("4", token.INT, 0)),
-		"Update":       reflect.ValueOf(crc32.Update),
+	tables = append(tables, func() {
+		symbols["hash/crc32/crc32"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Castagnoli":   reflect.ValueOf(constant.MakeFromLiteral("2197175160", token.INT, 0)),
+			"Checksum":     reflect.ValueOf(crc32.Checksum),
+			"ChecksumIEEE": reflect.ValueOf(crc32.ChecksumIEEE),
+			"IEEE":         reflect.ValueOf(constant.MakeFromLiteral("3988292384", token.INT, 0)),
+			"IEEETable":    reflect.ValueOf(&crc32.IEEETable).Elem(),
+			"Koopman":      reflect.ValueOf(constant.MakeFromLiteral("3945912366", token.INT, 0)),
+			"MakeTable":    reflect.ValueOf(crc32.MakeTable),
+			"New":          reflect.ValueOf(crc32.New),
+			"NewIEEE":      reflect.ValueOf(crc32.NewIEEE),
+			"Size":         reflect.ValueOf(constant.MakeFromLiteral("4", token.INT, 0)),
+			"Update":       reflect.ValueOf(crc32.Update),
 
-		// type definitions
-		"Table": reflect.ValueOf((*crc32.Table)(nil)),
-	}
+			// type definitions
+			"Table": reflect.ValueOf((*crc32.Table)(nil)),
+		}
+	})
 }

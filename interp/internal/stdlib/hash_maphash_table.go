@@ -11,14 +11,16 @@ import (
 )
 
 func init() {
-	Symbols["hash/maphash/maphash"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Bytes":    reflect.ValueOf(maphash.Bytes),
-		"MakeSeed": reflect.ValueOf(maphash.MakeSeed),
-		"String":   reflect.ValueOf(maphash.String),
+	tables = append(tables, func() {
+		symbols["hash/maphash/maphash"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Bytes":    reflect.ValueOf(maphash.Bytes),
+			"MakeSeed": reflect.ValueOf(maphash.MakeSeed),
+			"String":   reflect.ValueOf(maphash.String),
 
-		// type definitions
-		"Hash": reflect.ValueOf((*maphash.Hash)(nil)),
-		"Seed": reflect.ValueOf((*maphash.Seed)(nil)),
-	}
+			// type definitions
+			"Hash": reflect.ValueOf((*maphash.Hash)(nil)),
+			"Seed": reflect.ValueOf((*maphash.Seed)(nil)),
+		}
+	})
 }

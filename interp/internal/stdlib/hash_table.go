@@ -11,21 +11,23 @@ import (
 )
 
 func init() {
-	Symbols["hash/hash"] = map[string]reflect.Value{
-		// type definitions
-		"Cloner": reflect.ValueOf((*hash.Cloner)(nil)),
-		"Hash":   reflect.ValueOf((*hash.Hash)(nil)),
-		"Hash32": reflect.ValueOf((*hash.Hash32)(nil)),
-		"Hash64": reflect.ValueOf((*hash.Hash64)(nil)),
-		"XOF":    reflect.ValueOf((*hash.XOF)(nil)),
+	tables = append(tables, func() {
+		symbols["hash/hash"] = map[string]reflect.Value{
+			// type definitions
+			"Cloner": reflect.ValueOf((*hash.Cloner)(nil)),
+			"Hash":   reflect.ValueOf((*hash.Hash)(nil)),
+			"Hash32": reflect.ValueOf((*hash.Hash32)(nil)),
+			"Hash64": reflect.ValueOf((*hash.Hash64)(nil)),
+			"XOF":    reflect.ValueOf((*hash.XOF)(nil)),
 
-		// interface wrapper definitions
-		"_Cloner": reflect.ValueOf((*_hash_Cloner)(nil)),
-		"_Hash":   reflect.ValueOf((*_hash_Hash)(nil)),
-		"_Hash32": reflect.ValueOf((*_hash_Hash32)(nil)),
-		"_Hash64": reflect.ValueOf((*_hash_Hash64)(nil)),
-		"_XOF":    reflect.ValueOf((*_hash_XOF)(nil)),
-	}
+			// interface wrapper definitions
+			"_Cloner": reflect.ValueOf((*_hash_Cloner)(nil)),
+			"_Hash":   reflect.ValueOf((*_hash_Hash)(nil)),
+			"_Hash32": reflect.ValueOf((*_hash_Hash32)(nil)),
+			"_Hash64": reflect.ValueOf((*_hash_Hash64)(nil)),
+			"_XOF":    reflect.ValueOf((*_hash_XOF)(nil)),
+		}
+	})
 }
 
 // _hash_Cloner is an interface wrapper for Cloner type

@@ -11,9 +11,11 @@ import (
 )
 
 func init() {
-	Symbols["html/html"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"EscapeString":   reflect.ValueOf(html.EscapeString),
-		"UnescapeString": reflect.ValueOf(html.UnescapeString),
-	}
+	tables = append(tables, func() {
+		symbols["html/html"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"EscapeString":   reflect.ValueOf(html.EscapeString),
+			"UnescapeString": reflect.ValueOf(html.UnescapeString),
+		}
+	})
 }

@@ -11,9 +11,11 @@ import (
 )
 
 func init() {
-	Symbols["image/color/palette/palette"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Plan9":   reflect.ValueOf(&palette.Plan9).Elem(),
-		"WebSafe": reflect.ValueOf(&palette.WebSafe).Elem(),
-	}
+	tables = append(tables, func() {
+		symbols["image/color/palette/palette"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Plan9":   reflect.ValueOf(&palette.Plan9).Elem(),
+			"WebSafe": reflect.ValueOf(&palette.WebSafe).Elem(),
+		}
+	})
 }

@@ -13,27 +13,29 @@ import (
 )
 
 func init() {
-	Symbols["image/draw/draw"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Draw":           reflect.ValueOf(draw.Draw),
-		"DrawMask":       reflect.ValueOf(draw.DrawMask),
-		"FloydSteinberg": reflect.ValueOf(&draw.FloydSteinberg).Elem(),
-		"Over":           reflect.ValueOf(draw.Over),
-		"Src":            reflect.ValueOf(draw.Src),
+	tables = append(tables, func() {
+		symbols["image/draw/draw"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Draw":           reflect.ValueOf(draw.Draw),
+			"DrawMask":       reflect.ValueOf(draw.DrawMask),
+			"FloydSteinberg": reflect.ValueOf(&draw.FloydSteinberg).Elem(),
+			"Over":           reflect.ValueOf(draw.Over),
+			"Src":            reflect.ValueOf(draw.Src),
 
-		// type definitions
-		"Drawer":      reflect.ValueOf((*draw.Drawer)(nil)),
-		"Image":       reflect.ValueOf((*draw.Image)(nil)),
-		"Op":          reflect.ValueOf((*draw.Op)(nil)),
-		"Quantizer":   reflect.ValueOf((*draw.Quantizer)(nil)),
-		"RGBA64Image": reflect.ValueOf((*draw.RGBA64Image)(nil)),
+			// type definitions
+			"Drawer":      reflect.ValueOf((*draw.Drawer)(nil)),
+			"Image":       reflect.ValueOf((*draw.Image)(nil)),
+			"Op":          reflect.ValueOf((*draw.Op)(nil)),
+			"Quantizer":   reflect.ValueOf((*draw.Quantizer)(nil)),
+			"RGBA64Image": reflect.ValueOf((*draw.RGBA64Image)(nil)),
 
-		// interface wrapper definitions
-		"_Drawer":      reflect.ValueOf((*_image_draw_Drawer)(nil)),
-		"_Image":       reflect.ValueOf((*_image_draw_Image)(nil)),
-		"_Quantizer":   reflect.ValueOf((*_image_draw_Quantizer)(nil)),
-		"_RGBA64Image": reflect.ValueOf((*_image_draw_RGBA64Image)(nil)),
-	}
+			// interface wrapper definitions
+			"_Drawer":      reflect.ValueOf((*_image_draw_Drawer)(nil)),
+			"_Image":       reflect.ValueOf((*_image_draw_Image)(nil)),
+			"_Quantizer":   reflect.ValueOf((*_image_draw_Quantizer)(nil)),
+			"_RGBA64Image": reflect.ValueOf((*_image_draw_RGBA64Image)(nil)),
+		}
+	})
 }
 
 // _image_draw_Drawer is an interface wrapper for Drawer type

@@ -13,22 +13,24 @@ import (
 )
 
 func init() {
-	Symbols["image/jpeg/jpeg"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Decode":         reflect.ValueOf(jpeg.Decode),
-		"DecodeConfig":   reflect.ValueOf(jpeg.DecodeConfig),
-		"DefaultQuality": reflect.ValueOf(constant.MakeFromLiteral("75", token.INT, 0)),
-		"Encode":         reflect.ValueOf(jpeg.Encode),
+	tables = append(tables, func() {
+		symbols["image/jpeg/jpeg"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Decode":         reflect.ValueOf(jpeg.Decode),
+			"DecodeConfig":   reflect.ValueOf(jpeg.DecodeConfig),
+			"DefaultQuality": reflect.ValueOf(constant.MakeFromLiteral("75", token.INT, 0)),
+			"Encode":         reflect.ValueOf(jpeg.Encode),
 
-		// type definitions
-		"FormatError":      reflect.ValueOf((*jpeg.FormatError)(nil)),
-		"Options":          reflect.ValueOf((*jpeg.Options)(nil)),
-		"Reader":           reflect.ValueOf((*jpeg.Reader)(nil)),
-		"UnsupportedError": reflect.ValueOf((*jpeg.UnsupportedError)(nil)),
+			// type definitions
+			"FormatError":      reflect.ValueOf((*jpeg.FormatError)(nil)),
+			"Options":          reflect.ValueOf((*jpeg.Options)(nil)),
+			"Reader":           reflect.ValueOf((*jpeg.Reader)(nil)),
+			"UnsupportedError": reflect.ValueOf((*jpeg.UnsupportedError)(nil)),
 
-		// interface wrapper definitions
-		"_Reader": reflect.ValueOf((*_image_jpeg_Reader)(nil)),
-	}
+			// interface wrapper definitions
+			"_Reader": reflect.ValueOf((*_image_jpeg_Reader)(nil)),
+		}
+	})
 }
 
 // _image_jpeg_Reader is an interface wrapper for Reader type

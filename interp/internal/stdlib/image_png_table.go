@@ -11,27 +11,29 @@ import (
 )
 
 func init() {
-	Symbols["image/png/png"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"BestCompression":    reflect.ValueOf(png.BestCompression),
-		"BestSpeed":          reflect.ValueOf(png.BestSpeed),
-		"Decode":             reflect.ValueOf(png.Decode),
-		"DecodeConfig":       reflect.ValueOf(png.DecodeConfig),
-		"DefaultCompression": reflect.ValueOf(png.DefaultCompression),
-		"Encode":             reflect.ValueOf(png.Encode),
-		"NoCompression":      reflect.ValueOf(png.NoCompression),
+	tables = append(tables, func() {
+		symbols["image/png/png"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"BestCompression":    reflect.ValueOf(png.BestCompression),
+			"BestSpeed":          reflect.ValueOf(png.BestSpeed),
+			"Decode":             reflect.ValueOf(png.Decode),
+			"DecodeConfig":       reflect.ValueOf(png.DecodeConfig),
+			"DefaultCompression": reflect.ValueOf(png.DefaultCompression),
+			"Encode":             reflect.ValueOf(png.Encode),
+			"NoCompression":      reflect.ValueOf(png.NoCompression),
 
-		// type definitions
-		"CompressionLevel":  reflect.ValueOf((*png.CompressionLevel)(nil)),
-		"Encoder":           reflect.ValueOf((*png.Encoder)(nil)),
-		"EncoderBuffer":     reflect.ValueOf((*png.EncoderBuffer)(nil)),
-		"EncoderBufferPool": reflect.ValueOf((*png.EncoderBufferPool)(nil)),
-		"FormatError":       reflect.ValueOf((*png.FormatError)(nil)),
-		"UnsupportedError":  reflect.ValueOf((*png.UnsupportedError)(nil)),
+			// type definitions
+			"CompressionLevel":  reflect.ValueOf((*png.CompressionLevel)(nil)),
+			"Encoder":           reflect.ValueOf((*png.Encoder)(nil)),
+			"EncoderBuffer":     reflect.ValueOf((*png.EncoderBuffer)(nil)),
+			"EncoderBufferPool": reflect.ValueOf((*png.EncoderBufferPool)(nil)),
+			"FormatError":       reflect.ValueOf((*png.FormatError)(nil)),
+			"UnsupportedError":  reflect.ValueOf((*png.UnsupportedError)(nil)),
 
-		// interface wrapper definitions
-		"_EncoderBufferPool": reflect.ValueOf((*_image_png_EncoderBufferPool)(nil)),
-	}
+			// interface wrapper definitions
+			"_EncoderBufferPool": reflect.ValueOf((*_image_png_EncoderBufferPool)(nil)),
+		}
+	})
 }
 
 // _image_png_EncoderBufferPool is an interface wrapper for EncoderBufferPool type

@@ -11,11 +11,13 @@ import (
 )
 
 func init() {
-	Symbols["index/suffixarray/suffixarray"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"New": reflect.ValueOf(suffixarray.New),
+	tables = append(tables, func() {
+		symbols["index/suffixarray/suffixarray"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"New": reflect.ValueOf(suffixarray.New),
 
-		// type definitions
-		"Index": reflect.ValueOf((*suffixarray.Index)(nil)),
-	}
+			// type definitions
+			"Index": reflect.ValueOf((*suffixarray.Index)(nil)),
+		}
+	})
 }

@@ -11,15 +11,17 @@ import (
 )
 
 func init() {
-	Symbols["io/ioutil/ioutil"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Discard":   reflect.ValueOf(&ioutil.Discard).Elem(),
-		"NopCloser": reflect.ValueOf(ioutil.NopCloser),
-		"ReadAll":   reflect.ValueOf(ioutil.ReadAll),
-		"ReadDir":   reflect.ValueOf(ioutil.ReadDir),
-		"ReadFile":  reflect.ValueOf(ioutil.ReadFile),
-		"TempDir":   reflect.ValueOf(ioutil.TempDir),
-		"TempFile":  reflect.ValueOf(ioutil.TempFile),
-		"WriteFile": reflect.ValueOf(ioutil.WriteFile),
-	}
+	tables = append(tables, func() {
+		symbols["io/ioutil/ioutil"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Discard":   reflect.ValueOf(&ioutil.Discard).Elem(),
+			"NopCloser": reflect.ValueOf(ioutil.NopCloser),
+			"ReadAll":   reflect.ValueOf(ioutil.ReadAll),
+			"ReadDir":   reflect.ValueOf(ioutil.ReadDir),
+			"ReadFile":  reflect.ValueOf(ioutil.ReadFile),
+			"TempDir":   reflect.ValueOf(ioutil.TempDir),
+			"TempFile":  reflect.ValueOf(ioutil.TempFile),
+			"WriteFile": reflect.ValueOf(ioutil.WriteFile),
+		}
+	})
 }

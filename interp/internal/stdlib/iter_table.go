@@ -10,5 +10,7 @@ import (
 )
 
 func init() {
-	Symbols["iter/iter"] = map[string]reflect.Value{}
+	tables = append(tables, func() {
+		symbols["iter/iter"] = map[string]reflect.Value{}
+	})
 }

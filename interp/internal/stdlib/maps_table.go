@@ -10,5 +10,7 @@ import (
 )
 
 func init() {
-	Symbols["maps/maps"] = map[string]reflect.Value{}
+	tables = append(tables, func() {
+		symbols["maps/maps"] = map[string]reflect.Value{}
+	})
 }

@@ -11,24 +11,26 @@ import (
 )
 
 func init() {
-	Symbols["mime/multipart/multipart"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"ErrMessageTooLarge":     reflect.ValueOf(&multipart.ErrMessageTooLarge).Elem(),
-		"FileContentDisposition": reflect.ValueOf(multipart.FileContentDisposition),
-		"NewReader":              reflect.ValueOf(multipart.NewReader),
-		"NewWriter":              reflect.ValueOf(multipart.NewWriter),
+	tables = append(tables, func() {
+		symbols["mime/multipart/multipart"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"ErrMessageTooLarge":     reflect.ValueOf(&multipart.ErrMessageTooLarge).Elem(),
+			"FileContentDisposition": reflect.ValueOf(multipart.FileContentDisposition),
+			"NewReader":              reflect.ValueOf(multipart.NewReader),
+			"NewWriter":              reflect.ValueOf(multipart.NewWriter),
 
-		// type definitions
-		"File":       reflect.ValueOf((*multipart.File)(nil)),
-		"FileHeader": reflect.ValueOf((*multipart.FileHeader)(nil)),
-		"Form":       reflect.ValueOf((*multipart.Form)(nil)),
-		"Part":       reflect.ValueOf((*multipart.Part)(nil)),
-		"Reader":     reflect.ValueOf((*multipart.Reader)(nil)),
-		"Writer":     reflect.ValueOf((*multipart.Writer)(nil)),
+			// type definitions
+			"File":       reflect.ValueOf((*multipart.File)(nil)),
+			"FileHeader": reflect.ValueOf((*multipart.FileHeader)(nil)),
+			"Form":       reflect.ValueOf((*multipart.Form)(nil)),
+			"Part":       reflect.ValueOf((*multipart.Part)(nil)),
+			"Reader":     reflect.ValueOf((*multipart.Reader)(nil)),
+			"Writer":     reflect.ValueOf((*multipart.Writer)(nil)),
 
-		// interface wrapper definitions
-		"_File": reflect.ValueOf((*_mime_multipart_File)(nil)),
-	}
+			// interface wrapper definitions
+			"_File": reflect.ValueOf((*_mime_multipart_File)(nil)),
+		}
+	})
 }
 
 // _mime_multipart_File is an interface wrapper for File type

@@ -11,13 +11,15 @@ import (
 )
 
 func init() {
-	Symbols["mime/quotedprintable/quotedprintable"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"NewReader": reflect.ValueOf(quotedprintable.NewReader),
-		"NewWriter": reflect.ValueOf(quotedprintable.NewWriter),
+	tables = append(tables, func() {
+		symbols["mime/quotedprintable/quotedprintable"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"NewReader": reflect.ValueOf(quotedprintable.NewReader),
+			"NewWriter": reflect.ValueOf(quotedprintable.NewWriter),
 
-		// type definitions
-		"Reader": reflect.ValueOf((*quotedprintable.Reader)(nil)),
-		"Writer": reflect.ValueOf((*quotedprintable.Writer)(nil)),
-	}
+			// type definitions
+			"Reader": reflect.ValueOf((*quotedprintable.Reader)(nil)),
+			"Writer": reflect.ValueOf((*quotedprintable.Writer)(nil)),
+		}
+	})
 }

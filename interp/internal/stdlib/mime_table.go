@@ -11,19 +11,21 @@ import (
 )
 
 func init() {
-	Symbols["mime/mime"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"AddExtensionType":         reflect.ValueOf(mime.AddExtensionType),
-		"BEncoding":                reflect.ValueOf(mime.BEncoding),
-		"ErrInvalidMediaParameter": reflect.ValueOf(&mime.ErrInvalidMediaParameter).Elem(),
-		"ExtensionsByType":         reflect.ValueOf(mime.ExtensionsByType),
-		"FormatMediaType":          reflect.ValueOf(mime.FormatMediaType),
-		"ParseMediaType":           reflect.ValueOf(mime.ParseMediaType),
-		"QEncoding":                reflect.ValueOf(mime.QEncoding),
-		"TypeByExtension":          reflect.ValueOf(mime.TypeByExtension),
+	tables = append(tables, func() {
+		symbols["mime/mime"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"AddExtensionType":         reflect.ValueOf(mime.AddExtensionType),
+			"BEncoding":                reflect.ValueOf(mime.BEncoding),
+			"ErrInvalidMediaParameter": reflect.ValueOf(&mime.ErrInvalidMediaParameter).Elem(),
+			"ExtensionsByType":         reflect.ValueOf(mime.ExtensionsByType),
+			"FormatMediaType":          reflect.ValueOf(mime.FormatMediaType),
+			"ParseMediaType":           reflect.ValueOf(mime.ParseMediaType),
+			"QEncoding":                reflect.ValueOf(mime.QEncoding),
+			"TypeByExtension":          reflect.ValueOf(mime.TypeByExtension),
 
-		// type definitions
-		"WordDecoder": reflect.ValueOf((*mime.WordDecoder)(nil)),
-		"WordEncoder": reflect.ValueOf((*mime.WordEncoder)(nil)),
-	}
+			// type definitions
+			"WordDecoder": reflect.ValueOf((*mime.WordDecoder)(nil)),
+			"WordEncoder": reflect.ValueOf((*mime.WordEncoder)(nil)),
+		}
+	})
 }

@@ -11,13 +11,15 @@ import (
 )
 
 func init() {
-	Symbols["net/http/cgi/cgi"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Request":        reflect.ValueOf(cgi.Request),
-		"RequestFromMap": reflect.ValueOf(cgi.RequestFromMap),
-		"Serve":          reflect.ValueOf(cgi.Serve),
+	tables = append(tables, func() {
+		symbols["net/http/cgi/cgi"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Request":        reflect.ValueOf(cgi.Request),
+			"RequestFromMap": reflect.ValueOf(cgi.RequestFromMap),
+			"Serve":          reflect.ValueOf(cgi.Serve),
 
-		// type definitions
-		"Handler": reflect.ValueOf((*cgi.Handler)(nil)),
-	}
+			// type definitions
+			"Handler": reflect.ValueOf((*cgi.Handler)(nil)),
+		}
+	})
 }

@@ -11,18 +11,20 @@ import (
 )
 
 func init() {
-	Symbols["net/http/cookiejar/cookiejar"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"New": reflect.ValueOf(cookiejar.New),
+	tables = append(tables, func() {
+		symbols["net/http/cookiejar/cookiejar"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"New": reflect.ValueOf(cookiejar.New),
 
-		// type definitions
-		"Jar":              reflect.ValueOf((*cookiejar.Jar)(nil)),
-		"Options":          reflect.ValueOf((*cookiejar.Options)(nil)),
-		"PublicSuffixList": reflect.ValueOf((*cookiejar.PublicSuffixList)(nil)),
+			// type definitions
+			"Jar":              reflect.ValueOf((*cookiejar.Jar)(nil)),
+			"Options":          reflect.ValueOf((*cookiejar.Options)(nil)),
+			"PublicSuffixList": reflect.ValueOf((*cookiejar.PublicSuffixList)(nil)),
 
-		// interface wrapper definitions
-		"_PublicSuffixList": reflect.ValueOf((*_net_http_cookiejar_PublicSuffixList)(nil)),
-	}
+			// interface wrapper definitions
+			"_PublicSuffixList": reflect.ValueOf((*_net_http_cookiejar_PublicSuffixList)(nil)),
+		}
+	})
 }
 
 // _net_http_cookiejar_PublicSuffixList is an interface wrapper for PublicSuffixList type

@@ -11,11 +11,13 @@ import (
 )
 
 func init() {
-	Symbols["net/http/fcgi/fcgi"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"ErrConnClosed":     reflect.ValueOf(&fcgi.ErrConnClosed).Elem(),
-		"ErrRequestAborted": reflect.ValueOf(&fcgi.ErrRequestAborted).Elem(),
-		"ProcessEnv":        reflect.ValueOf(fcgi.ProcessEnv),
-		"Serve":             reflect.ValueOf(fcgi.Serve),
-	}
+	tables = append(tables, func() {
+		symbols["net/http/fcgi/fcgi"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"ErrConnClosed":     reflect.ValueOf(&fcgi.ErrConnClosed).Elem(),
+			"ErrRequestAborted": reflect.ValueOf(&fcgi.ErrRequestAborted).Elem(),
+			"ProcessEnv":        reflect.ValueOf(fcgi.ProcessEnv),
+			"Serve":             reflect.ValueOf(fcgi.Serve),
+		}
+	})
 }

@@ -13,18 +13,20 @@ import (
 )
 
 func init() {
-	Symbols["net/http/httptest/httptest"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"DefaultRemoteAddr":     reflect.ValueOf(constant.MakeFromLiteral("\"1.2.3.4\"", token.STRING, 0)),
-		"NewRecorder":           reflect.ValueOf(httptest.NewRecorder),
-		"NewRequest":            reflect.ValueOf(httptest.NewRequest),
-		"NewRequestWithContext": reflect.ValueOf(httptest.NewRequestWithContext),
-		"NewServer":             reflect.ValueOf(httptest.NewServer),
-		"NewTLSServer":          reflect.ValueOf(httptest.NewTLSServer),
-		"NewUnstartedServer":    reflect.ValueOf(httptest.NewUnstartedServer),
+	tables = append(tables, func() {
+		symbols["net/http/httptest/httptest"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"DefaultRemoteAddr":     reflect.ValueOf(constant.MakeFromLiteral("\"1.2.3.4\"", token.STRING, 0)),
+			"NewRecorder":           reflect.ValueOf(httptest.NewRecorder),
+			"NewRequest":            reflect.ValueOf(httptest.NewRequest),
+			"NewRequestWithContext": reflect.ValueOf(httptest.NewRequestWithContext),
+			"NewServer":             reflect.ValueOf(httptest.NewServer),
+			"NewTLSServer":          reflect.ValueOf(httptest.NewTLSServer),
+			"NewUnstartedServer":    reflect.ValueOf(httptest.NewUnstartedServer),
 
-		// type definitions
-		"ResponseRecorder": reflect.ValueOf((*httptest.ResponseRecorder)(nil)),
-		"Server":           reflect.ValueOf((*httptest.Server)(nil)),
-	}
+			// type definitions
+			"ResponseRecorder": reflect.ValueOf((*httptest.ResponseRecorder)(nil)),
+			"Server":           reflect.ValueOf((*httptest.Server)(nil)),
+		}
+	})
 }

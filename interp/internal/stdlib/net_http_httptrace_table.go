@@ -11,16 +11,18 @@ import (
 )
 
 func init() {
-	Symbols["net/http/httptrace/httptrace"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"ContextClientTrace": reflect.ValueOf(httptrace.ContextClientTrace),
-		"WithClientTrace":    reflect.ValueOf(httptrace.WithClientTrace),
+	tables = append(tables, func() {
+		symbols["net/http/httptrace/httptrace"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"ContextClientTrace": reflect.ValueOf(httptrace.ContextClientTrace),
+			"WithClientTrace":    reflect.ValueOf(httptrace.WithClientTrace),
 
-		// type definitions
-		"ClientTrace":      reflect.ValueOf((*httptrace.ClientTrace)(nil)),
-		"DNSDoneInfo":      reflect.ValueOf((*httptrace.DNSDoneInfo)(nil)),
-		"DNSStartInfo":     reflect.ValueOf((*httptrace.DNSStartInfo)(nil)),
-		"GotConnInfo":      reflect.ValueOf((*httptrace.GotConnInfo)(nil)),
-		"WroteRequestInfo": reflect.ValueOf((*httptrace.WroteRequestInfo)(nil)),
-	}
+			// type definitions
+			"ClientTrace":      reflect.ValueOf((*httptrace.ClientTrace)(nil)),
+			"DNSDoneInfo":      reflect.ValueOf((*httptrace.DNSDoneInfo)(nil)),
+			"DNSStartInfo":     reflect.ValueOf((*httptrace.DNSStartInfo)(nil)),
+			"GotConnInfo":      reflect.ValueOf((*httptrace.GotConnInfo)(nil)),
+			"WroteRequestInfo": reflect.ValueOf((*httptrace.WroteRequestInfo)(nil)),
+		}
+	})
 }

@@ -11,13 +11,15 @@ import (
 )
 
 func init() {
-	Symbols["net/http/pprof/pprof"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Cmdline": reflect.ValueOf(pprof.Cmdline),
-		"Handler": reflect.ValueOf(pprof.Handler),
-		"Index":   reflect.ValueOf(pprof.Index),
-		"Profile": reflect.ValueOf(pprof.Profile),
-		"Symbol":  reflect.ValueOf(pprof.Symbol),
-		"Trace":   reflect.ValueOf(pprof.Trace),
-	}
+	tables = append(tables, func() {
+		symbols["net/http/pprof/pprof"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Cmdline": reflect.ValueOf(pprof.Cmdline),
+			"Handler": reflect.ValueOf(pprof.Handler),
+			"Index":   reflect.ValueOf(pprof.Index),
+			"Profile": reflect.ValueOf(pprof.Profile),
+			"Symbol":  reflect.ValueOf(pprof.Symbol),
+			"Trace":   reflect.ValueOf(pprof.Trace),
+		}
+	})
 }

@@ -11,18 +11,20 @@ import (
 )
 
 func init() {
-	Symbols["net/mail/mail"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"ErrHeaderNotPresent": reflect.ValueOf(&mail.ErrHeaderNotPresent).Elem(),
-		"ParseAddress":        reflect.ValueOf(mail.ParseAddress),
-		"ParseAddressList":    reflect.ValueOf(mail.ParseAddressList),
-		"ParseDate":           reflect.ValueOf(mail.ParseDate),
-		"ReadMessage":         reflect.ValueOf(mail.ReadMessage),
+	tables = append(tables, func() {
+		symbols["net/mail/mail"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"ErrHeaderNotPresent": reflect.ValueOf(&mail.ErrHeaderNotPresent).Elem(),
+			"ParseAddress":        reflect.ValueOf(mail.ParseAddress),
+			"ParseAddressList":    reflect.ValueOf(mail.ParseAddressList),
+			"ParseDate":           reflect.ValueOf(mail.ParseDate),
+			"ReadMessage":         reflect.ValueOf(mail.ReadMessage),
 
-		// type definitions
-		"Address":       reflect.ValueOf((*mail.Address)(nil)),
-		"AddressParser": reflect.ValueOf((*mail.AddressParser)(nil)),
-		"Header":        reflect.ValueOf((*mail.Header)(nil)),
-		"Message":       reflect.ValueOf((*mail.Message)(nil)),
-	}
+			// type definitions
+			"Address":       reflect.ValueOf((*mail.Address)(nil)),
+			"AddressParser": reflect.ValueOf((*mail.AddressParser)(nil)),
+			"Header":        reflect.ValueOf((*mail.Header)(nil)),
+			"Message":       reflect.ValueOf((*mail.Message)(nil)),
+		}
+	})
 }

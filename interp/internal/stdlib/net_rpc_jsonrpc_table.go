@@ -11,12 +11,14 @@ import (
 )
 
 func init() {
-	Symbols["net/rpc/jsonrpc/jsonrpc"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Dial":           reflect.ValueOf(jsonrpc.Dial),
-		"NewClient":      reflect.ValueOf(jsonrpc.NewClient),
-		"NewClientCodec": reflect.ValueOf(jsonrpc.NewClientCodec),
-		"NewServerCodec": reflect.ValueOf(jsonrpc.NewServerCodec),
-		"ServeConn":      reflect.ValueOf(jsonrpc.ServeConn),
-	}
+	tables = append(tables, func() {
+		symbols["net/rpc/jsonrpc/jsonrpc"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Dial":           reflect.ValueOf(jsonrpc.Dial),
+			"NewClient":      reflect.ValueOf(jsonrpc.NewClient),
+			"NewClientCodec": reflect.ValueOf(jsonrpc.NewClientCodec),
+			"NewServerCodec": reflect.ValueOf(jsonrpc.NewServerCodec),
+			"ServeConn":      reflect.ValueOf(jsonrpc.ServeConn),
+		}
+	})
 }

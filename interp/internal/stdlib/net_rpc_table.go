@@ -13,40 +13,42 @@ import (
 )
 
 func init() {
-	Symbols["net/rpc/rpc"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Accept":             reflect.ValueOf(rpc.Accept),
-		"DefaultDebugPath":   reflect.ValueOf(constant.MakeFromLiteral("\"/debug/rpc\"", token.STRING, 0)),
-		"DefaultRPCPath":     reflect.ValueOf(constant.MakeFromLiteral("\"/_goRPC_\"", token.STRING, 0)),
-		"DefaultServer":      reflect.ValueOf(&rpc.DefaultServer).Elem(),
-		"Dial":               reflect.ValueOf(rpc.Dial),
-		"DialHTTP":           reflect.ValueOf(rpc.DialHTTP),
-		"DialHTTPPath":       reflect.ValueOf(rpc.DialHTTPPath),
-		"ErrShutdown":        reflect.ValueOf(&rpc.ErrShutdown).Elem(),
-		"HandleHTTP":         reflect.ValueOf(rpc.HandleHTTP),
-		"NewClient":          reflect.ValueOf(rpc.NewClient),
-		"NewClientWithCodec": reflect.ValueOf(rpc.NewClientWithCodec),
-		"NewServer":          reflect.ValueOf(rpc.NewServer),
-		"Register":           reflect.ValueOf(rpc.Register),
-		"RegisterName":       reflect.ValueOf(rpc.RegisterName),
-		"ServeCodec":         reflect.ValueOf(rpc.ServeCodec),
-		"ServeConn":          reflect.ValueOf(rpc.ServeConn),
-		"ServeRequest":       reflect.ValueOf(rpc.ServeRequest),
+	tables = append(tables, func() {
+		symbols["net/rpc/rpc"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Accept":             reflect.ValueOf(rpc.Accept),
+			"DefaultDebugPath":   reflect.ValueOf(constant.MakeFromLiteral("\"/debug/rpc\"", token.STRING, 0)),
+			"DefaultRPCPath":     reflect.ValueOf(constant.MakeFromLiteral("\"/_goRPC_\"", token.STRING, 0)),
+			"DefaultServer":      reflect.ValueOf(&rpc.DefaultServer).Elem(),
+			"Dial":               reflect.ValueOf(rpc.Dial),
+			"DialHTTP":           reflect.ValueOf(rpc.DialHTTP),
+			"DialHTTPPath":       reflect.ValueOf(rpc.DialHTTPPath),
+			"ErrShutdown":        reflect.ValueOf(&rpc.ErrShutdown).Elem(),
+			"HandleHTTP":         reflect.ValueOf(rpc.HandleHTTP),
+			"NewClient":          reflect.ValueOf(rpc.NewClient),
+			"NewClientWithCodec": reflect.ValueOf(rpc.NewClientWithCodec),
+			"NewServer":          reflect.ValueOf(rpc.NewServer),
+			"Register":           reflect.ValueOf(rpc.Register),
+			"RegisterName":       reflect.ValueOf(rpc.RegisterName),
+			"ServeCodec":         reflect.ValueOf(rpc.ServeCodec),
+			"ServeConn":          reflect.ValueOf(rpc.ServeConn),
+			"ServeRequest":       reflect.ValueOf(rpc.ServeRequest),
 
-		// type definitions
-		"Call":        reflect.ValueOf((*rpc.Call)(nil)),
-		"Client":      reflect.ValueOf((*rpc.Client)(nil)),
-		"ClientCodec": reflect.ValueOf((*rpc.ClientCodec)(nil)),
-		"Request":     reflect.ValueOf((*rpc.Request)(nil)),
-		"Response":    reflect.ValueOf((*rpc.Response)(nil)),
-		"Server":      reflect.ValueOf((*rpc.Server)(nil)),
-		"ServerCodec": reflect.ValueOf((*rpc.ServerCodec)(nil)),
-		"ServerError": reflect.ValueOf((*rpc.ServerError)(nil)),
+			// type definitions
+			"Call":        reflect.ValueOf((*rpc.Call)(nil)),
+			"Client":      reflect.ValueOf((*rpc.Client)(nil)),
+			"ClientCodec": reflect.ValueOf((*rpc.ClientCodec)(nil)),
+			"Request":     reflect.ValueOf((*rpc.Request)(nil)),
+			"Response":    reflect.ValueOf((*rpc.Response)(nil)),
+			"Server":      reflect.ValueOf((*rpc.Server)(nil)),
+			"ServerCodec": reflect.ValueOf((*rpc.ServerCodec)(nil)),
+			"ServerError": reflect.ValueOf((*rpc.ServerError)(nil)),
 
-		// interface wrapper definitions
-		"_ClientCodec": reflect.ValueOf((*_net_rpc_ClientCodec)(nil)),
-		"_ServerCodec": reflect.ValueOf((*_net_rpc_ServerCodec)(nil)),
-	}
+			// interface wrapper definitions
+			"_ClientCodec": reflect.ValueOf((*_net_rpc_ClientCodec)(nil)),
+			"_ServerCodec": reflect.ValueOf((*_net_rpc_ServerCodec)(nil)),
+		}
+	})
 }
 
 // _net_rpc_ClientCodec is an interface wrapper for ClientCodec type

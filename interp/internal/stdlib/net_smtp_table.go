@@ -11,22 +11,24 @@ import (
 )
 
 func init() {
-	Symbols["net/smtp/smtp"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"CRAMMD5Auth": reflect.ValueOf(smtp.CRAMMD5Auth),
-		"Dial":        reflect.ValueOf(smtp.Dial),
-		"NewClient":   reflect.ValueOf(smtp.NewClient),
-		"PlainAuth":   reflect.ValueOf(smtp.PlainAuth),
-		"SendMail":    reflect.ValueOf(smtp.SendMail),
+	tables = append(tables, func() {
+		symbols["net/smtp/smtp"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"CRAMMD5Auth": reflect.ValueOf(smtp.CRAMMD5Auth),
+			"Dial":        reflect.ValueOf(smtp.Dial),
+			"NewClient":   reflect.ValueOf(smtp.NewClient),
+			"PlainAuth":   reflect.ValueOf(smtp.PlainAuth),
+			"SendMail":    reflect.ValueOf(smtp.SendMail),
 
-		// type definitions
-		"Auth":       reflect.ValueOf((*smtp.Auth)(nil)),
-		"Client":     reflect.ValueOf((*smtp.Client)(nil)),
-		"ServerInfo": reflect.ValueOf((*smtp.ServerInfo)(nil)),
+			// type definitions
+			"Auth":       reflect.ValueOf((*smtp.Auth)(nil)),
+			"Client":     reflect.ValueOf((*smtp.Client)(nil)),
+			"ServerInfo": reflect.ValueOf((*smtp.ServerInfo)(nil)),
 
-		// interface wrapper definitions
-		"_Auth": reflect.ValueOf((*_net_smtp_Auth)(nil)),
-	}
+			// interface wrapper definitions
+			"_Auth": reflect.ValueOf((*_net_smtp_Auth)(nil)),
+		}
+	})
 }
 
 // _net_smtp_Auth is an interface wrapper for Auth type

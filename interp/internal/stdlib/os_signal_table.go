@@ -11,13 +11,15 @@ import (
 )
 
 func init() {
-	Symbols["os/signal/signal"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Ignore":        reflect.ValueOf(signal.Ignore),
-		"Ignored":       reflect.ValueOf(signal.Ignored),
-		"Notify":        reflect.ValueOf(signal.Notify),
-		"NotifyContext": reflect.ValueOf(signal.NotifyContext),
-		"Reset":         reflect.ValueOf(signal.Reset),
-		"Stop":          reflect.ValueOf(signal.Stop),
-	}
+	tables = append(tables, func() {
+		symbols["os/signal/signal"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Ignore":        reflect.ValueOf(signal.Ignore),
+			"Ignored":       reflect.ValueOf(signal.Ignored),
+			"Notify":        reflect.ValueOf(signal.Notify),
+			"NotifyContext": reflect.ValueOf(signal.NotifyContext),
+			"Reset":         reflect.ValueOf(signal.Reset),
+			"Stop":          reflect.ValueOf(signal.Stop),
+		}
+	})
 }

@@ -11,20 +11,22 @@ import (
 )
 
 func init() {
-	Symbols["os/user/user"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Current":       reflect.ValueOf(user.Current),
-		"Lookup":        reflect.ValueOf(user.Lookup),
-		"LookupGroup":   reflect.ValueOf(user.LookupGroup),
-		"LookupGroupId": reflect.ValueOf(user.LookupGroupId),
-		"LookupId":      reflect.ValueOf(user.LookupId),
+	tables = append(tables, func() {
+		symbols["os/user/user"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Current":       reflect.ValueOf(user.Current),
+			"Lookup":        reflect.ValueOf(user.Lookup),
+			"LookupGroup":   reflect.ValueOf(user.LookupGroup),
+			"LookupGroupId": reflect.ValueOf(user.LookupGroupId),
+			"LookupId":      reflect.ValueOf(user.LookupId),
 
-		// type definitions
-		"Group":               reflect.ValueOf((*user.Group)(nil)),
-		"UnknownGroupError":   reflect.ValueOf((*user.UnknownGroupError)(nil)),
-		"UnknownGroupIdError": reflect.ValueOf((*user.UnknownGroupIdError)(nil)),
-		"UnknownUserError":    reflect.ValueOf((*user.UnknownUserError)(nil)),
-		"UnknownUserIdError":  reflect.ValueOf((*user.UnknownUserIdError)(nil)),
-		"User":                reflect.ValueOf((*user.User)(nil)),
-	}
+			// type definitions
+			"Group":               reflect.ValueOf((*user.Group)(nil)),
+			"UnknownGroupError":   reflect.ValueOf((*user.UnknownGroupError)(nil)),
+			"UnknownGroupIdError": reflect.ValueOf((*user.UnknownGroupIdError)(nil)),
+			"UnknownUserError":    reflect.ValueOf((*user.UnknownUserError)(nil)),
+			"UnknownUserIdError":  reflect.ValueOf((*user.UnknownUserIdError)(nil)),
+			"User":                reflect.ValueOf((*user.User)(nil)),
+		}
+	})
 }

@@ -11,12 +11,14 @@ import (
 )
 
 func init() {
-	Symbols["runtime/coverage/coverage"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"ClearCounters":    reflect.ValueOf(coverage.ClearCounters),
-		"WriteCounters":    reflect.ValueOf(coverage.WriteCounters),
-		"WriteCountersDir": reflect.ValueOf(coverage.WriteCountersDir),
-		"WriteMeta":        reflect.ValueOf(coverage.WriteMeta),
-		"WriteMetaDir":     reflect.ValueOf(coverage.WriteMetaDir),
-	}
+	tables = append(tables, func() {
+		symbols["runtime/coverage/coverage"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"ClearCounters":    reflect.ValueOf(coverage.ClearCounters),
+			"WriteCounters":    reflect.ValueOf(coverage.WriteCounters),
+			"WriteCountersDir": reflect.ValueOf(coverage.WriteCountersDir),
+			"WriteMeta":        reflect.ValueOf(coverage.WriteMeta),
+			"WriteMetaDir":     reflect.ValueOf(coverage.WriteMetaDir),
+		}
+	})
 }

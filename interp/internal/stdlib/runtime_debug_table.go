@@ -11,28 +11,30 @@ import (
 )
 
 func init() {
-	Symbols["runtime/debug/debug"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"FreeOSMemory":    reflect.ValueOf(debug.FreeOSMemory),
-		"ParseBuildInfo":  reflect.ValueOf(debug.ParseBuildInfo),
-		"PrintStack":      reflect.ValueOf(debug.PrintStack),
-		"ReadBuildInfo":   reflect.ValueOf(debug.ReadBuildInfo),
-		"ReadGCStats":     reflect.ValueOf(debug.ReadGCStats),
-		"SetCrashOutput":  reflect.ValueOf(debug.SetCrashOutput),
-		"SetGCPercent":    reflect.ValueOf(debug.SetGCPercent),
-		"SetMaxStack":     reflect.ValueOf(debug.SetMaxStack),
-		"SetMaxThreads":   reflect.ValueOf(debug.SetMaxThreads),
-		"SetMemoryLimit":  reflect.ValueOf(debug.SetMemoryLimit),
-		"SetPanicOnFault": reflect.ValueOf(debug.SetPanicOnFault),
-		"SetTraceback":    reflect.ValueOf(debug.SetTraceback),
-		"Stack":           reflect.ValueOf(debug.Stack),
-		"WriteHeapDump":   reflect.ValueOf(debug.WriteHeapDump),
+	tables = append(tables, func() {
+		symbols["runtime/debug/debug"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"FreeOSMemory":    reflect.ValueOf(debug.FreeOSMemory),
+			"ParseBuildInfo":  reflect.ValueOf(debug.ParseBuildInfo),
+			"PrintStack":      reflect.ValueOf(debug.PrintStack),
+			"ReadBuildInfo":   reflect.ValueOf(debug.ReadBuildInfo),
+			"ReadGCStats":     reflect.ValueOf(debug.ReadGCStats),
+			"SetCrashOutput":  reflect.ValueOf(debug.SetCrashOutput),
+			"SetGCPercent":    reflect.ValueOf(debug.SetGCPercent),
+			"SetMaxStack":     reflect.ValueOf(debug.SetMaxStack),
+			"SetMaxThreads":   reflect.ValueOf(debug.SetMaxThreads),
+			"SetMemoryLimit":  reflect.ValueOf(debug.SetMemoryLimit),
+			"SetPanicOnFault": reflect.ValueOf(debug.SetPanicOnFault),
+			"SetTraceback":    reflect.ValueOf(debug.SetTraceback),
+			"Stack":           reflect.ValueOf(debug.Stack),
+			"WriteHeapDump":   reflect.ValueOf(debug.WriteHeapDump),
 
-		// type definitions
-		"BuildInfo":    reflect.ValueOf((*debug.BuildInfo)(nil)),
-		"BuildSetting": reflect.ValueOf((*debug.BuildSetting)(nil)),
-		"CrashOptions": reflect.ValueOf((*debug.CrashOptions)(nil)),
-		"GCStats":      reflect.ValueOf((*debug.GCStats)(nil)),
-		"Module":       reflect.ValueOf((*debug.Module)(nil)),
-	}
+			// type definitions
+			"BuildInfo":    reflect.ValueOf((*debug.BuildInfo)(nil)),
+			"BuildSetting": reflect.ValueOf((*debug.BuildSetting)(nil)),
+			"CrashOptions": reflect.ValueOf((*debug.CrashOptions)(nil)),
+			"GCStats":      reflect.ValueOf((*debug.GCStats)(nil)),
+			"Module":       reflect.ValueOf((*debug.Module)(nil)),
+		}
+	})
 }

@@ -11,22 +11,24 @@ import (
 )
 
 func init() {
-	Symbols["runtime/trace/trace"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"IsEnabled":         reflect.ValueOf(trace.IsEnabled),
-		"Log":               reflect.ValueOf(trace.Log),
-		"Logf":              reflect.ValueOf(trace.Logf),
-		"NewFlightRecorder": reflect.ValueOf(trace.NewFlightRecorder),
-		"NewTask":           reflect.ValueOf(trace.NewTask),
-		"Start":             reflect.ValueOf(trace.Start),
-		"StartRegion":       reflect.ValueOf(trace.StartRegion),
-		"Stop":              reflect.ValueOf(trace.Stop),
-		"WithRegion":        reflect.ValueOf(trace.WithRegion),
+	tables = append(tables, func() {
+		symbols["runtime/trace/trace"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"IsEnabled":         reflect.ValueOf(trace.IsEnabled),
+			"Log":               reflect.ValueOf(trace.Log),
+			"Logf":              reflect.ValueOf(trace.Logf),
+			"NewFlightRecorder": reflect.ValueOf(trace.NewFlightRecorder),
+			"NewTask":           reflect.ValueOf(trace.NewTask),
+			"Start":             reflect.ValueOf(trace.Start),
+			"StartRegion":       reflect.ValueOf(trace.StartRegion),
+			"Stop":              reflect.ValueOf(trace.Stop),
+			"WithRegion":        reflect.ValueOf(trace.WithRegion),
 
-		// type definitions
-		"FlightRecorder":       reflect.ValueOf((*trace.FlightRecorder)(nil)),
-		"FlightRecorderConfig": reflect.ValueOf((*trace.FlightRecorderConfig)(nil)),
-		"Region":               reflect.ValueOf((*trace.Region)(nil)),
-		"Task":                 reflect.ValueOf((*trace.Task)(nil)),
-	}
+			// type definitions
+			"FlightRecorder":       reflect.ValueOf((*trace.FlightRecorder)(nil)),
+			"FlightRecorderConfig": reflect.ValueOf((*trace.FlightRecorderConfig)(nil)),
+			"Region":               reflect.ValueOf((*trace.Region)(nil)),
+			"Task":                 reflect.ValueOf((*trace.Task)(nil)),
+		}
+	})
 }

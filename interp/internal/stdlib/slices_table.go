@@ -10,5 +10,7 @@ import (
 )
 
 func init() {
-	Symbols["slices/slices"] = map[string]reflect.Value{}
+	tables = append(tables, func() {
+		symbols["slices/slices"] = map[string]reflect.Value{}
+	})
 }

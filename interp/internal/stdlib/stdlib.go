@@ -11,13 +11,34 @@
 // have none until they are instantiated, are not in them (see gen).
 package stdlib
 
-import "reflect"
+import (
+	"reflect"
+	"sync"
+)
 
 //go:generate go run ./gen
 
-// Symbols maps "import/path/name" to the package's exported symbols, in the
-// form yaegi's interp.Use expects. It holds, under ".", the MapTypes entry
-// that yaegi reads from a standard-library table.
-var Symbols = map[string]map[string]reflect.Value{
+// symbols maps "import/path/name" to the package's exported symbols, in
+// the form yaegi's interp.Use expects, once Symbols has run the tables.
+var symbols = map[string]map[string]reflect.Value{
 	".": {"MapTypes": reflect.ValueOf(MapTypes)},
 }
+
+// tables are the functions, one a package, that add each package's
+// symbols to symbols.
+var tables []func()
+
+// Symbols returns the tables: a map from "import/path/name" to the
+// package's exported symbols, in the form yaegi's interp.Use expects,
+// which holds, under ".", the MapTypes entry that yaegi reads from a
+// standard-library table. They are built on the first call, not when the
+// program starts: building them takes milliseconds, which a program that
+// links the package but does not run cells (the kernel answering its
+// first request) need not spend.
+var Symbols = sync.OnceValue(func() map[string]map[string]reflect.Value {
+	for _, add := range tables {
+		add()
+	}
+	tables = nil
+	return symbols
+})

@@ -35,7 +35,7 @@ func TestEveryPackage(t *testing.T) {
 		if p == "math/rand/v2" {
 			name = "rand"
 		}
-		if _, ok := Symbols[p+"/"+name]; !ok {
+		if _, ok := Symbols()[p+"/"+name]; !ok {
 			t.Errorf("no table for %s: run go generate ./interp/internal/stdlib", p)
 		}
 	}
@@ -55,13 +55,13 @@ func TestNewerThanYaegi(t *testing.T) {
 		{"structs/structs", "HostLayout"}, // Go 1.23
 		{"os/exec/exec", "ErrWaitDelay"},  // in no yaegi table
 	} {
-		if v, ok := Symbols[c.pkg][c.name]; !ok || !v.IsValid() {
+		if v, ok := Symbols()[c.pkg][c.name]; !ok || !v.IsValid() {
 			t.Errorf("%s.%s is missing", c.pkg, c.name)
 		}
 	}
 	// Generic functions have no compiled value: the extractor leaves them
 	// out.
-	if _, ok := Symbols["slices/slices"]["Sort"]; ok {
+	if _, ok := Symbols()["slices/slices"]["Sort"]; ok {
 		t.Error("slices.Sort, a generic function, is in the table")
 	}
 }

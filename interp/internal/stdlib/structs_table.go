@@ -11,8 +11,10 @@ import (
 )
 
 func init() {
-	Symbols["structs/structs"] = map[string]reflect.Value{
-		// type definitions
-		"HostLayout": reflect.ValueOf((*structs.HostLayout)(nil)),
-	}
+	tables = append(tables, func() {
+		symbols["structs/structs"] = map[string]reflect.Value{
+			// type definitions
+			"HostLayout": reflect.ValueOf((*structs.HostLayout)(nil)),
+		}
+	})
 }

@@ -11,8 +11,10 @@ import (
 )
 
 func init() {
-	Symbols["testing/cryptotest/cryptotest"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"SetGlobalRandom": reflect.ValueOf(cryptotest.SetGlobalRandom),
-	}
+	tables = append(tables, func() {
+		symbols["testing/cryptotest/cryptotest"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"SetGlobalRandom": reflect.ValueOf(cryptotest.SetGlobalRandom),
+		}
+	})
 }

@@ -11,12 +11,14 @@ import (
 )
 
 func init() {
-	Symbols["testing/fstest/fstest"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"TestFS": reflect.ValueOf(fstest.TestFS),
+	tables = append(tables, func() {
+		symbols["testing/fstest/fstest"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"TestFS": reflect.ValueOf(fstest.TestFS),
 
-		// type definitions
-		"MapFS":   reflect.ValueOf((*fstest.MapFS)(nil)),
-		"MapFile": reflect.ValueOf((*fstest.MapFile)(nil)),
-	}
+			// type definitions
+			"MapFS":   reflect.ValueOf((*fstest.MapFS)(nil)),
+			"MapFile": reflect.ValueOf((*fstest.MapFile)(nil)),
+		}
+	})
 }

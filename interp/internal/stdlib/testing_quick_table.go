@@ -12,22 +12,24 @@ import (
 )
 
 func init() {
-	Symbols["testing/quick/quick"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Check":      reflect.ValueOf(quick.Check),
-		"CheckEqual": reflect.ValueOf(quick.CheckEqual),
-		"Value":      reflect.ValueOf(quick.Value),
+	tables = append(tables, func() {
+		symbols["testing/quick/quick"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Check":      reflect.ValueOf(quick.Check),
+			"CheckEqual": reflect.ValueOf(quick.CheckEqual),
+			"Value":      reflect.ValueOf(quick.Value),
 
-		// type definitions
-		"CheckEqualError": reflect.ValueOf((*quick.CheckEqualError)(nil)),
-		"CheckError":      reflect.ValueOf((*quick.CheckError)(nil)),
-		"Config":          reflect.ValueOf((*quick.Config)(nil)),
-		"Generator":       reflect.ValueOf((*quick.Generator)(nil)),
-		"SetupError":      reflect.ValueOf((*quick.SetupError)(nil)),
+			// type definitions
+			"CheckEqualError": reflect.ValueOf((*quick.CheckEqualError)(nil)),
+			"CheckError":      reflect.ValueOf((*quick.CheckError)(nil)),
+			"Config":          reflect.ValueOf((*quick.Config)(nil)),
+			"Generator":       reflect.ValueOf((*quick.Generator)(nil)),
+			"SetupError":      reflect.ValueOf((*quick.SetupError)(nil)),
 
-		// interface wrapper definitions
-		"_Generator": reflect.ValueOf((*_testing_quick_Generator)(nil)),
-	}
+			// interface wrapper definitions
+			"_Generator": reflect.ValueOf((*_testing_quick_Generator)(nil)),
+		}
+	})
 }
 
 // _testing_quick_Generator is an interface wrapper for Generator type

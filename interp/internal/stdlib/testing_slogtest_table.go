@@ -11,9 +11,11 @@ import (
 )
 
 func init() {
-	Symbols["testing/slogtest/slogtest"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Run":         reflect.ValueOf(slogtest.Run),
-		"TestHandler": reflect.ValueOf(slogtest.TestHandler),
-	}
+	tables = append(tables, func() {
+		symbols["testing/slogtest/slogtest"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Run":         reflect.ValueOf(slogtest.Run),
+			"TestHandler": reflect.ValueOf(slogtest.TestHandler),
+		}
+	})
 }

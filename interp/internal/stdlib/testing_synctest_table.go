@@ -11,9 +11,11 @@ import (
 )
 
 func init() {
-	Symbols["testing/synctest/synctest"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"Test": reflect.ValueOf(synctest.Test),
-		"Wait": reflect.ValueOf(synctest.Wait),
-	}
+	tables = append(tables, func() {
+		symbols["testing/synctest/synctest"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"Test": reflect.ValueOf(synctest.Test),
+			"Wait": reflect.ValueOf(synctest.Wait),
+		}
+	})
 }

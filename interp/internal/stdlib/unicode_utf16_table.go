@@ -11,14 +11,16 @@ import (
 )
 
 func init() {
-	Symbols["unicode/utf16/utf16"] = map[string]reflect.Value{
-		// function, constant and variable definitions
-		"AppendRune":  reflect.ValueOf(utf16.AppendRune),
-		"Decode":      reflect.ValueOf(utf16.Decode),
-		"DecodeRune":  reflect.ValueOf(utf16.DecodeRune),
-		"Encode":      reflect.ValueOf(utf16.Encode),
-		"EncodeRune":  reflect.ValueOf(utf16.EncodeRune),
-		"IsSurrogate": reflect.ValueOf(utf16.IsSurrogate),
-		"RuneLen":     reflect.ValueOf(utf16.RuneLen),
-	}
+	tables = append(tables, func() {
+		symbols["unicode/utf16/utf16"] = map[string]reflect.Value{
+			// function, constant and variable definitions
+			"AppendRune":  reflect.ValueOf(utf16.AppendRune),
+			"Decode":      reflect.ValueOf(utf16.Decode),
+			"DecodeRune":  reflect.ValueOf(utf16.DecodeRune),
+			"Encode":      reflect.ValueOf(utf16.Encode),
+			"EncodeRune":  reflect.ValueOf(utf16.EncodeRune),
+			"IsSurrogate": reflect.ValueOf(utf16.IsSurrogate),
+			"RuneLen":     reflect.ValueOf(utf16.RuneLen),
+		}
+	})
 }

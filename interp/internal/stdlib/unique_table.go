@@ -10,5 +10,7 @@ import (
 )
 
 func init() {
-	Symbols["unique/unique"] = map[string]reflect.Value{}
+	tables = append(tables, func() {
+		symbols["unique/unique"] = map[string]reflect.Value{}
+	})
 }

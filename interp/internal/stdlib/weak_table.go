@@ -10,5 +10,7 @@ import (
 )
 
 func init() {
-	Symbols["weak/weak"] = map[string]reflect.Value{}
+	tables = append(tables, func() {
+		symbols["weak/weak"] = map[string]reflect.Value{}
+	})
 }

@@ -40,7 +40,7 @@ func newSession(t testing.TB, fallback bool) *session {
 	rt := &cellrt.Runtime{Stderr: &s.out, Limit: 100000}
 	// The tables the kernel gives yaegi: the standard library of the Go
 	// that builds it (strings.SplitSeq is there), yaegi's unsafe.
-	u := plan.NewUniverse(stdlib.Symbols, rt.Exports())
+	u := plan.NewUniverse(stdlib.Symbols(), rt.Exports())
 	goroot := runtime.GOROOT()
 	if fallback {
 		goroot = ""
@@ -52,7 +52,7 @@ func newSession(t testing.TB, fallback bool) *session {
 	}
 	s.plan = ps
 	s.yi = interp.New(interp.Options{Stdout: &s.out, Stderr: &s.out, Unrestricted: true})
-	for _, x := range []interp.Exports{stdlib.Symbols, unsafe.Symbols, rt.Exports()} {
+	for _, x := range []interp.Exports{stdlib.Symbols(), unsafe.Symbols, rt.Exports()} {
 		if err := s.yi.Use(x); err != nil {
 			t.Fatal(err)
 		}

@@ -97,7 +97,37 @@ func write(path, file string, tags []string) error {
 	if _, err := ext.Extract(path, "", &buf); err != nil {
 		return fmt.Errorf("extracting %s: %v", path, err)
 	}
-	return os.WriteFile(file, buf.Bytes(), 0o644)
+	src, err := lazy(buf.Bytes())
+	if err != nil {
+		return fmt.Errorf("extracting %s: %v", path, err)
+	}
+	return os.WriteFile(file, src, 0o644)
+}
+
+// lazy turns the init function of a table the extractor wrote, which
+// fills Symbols when the program starts, into one that registers a
+// function filling symbols when Symbols is first called: building the
+// tables of the whole library took milliseconds of every start of the
+// kernel.
+func lazy(src []byte) ([]byte, error) {
+	const head = "func init() {\n"
+	i := bytes.Index(src, []byte(head))
+	if i < 0 {
+		return nil, fmt.Errorf("no init function in the extracted table")
+	}
+	body := i + len(head)
+	end := bytes.Index(src[body:], []byte("\n}\n"))
+	if end < 0 {
+		return nil, fmt.Errorf("the extracted table's init function does not end")
+	}
+	end += body
+	var b bytes.Buffer
+	b.Write(src[:body])
+	b.WriteString("\ttables = append(tables, func() {\n")
+	b.Write(bytes.ReplaceAll(src[body:end], []byte("\tSymbols["), []byte("\tsymbols[")))
+	b.WriteString("\n\t})")
+	b.Write(src[end:])
+	return format.Source(b.Bytes())
 }
 
 // writeInfo records the Go release whose library the tables hold (they
