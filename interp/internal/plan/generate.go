@@ -1227,6 +1227,7 @@ func (g *gen) commitDecls(fileStep, declareStep int) {
 				}
 			}
 			s.entries[name] = &entry{obj: obj, cell: c.n}
+			s.noteTypeAt(c, obj)
 			s.sources[name] = decl
 			delete(s.imports, name)
 			s.versions[name]++
