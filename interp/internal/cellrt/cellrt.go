@@ -124,6 +124,7 @@ func (rt *Runtime) exports() map[string]map[string]reflect.Value {
 		"Stop":               reflect.ValueOf(rt.Stop),
 		"Check":              reflect.ValueOf(rt.Check),
 		"Recovered":          reflect.ValueOf(Recovered),
+		"ContextKey":         reflect.ValueOf(ContextKey),
 		"Enter":              reflect.ValueOf(rt.Enter),
 		"Result":             reflect.ValueOf(rt.Result),
 		"Exit":               reflect.ValueOf(rt.Exit),
