@@ -125,6 +125,7 @@ func (rt *Runtime) exports() map[string]map[string]reflect.Value {
 		"Check":              reflect.ValueOf(rt.Check),
 		"Recovered":          reflect.ValueOf(Recovered),
 		"ContextKey":         reflect.ValueOf(ContextKey),
+		"FmtFields":          reflect.ValueOf(FmtFields),
 		"Enter":              reflect.ValueOf(rt.Enter),
 		"Result":             reflect.ValueOf(rt.Result),
 		"Exit":               reflect.ValueOf(rt.Exit),
