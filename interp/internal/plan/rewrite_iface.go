@@ -397,25 +397,62 @@ func (s *Session) current(site assertSite) bool {
 
 // staleAsserts returns the functions of earlier cells whose assertions
 // or type switches test values for an interface that a type the checked
-// cell c declares implements, and that c does not declare itself: their
+// cell c declares (or adds methods to) implements, and that c does not
+// declare itself: their
 // sources, to be declared again with the cell, so that they know the
 // type, as Go's code would (see planStale). Methods cannot be declared
 // again: warnLateTypes warns about them.
 func (s *Session) staleAsserts(c *cell) (funcs, srcs []string) {
 	seen := map[string]bool{}
+	var declared []*types.TypeName // the cell's types, and those it adds methods to
 	for _, ts := range c.types {
-		tn, ok := c.info.Defs[ts.Name].(*types.TypeName)
-		if !ok || types.IsInterface(tn.Type()) {
+		if tn, ok := c.info.Defs[ts.Name].(*types.TypeName); ok {
+			declared = append(declared, tn)
+		}
+	}
+	// Earlier types given methods by the cell: their names.
+	added := map[*types.TypeName]map[string]bool{}
+	for _, md := range c.methods {
+		name, _ := recvBase(md.Recv.List[0].Type)
+		e := s.entries[name]
+		if _, ok := c.earlier[md]; !ok || e == nil {
+			continue
+		}
+		if tn, ok := e.obj.(*types.TypeName); ok {
+			if added[tn] == nil {
+				added[tn] = map[string]bool{}
+				declared = append(declared, tn)
+			}
+			added[tn][md.Name.Name] = true
+		}
+	}
+	// implements reports whether tn, with the methods the cell adds,
+	// implements iface (the added ones by name).
+	implements := func(tn *types.TypeName, iface *types.Interface) bool {
+		if added[tn] == nil {
+			return types.Implements(tn.Type(), iface) || types.Implements(types.NewPointer(tn.Type()), iface)
+		}
+		ms := types.NewMethodSet(types.NewPointer(tn.Type()))
+		for i := range iface.NumMethods() {
+			m := iface.Method(i).Name()
+			if !added[tn][m] && ms.Lookup(iface.Method(i).Pkg(), m) == nil {
+				return false
+			}
+		}
+		return true
+	}
+	for _, tn := range declared {
+		if types.IsInterface(tn.Type()) {
 			continue
 		}
 		for _, site := range s.asserts {
 			if site.fn == "" || site.method || site.cell == c.n || seen[site.fn] || c.declared[site.fn] || !s.current(site) {
 				continue
 			}
-			if !types.Implements(tn.Type(), site.iface) && !types.Implements(types.NewPointer(tn.Type()), site.iface) {
+			if !implements(tn, site.iface) {
 				continue
 			}
-			if old, ok := s.entries[tn.Name()]; ok {
+			if old, ok := s.entries[tn.Name()]; ok && added[tn] == nil {
 				if ot, ok := old.obj.(*types.TypeName); ok && (types.Implements(ot.Type(), site.iface) || types.Implements(types.NewPointer(ot.Type()), site.iface)) {
 					continue // the name was such a type already
 				}
