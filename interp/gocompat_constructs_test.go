@@ -106,8 +106,8 @@ var constructs = []construct{
 	{label: "shift", kinds: []string{}, make: shift},
 	{label: "errorsis", kinds: []string{}, make: errorsIs},
 	{label: "printflat", kinds: []string{"struct", "named", "duration", "point"}, make: printFlat},
-	{label: "printnested", kinds: []string{"struct", "named"}, known: "family 7: %T and %#v of a cell's types", make: printNested},
-	{label: "ctxkey", known: "family 8: context keys of a cell's named types", make: ctxKey},
+	{label: "printnested", kinds: []string{"struct", "named"}, make: printNested},
+	{label: "ctxkey", make: ctxKey},
 }
 
 // fill replaces {N} with n and {T} with k's type in src.

@@ -133,6 +133,8 @@ func (rt *Runtime) exports() map[string]map[string]reflect.Value {
 		"Stop":               reflect.ValueOf(rt.Stop),
 		"Check":              reflect.ValueOf(rt.Check),
 		"Recovered":          reflect.ValueOf(Recovered),
+		"ContextKey":         reflect.ValueOf(ContextKey),
+		"FmtFields":          reflect.ValueOf(FmtFields),
 		"Enter":              reflect.ValueOf(rt.Enter),
 		"Result":             reflect.ValueOf(rt.Result),
 		"Exit":               reflect.ValueOf(rt.Exit),

@@ -172,6 +172,22 @@ func FmtAny(v any, f func(any) any) any {
 	return v
 }
 
+// FmtFields is FmtAny for v, a struct of a cell's type (or a pointer to
+// one) whose Go names the caller gives fmt (see Describe): f's views that
+// only name types (NestNames) are left out.
+func FmtFields(v any, f func(any) any) any {
+	if f == nil {
+		return FmtAny(v, nil)
+	}
+	return FmtAny(v, func(x any) any {
+		r := f(x)
+		if n, ok := r.(*nestView); ok && n.names {
+			return x
+		}
+		return r
+	})
+}
+
 // unchanged is FmtAny's function when the session has no dispatch.
 func unchanged(x any) any { return x }
 
@@ -239,6 +255,13 @@ func fmtWalk(v reflect.Value, f func(any) any, depth int, top bool) (reflect.Val
 	case reflect.Struct:
 		if !holdsInterface(v.Type()) {
 			return fmtValue(v, f, top)
+		}
+		if top && v.CanInterface() {
+			// f's view of the struct prints its fields too.
+			x := v.Interface()
+			if r := f(x); r != nil && reflect.TypeOf(r) != reflect.TypeOf(x) {
+				return reflect.ValueOf(r), true
+			}
 		}
 		var out reflect.Value
 		for i := range v.NumField() {

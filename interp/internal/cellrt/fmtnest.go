@@ -15,6 +15,7 @@ import (
 func addNest(m map[string]reflect.Value) {
 	m["Shape"] = reflect.ValueOf((*Shape)(nil))
 	m["Nest"] = reflect.ValueOf(Nest)
+	m["NestNames"] = reflect.ValueOf(NestNames)
 	m["ShapeView"] = reflect.ValueOf(ShapeView)
 	m["ShapeBase"] = reflect.ValueOf(ShapeBase)
 	m["ShapeStruct"] = reflect.ValueOf(ShapeStruct)
@@ -83,9 +84,36 @@ func Nest(v any, s *Shape) any {
 	return &nestView{v: Unwrap(v), s: s}
 }
 
+// NestNames is Nest for %+v and %#v, which print the Go names of the
+// types and fields that s gives, and for the verbs of values in
+// interfaces that s holds: fmt formats v itself for every other verb. It
+// gives fmt a value of a cell's type without fmt methods inside an
+// interface, whose names the interpreter's value lacks.
+func NestNames(v any, s *Shape) any {
+	return &nestView{v: Unwrap(v), s: s, names: true}
+}
+
+// holdsAny reports whether s, at the given depth of a shape, has a part
+// of an interface type (shapes are no deeper than the planner's bound).
+func (s *Shape) holdsAny(depth int) bool {
+	if s == nil || depth > 8 {
+		return false
+	}
+	if s.iface != nil {
+		return true
+	}
+	for _, p := range s.parts {
+		if p.holdsAny(depth + 1) {
+			return true
+		}
+	}
+	return false
+}
+
 type nestView struct {
-	v any
-	s *Shape
+	v     any
+	s     *Shape
+	names bool // only %+v and %#v go through s (see NestNames)
 }
 
 // nestPrinter prints one value for one verb.
@@ -103,7 +131,7 @@ func (n *nestView) Format(st fmt.State, verb rune) {
 	p := &nestPrinter{st: st, verb: verb, format: fmt.FormatString(st, verb)}
 	p.sharpV = verb == 'v' && st.Flag('#')
 	p.plus = verb == 'v' && st.Flag('+')
-	if verb == 'T' || verb == 'p' || n.s == nil {
+	if verb == 'T' || verb == 'p' || n.s == nil || n.names && !p.sharpV && !p.plus && !n.s.holdsAny(0) {
 		fmt.Fprintf(st, p.format, n.v)
 		return
 	}

@@ -175,3 +175,49 @@ func TestFmtAnyElements(t *testing.T) {
 		}
 	}
 }
+
+// nnInner and nnOuter stand for a cell's struct types, whose interpreter
+// values are of unnamed struct types of the same fields.
+type nnInner struct {
+	A int
+	b string
+}
+
+type nnOuter struct {
+	In  nnInner
+	Ins []nnInner
+	P   *nnInner
+	Any any
+}
+
+// TestNestNames checks that a value of an unnamed struct type printed
+// through NestNames with the shape of a named one, which holds an
+// interface, prints as fmt prints a value of the named type.
+func TestNestNames(t *testing.T) {
+	type inner = struct {
+		A int
+		b string
+	}
+	named := nnOuter{In: nnInner{1, "x"}, Ins: []nnInner{{2, "y"}}, Any: nnInner{3, "z"}}
+	bare := struct {
+		In  inner
+		Ins []inner
+		P   *inner
+		Any any
+	}{In: inner{1, "x"}, Ins: []inner{{2, "y"}}, Any: inner{3, "z"}}
+	in := ShapeStruct("cellrt.nnInner", []string{"A", "b"}, nil, nil)
+	view := func(v any) any {
+		if x, ok := v.(inner); ok {
+			return NestNames(x, in)
+		}
+		return v
+	}
+	s := ShapeStruct("cellrt.nnOuter", []string{"In", "Ins", "P", "Any"},
+		in, ShapeElem("[]cellrt.nnInner", in), ShapeElem("*cellrt.nnInner", nil), ShapeAny(view))
+	for _, f := range []string{"%+v", "%#v", "%v", "%d", "%s", "%6v|"} {
+		want := fmt.Sprintf(f, named)
+		if got := fmt.Sprintf(f, NestNames(bare, s)); got != want {
+			t.Errorf("Sprintf(%q):\n got %s\nwant %s", f, got, want)
+		}
+	}
+}

@@ -806,6 +806,7 @@ func (c *cell) filter(list []types.Error) ErrorList {
 		}
 		msg = strings.ReplaceAll(msg, placeholderPrefix, "")
 		msg += c.hiddenPackage(msg)
+		msg += c.sameNamedTypes(e.Pos, msg)
 		if note := c.s.u.SourceNote; note != "" && c.lacksSource(msg) {
 			msg += " (" + note + ")"
 		}

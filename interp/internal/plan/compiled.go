@@ -390,6 +390,7 @@ func (s *Session) commitCompiled(c *cell, p *Plan, reuse map[types.Object]bool) 
 				}
 			}
 			s.entries[obj.Name()] = &entry{obj: obj, cell: c.n}
+			s.noteTypeAt(c, obj)
 			delete(s.imports, obj.Name())
 			s.versions[obj.Name()]++
 			name(obj)

@@ -200,6 +200,9 @@ func (s *Session) staleConsts(c *cell) (funcs, methods, derived, srcs []string, 
 // declare a method again), and the functions when they could not be
 // declared again with the cell (why says what stopped them).
 func constWarning(changed map[string]int, funcs, methods, derived []string, why string) []string {
+	if len(changed) == 0 {
+		return nil // functions declared again for a type (see staleAsserts)
+	}
 	var names []string
 	for name := range changed {
 		names = append(names, name)

@@ -97,3 +97,30 @@ func TestErrorsLikeTheCompiler(t *testing.T) {
 		}
 	}
 }
+
+// TestRedefinedTypeErrors checks that a compile error about two types of
+// one name, a type and its redefinition, says where each is declared.
+func TestRedefinedTypeErrors(t *testing.T) {
+	s := newSession(t)
+	run(t, s, 1, "type Metric struct {\n\tName  string\n\tValue float64\n}\n\nfunc total(ms []Metric) float64 { return 0 }")
+	run(t, s, 2, "x := 1\ntype Metric struct {\n\tName  string\n\tValue float64\n\tUnit  string\n}")
+	run(t, s, 3, "ms := []Metric{{\"a\", 1, \"s\"}}")
+	const redefined = "what a cell declared with a type keeps that type when the type is redefined: run that cell again to use the new one"
+	cases := []struct{ src, want string }{
+		{"total(ms)", "cell line 1:7: cannot use ms (variable of type []Metric) as []Metric value in argument to total (two types named Metric: the value's is declared in cell 2, line 2, the other in cell 1, line 1; " + redefined + ")"},
+		{"var m Metric\nfunc one(ms ...Metric) {}\none(m)", ""},
+		{"type Metric struct{ N int }\nvar old []Metric = ms", "cell line 2:20: cannot use ms (variable of type []Metric) as []Metric value in variable declaration (two types named Metric: the value's is declared in cell 2, line 2, the other in cell 6, line 1; " + redefined + ")"},
+		// Types of two names are as Go says.
+		{"var s string = ms", "cell line 1:16: cannot use ms (variable of type []Metric) as string value in variable declaration"},
+	}
+	for i, c := range cases {
+		_, err := s.Plan(i+4, c.src)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.want {
+			t.Errorf("case %d %q:\ngot  %q\nwant %q", i, c.src, got, c.want)
+		}
+	}
+}

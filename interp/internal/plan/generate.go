@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,6 +30,9 @@ func (s *Session) Plan(n int, src string) (*Plan, error) {
 // again with another value also declares again the functions of earlier
 // cells that use it, so that they see the new value, as Go would: the
 // interpreter compiles a constant's value into the code that uses it.
+// Likewise a cell that declares a type implementing an interface that
+// functions of earlier cells test values for declares those functions
+// again (see staleAsserts).
 // When they cannot be (they no longer check with the session's names), and
 // for methods, the cell warns instead.
 func (s *Session) plan(n int, src string, stale bool) (*Plan, error) {
@@ -62,7 +66,14 @@ func (s *Session) plan(n int, src string, stale bool) (*Plan, error) {
 		}
 	}
 	if stale {
-		if funcs, methods, derived, srcs, changed := s.staleConsts(c); len(changed) > 0 {
+		funcs, methods, derived, srcs, changed := s.staleConsts(c)
+		afuncs, asrcs := s.staleAsserts(c)
+		for i, f := range afuncs {
+			if !slices.Contains(funcs, f) {
+				funcs, srcs = append(funcs, f), append(srcs, asrcs[i])
+			}
+		}
+		if len(funcs) > 0 || len(changed) > 0 {
 			return s.planStale(n, src, funcs, methods, derived, srcs, changed)
 		}
 	}
@@ -1227,6 +1238,7 @@ func (g *gen) commitDecls(fileStep, declareStep int) {
 				}
 			}
 			s.entries[name] = &entry{obj: obj, cell: c.n}
+			s.noteTypeAt(c, obj)
 			s.sources[name] = decl
 			delete(s.imports, name)
 			s.versions[name]++

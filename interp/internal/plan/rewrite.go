@@ -677,6 +677,9 @@ func (g *gen) call(call *ast.CallExpr) {
 			return
 		}
 	}
+	if g.contextValue(call) {
+		g.contextKey(call.Args[0])
+	}
 	fn := g.calledFunc(call)
 	if fn == nil || fn.Pkg() == nil {
 		return

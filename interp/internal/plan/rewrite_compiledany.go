@@ -81,8 +81,8 @@ var anyExempt = map[string]bool{
 	"reflect.DeepEqual":     true,
 	"runtime.KeepAlive":     true,
 	"runtime.SetFinalizer":  true,
-	"context.Context.Value": true,
-	"context.WithValue":     true, // the key; its value is a store (storeCalls)
+	"context.Context.Value": true, // see contextValue
+	"context.WithValue":     true, // the key (see contextKey); its value is a store (storeCalls)
 	"encoding/binary":       true, // fields in order, no methods, no names
 	"fmt":                   true, // see fmtArgs
 	"log":                   true,
@@ -156,6 +156,10 @@ func (g *gen) compiledAnyCall(call *ast.CallExpr, fn *types.Func) {
 		if tv.Type == nil || tv.IsNil() || tv.IsType() {
 			continue
 		}
+		if i == contextKeyArg(key) {
+			g.contextKey(a)
+			continue
+		}
 		if stores == nil && g.compiledIfaceArg(a, tv.Type, p, fn) || exempt {
 			// An exempt function reads a value of a cell's type as Go
 			// does when its static type is the cell's, not inside an
@@ -184,6 +188,55 @@ func (g *gen) compiledAnyCall(call *ast.CallExpr, fn *types.Func) {
 			g.warnf(a.Pos(), "%s, compiled code, gets a %s: %s", compiledName(fn), types.TypeString(tv.Type, cellQualifier), why)
 		}
 	}
+}
+
+// contextKeyArg returns the index of the argument of the compiled
+// function key (see funcKey) that is a context's key, or -1 (see
+// contextValue for the method Value).
+func contextKeyArg(key string) int {
+	if key == "context.WithValue" {
+		return 1
+	}
+	return -1
+}
+
+// contextValue reports whether call calls the method Value of a
+// context.Context (whose *types.Func has no package: compiledAnyCall
+// does not see it).
+func (g *gen) contextValue(call *ast.CallExpr) bool {
+	f, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || f.Sel.Name != "Value" || len(call.Args) != 1 {
+		return false
+	}
+	sel, ok := g.c.info.Selections[f]
+	if !ok || sel.Kind() != types.MethodVal {
+		return false
+	}
+	n, ok := types.Unalias(sel.Recv()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}
+
+// contextKey passes a, a context's key of a cell's type or of an
+// interface type, through _gt.ContextKey, which makes it a key that only
+// a key of the same type and value equals: the interpreter's value of a
+// cell's type ctxKey string is a string to compiled code.
+func (g *gen) contextKey(a ast.Expr) {
+	t := g.c.info.Types[a].Type
+	typ := ""
+	switch {
+	case t == nil || g.c.info.Types[a].IsNil():
+		return
+	case types.IsInterface(t):
+	case isCellType(t) && !isInstance(t):
+		if _, isPtr := t.(*types.Pointer); isPtr {
+			return // compared by address, as Go does
+		}
+		typ = g.goTypeName(t)
+	default:
+		return
+	}
+	g.ed.insert(g.off(a.Pos()), rtName+".ContextKey(")
+	g.ed.insertClosing(g.off(a.End()), ", "+strconv.Quote(typ)+", "+typeName+")")
 }
 
 // deepEqual rewrites a call of reflect.DeepEqual into _gt.DeepEqual,

@@ -100,7 +100,7 @@ func (g *gen) convNode(n ast.Node, fc *fnCtx) {
 		}
 		// Compiled code given such a value: see compiledAnyCall; fmt's
 		// and json's: their views.
-		g.compiledArgs = compiledCallee(info, n.Fun)
+		g.compiledArgs = compiledCallee(info, n.Fun) || g.contextValue(n)
 		defer func() { g.compiledArgs = false }()
 		params := sig.Params()
 		for i, a := range n.Args {

@@ -79,6 +79,18 @@ func isCellType(t types.Type) bool {
 	return ok && interpretedCell(n.Obj().Pkg())
 }
 
+// mentionsCellType reports whether the name of t names a type declared in
+// a cell or an instance of a generic type (func([]Metric) error), whose
+// names the interpreter's reflect types do not have.
+func mentionsCellType(t types.Type) bool {
+	found := false
+	walkType(t, nil, func(t types.Type) bool {
+		found = found || isCellType(t) || isInstance(t)
+		return !found
+	})
+	return found
+}
+
 // isInstance reports whether t is an instance of a generic type, or a
 // pointer to one: a type of the interpreter's (see mono), whatever
 // declared the generic type.
@@ -172,19 +184,19 @@ func (g *gen) fmtArgs(call *ast.CallExpr, fn *types.Func) {
 			g.typeArg(a, &newFormat, used[0].at)
 			continue
 		}
-		if printing(fn) && (g.fmtNestArg(a, used) || g.fmtIfaceArg(a, used, false)) {
-			continue
-		}
-		if t == nil || !isCellType(t) && !isInstance(t) && !(fmtHoldsCell(t, 0) && len(used) == 1 && used[0].verb == "T") {
-			continue
-		}
-		if len(used) == 1 && used[0].verb == "T" && format != nil {
+		if t != nil && len(used) == 1 && used[0].verb == "T" && format != nil && mentionsCellType(t) {
 			// %T: the name Go gives the type, as a string.
 			v := used[0]
 			newFormat = newFormat[:v.at] + "s" + newFormat[v.at+1:]
 			name := g.goTypeName(t)
 			g.ed.insert(g.off(a.Pos()), "func(any) string { return "+strconv.Quote(name)+" }(")
 			g.ed.insertClosing(g.off(a.End()), ")")
+			continue
+		}
+		if printing(fn) && (g.fmtNestArg(a, used) || g.fmtIfaceArg(a, used, false)) {
+			continue
+		}
+		if t == nil || !isCellType(t) && !isInstance(t) {
 			continue
 		}
 		describe := false
@@ -251,35 +263,152 @@ var instanceName = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // goTypeName returns the name Go's reflection gives t: "main.point",
-// "main.Pair[string,int]" (no space between type arguments).
+// "main.Pair[string,int]" (no space between type arguments), "func(int,
+// ...main.Metric) (*main.Metric, error)" (no parameter names), "struct {
+// A int; B main.Inner }", "[]uint8" for []byte.
 func goTypeName(t types.Type) string {
-	s := types.TypeString(t, func(p *types.Package) string {
-		if p.Path() == cellPath {
-			return "main"
-		}
-		return p.Name()
-	})
-	if !strings.Contains(s, "[") {
-		return s
-	}
 	var b strings.Builder
-	var open []byte // the brackets and parentheses open at each point
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '[', '(', '{':
-			open = append(open, c)
-		case ']', ')', '}':
-			if len(open) > 0 {
-				open = open[:len(open)-1]
+	writeGoType(&b, t)
+	return b.String()
+}
+
+// writeGoType writes goTypeName(t) to b.
+func writeGoType(b *strings.Builder, t types.Type) {
+	list := func(ts []types.Type, sep string) {
+		for i, t := range ts {
+			if i > 0 {
+				b.WriteString(sep)
 			}
-		case ' ':
-			if i > 0 && s[i-1] == ',' && len(open) > 0 && open[len(open)-1] == '[' {
-				continue
+			writeGoType(b, t)
+		}
+	}
+	tuple := func(tu *types.Tuple) []types.Type {
+		var ts []types.Type
+		for i := range tu.Len() {
+			ts = append(ts, tu.At(i).Type())
+		}
+		return ts
+	}
+	signature := func(sig *types.Signature) {
+		b.WriteString("(")
+		params := tuple(sig.Params())
+		if sig.Variadic() && len(params) > 0 {
+			list(params[:len(params)-1], ", ")
+			if len(params) > 1 {
+				b.WriteString(", ")
+			}
+			b.WriteString("...")
+			writeGoType(b, params[len(params)-1].(*types.Slice).Elem())
+		} else {
+			list(params, ", ")
+		}
+		b.WriteString(")")
+		switch results := tuple(sig.Results()); len(results) {
+		case 0:
+		case 1:
+			b.WriteString(" ")
+			writeGoType(b, results[0])
+		default:
+			b.WriteString(" (")
+			list(results, ", ")
+			b.WriteString(")")
+		}
+	}
+	// members writes "struct {}", or "struct { A int; B string }" with
+	// member writing each.
+	members := func(kind string, n int, member func(i int)) {
+		if n == 0 {
+			b.WriteString(kind + " {}")
+			return
+		}
+		b.WriteString(kind + " {")
+		for i := range n {
+			if i > 0 {
+				b.WriteString(";")
+			}
+			b.WriteString(" ")
+			member(i)
+		}
+		b.WriteString(" }")
+	}
+	switch t := t.(type) {
+	case *types.Alias:
+		writeGoType(b, types.Unalias(t))
+	case *types.Basic:
+		switch t.Kind() {
+		case types.Uint8:
+			b.WriteString("uint8")
+		case types.Int32:
+			b.WriteString("int32")
+		case types.UnsafePointer:
+			b.WriteString("unsafe.Pointer")
+		default:
+			b.WriteString(types.Default(t).(*types.Basic).Name())
+		}
+	case *types.Named:
+		if pkg := t.Obj().Pkg(); pkg != nil {
+			if pkg.Path() == cellPath {
+				b.WriteString("main.")
+			} else {
+				b.WriteString(pkg.Name() + ".")
 			}
 		}
-		b.WriteByte(s[i])
+		b.WriteString(t.Obj().Name())
+		if args := t.TypeArgs(); args.Len() > 0 {
+			b.WriteString("[")
+			for i := range args.Len() {
+				if i > 0 {
+					b.WriteString(",")
+				}
+				writeGoType(b, args.At(i))
+			}
+			b.WriteString("]")
+		}
+	case *types.Pointer:
+		b.WriteString("*")
+		writeGoType(b, t.Elem())
+	case *types.Slice:
+		b.WriteString("[]")
+		writeGoType(b, t.Elem())
+	case *types.Array:
+		b.WriteString("[" + strconv.FormatInt(t.Len(), 10) + "]")
+		writeGoType(b, t.Elem())
+	case *types.Map:
+		b.WriteString("map[")
+		writeGoType(b, t.Key())
+		b.WriteString("]")
+		writeGoType(b, t.Elem())
+	case *types.Chan:
+		switch t.Dir() {
+		case types.SendRecv:
+			b.WriteString("chan ")
+		case types.SendOnly:
+			b.WriteString("chan<- ")
+		case types.RecvOnly:
+			b.WriteString("<-chan ")
+		}
+		writeGoType(b, t.Elem())
+	case *types.Signature:
+		b.WriteString("func")
+		signature(t)
+	case *types.Struct:
+		members("struct", t.NumFields(), func(i int) {
+			if f := t.Field(i); !f.Embedded() {
+				b.WriteString(f.Name() + " ")
+			}
+			writeGoType(b, t.Field(i).Type())
+			if tag := t.Tag(i); tag != "" {
+				b.WriteString(" " + strconv.Quote(tag))
+			}
+		})
+	case *types.Interface:
+		members("interface", t.NumMethods(), func(i int) {
+			b.WriteString(t.Method(i).Name())
+			signature(t.Method(i).Type().(*types.Signature))
+		})
+	default:
+		b.WriteString(types.TypeString(t, nil))
 	}
-	return b.String()
 }
 
 // describeCall returns the call of _gt.Describe that gives fmt the Go type
@@ -295,7 +424,7 @@ func (g *gen) describeCall(t types.Type) string {
 	}
 	args := []string{"_gtx", strconv.Quote(strings.TrimPrefix(g.goTypeName(t), "*"))}
 	if holdsInterface(t, 0) {
-		args[0] = rtName + ".FmtAny(_gtx, " + fmtName + ")" // see fmtIfaceArg
+		args[0] = rtName + ".FmtFields(_gtx, " + fmtName + ")" // see fmtIfaceArg
 	}
 	for i := 0; i < st.NumFields(); i++ {
 		args = append(args, strconv.Quote(st.Field(i).Name()))

@@ -54,12 +54,49 @@ func (g *gen) fmtNestArg(a ast.Expr, used []verb) bool {
 		}
 	}
 	src, special := g.shape(tv.Type, 0, pending)
-	if !special {
+	if !special && !(namesVerb(used) && namesBelow(tv.Type)) {
 		return false
 	}
 	g.ed.insert(g.off(a.Pos()), rtName+".Nest(")
 	g.ed.insertClosing(g.off(a.End()), ", "+src+")")
 	return true
+}
+
+// namesVerb reports whether used holds %+v or %#v, which print the names
+// of fields, and %#v those of types, where the interpreter's values of a
+// cell's types have others (its struct types are unnamed).
+func namesVerb(used []verb) bool {
+	for _, v := range used {
+		if v.verb == "#v" || v.verb == "+v" || v.verb == "+#v" || v.verb == "#+v" {
+			return true
+		}
+	}
+	return false
+}
+
+// mentionsInstance reports whether t, its fields or what it points to
+// are instances of generic types, which the interpreter's code names
+// otherwise (see mono).
+func mentionsInstance(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	found := isInstance(t) || strings.Contains(goTypeName(t), sep)
+	walkType(t.Underlying(), nil, func(t types.Type) bool {
+		found = found || isInstance(t)
+		return !found
+	})
+	return found
+}
+
+// namesBelow reports whether the fields, elements, keys or what a
+// pointer points to of a value of type t are of a cell's types, or hold
+// them: %+v and %#v of t print their names (see describeCall for t's own).
+func namesBelow(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return mentionsCellType(t.Underlying())
 }
 
 // shape returns the source of the cellrt.Shape of t at the given depth
@@ -168,13 +205,18 @@ func fmtHoldsCell(t types.Type, depth int) bool {
 
 // nestCall returns the call of _gt.Nest that gives fmt a value _gtx of a
 // cell's type t, without fmt methods, whose parts compiled fmt would print
-// wrongly, or "".
+// wrongly; for a struct type, or a pointer to one, whose parts fmt prints
+// right, the call of _gt.NestNames that gives %+v and %#v its Go names; or
+// "".
 func (g *gen) nestCall(t types.Type, pending []pendingMethod) string {
 	src, special := g.shape(t, 0, pending)
-	if !special {
-		return ""
+	switch {
+	case special:
+		return rtName + ".Nest(_gtx, " + src + ")"
+	case structLike(t) && src != "nil" && !mentionsInstance(t):
+		return rtName + ".NestNames(_gtx, " + src + ")"
 	}
-	return rtName + ".Nest(_gtx, " + src + ")"
+	return ""
 }
 
 // fmtHoldsCellStruct reports whether t's elements, keys or what it points to

@@ -310,7 +310,7 @@ func (g *gen) ifaceNode(n ast.Node, parent ast.Node, fc *fnCtx) {
 			g.assertConcrete(n, parent)
 			g.warnSameFields(n.Type.Pos(), g.c.info.Types[n.Type].Type)
 			if !fc.cellBody {
-				g.recordAssert(g.c.info.Types[n.Type].Type)
+				g.recordAssert(g.c.info.Types[n.Type].Type, n.Pos())
 			}
 		}
 	case *ast.TypeSwitchStmt:
@@ -325,7 +325,7 @@ func (g *gen) ifaceNode(n ast.Node, parent ast.Node, fc *fnCtx) {
 		}
 		for _, st := range n.Body.List {
 			for _, e := range st.(*ast.CaseClause).List {
-				g.recordAssert(g.c.info.Types[e].Type)
+				g.recordAssert(g.c.info.Types[e].Type, e.Pos())
 			}
 		}
 	}
@@ -337,11 +337,15 @@ type assertSite struct {
 	iface *types.Interface
 	name  string // the interface's name in messages
 	cell  int
+	// fn is the function or method ("T.M") whose body tests, with its
+	// declaration (doc comment included); "" for another place.
+	fn, src string
+	method  bool
 }
 
 // recordAssert records, when the cell commits, that a function of it
-// tests values for t, an interface with methods.
-func (g *gen) recordAssert(t types.Type) {
+// tests values for t, an interface with methods, at pos.
+func (g *gen) recordAssert(t types.Type, pos token.Pos) {
 	if t == nil {
 		return
 	}
@@ -349,8 +353,115 @@ func (g *gen) recordAssert(t types.Type) {
 	if !ok || iface.NumMethods() == 0 {
 		return
 	}
-	site := assertSite{iface, types.TypeString(t, cellQualifier), g.c.n}
+	site := assertSite{iface: iface, name: types.TypeString(t, cellQualifier), cell: g.c.n}
+	for _, fd := range append(append([]*ast.FuncDecl{}, g.c.funcs...), g.c.methods...) {
+		if fd.Body == nil || pos < fd.Body.Pos() || pos >= fd.Body.End() || fd.Type.TypeParams != nil {
+			continue
+		}
+		if _, inst := g.c.instDecls[fd]; inst {
+			break
+		}
+		site.fn = fd.Name.Name
+		if fd.Recv != nil {
+			recv, _ := recvBase(fd.Recv.List[0].Type)
+			site.fn, site.method = recv+"."+fd.Name.Name, true
+		}
+		start := fd.Pos()
+		if fd.Doc != nil {
+			start = fd.Doc.Pos()
+		}
+		site.src = g.c.text[g.off(start):g.off(fd.End())]
+	}
 	g.commitAfter(-1, func() { g.s.asserts = append(g.s.asserts, site) })
+}
+
+// current reports whether the function or method of the site is still
+// the one the session has by its name (it was not declared again since),
+// or the site is in no function.
+func (s *Session) current(site assertSite) bool {
+	if site.fn == "" {
+		return true
+	}
+	if recv, name, ok := strings.Cut(site.fn, "."); ok && site.method {
+		e := s.entries[recv]
+		if e == nil {
+			return false
+		}
+		tn, _ := e.obj.(*types.TypeName)
+		cell, ok := s.methods[tn][name]
+		return ok && cell == site.cell
+	}
+	e := s.entries[site.fn]
+	return e != nil && e.cell == site.cell
+}
+
+// staleAsserts returns the functions of earlier cells whose assertions
+// or type switches test values for an interface that a type the checked
+// cell c declares (or adds methods to) implements, and that c does not
+// declare itself: their
+// sources, to be declared again with the cell, so that they know the
+// type, as Go's code would (see planStale). Methods cannot be declared
+// again: warnLateTypes warns about them.
+func (s *Session) staleAsserts(c *cell) (funcs, srcs []string) {
+	seen := map[string]bool{}
+	var declared []*types.TypeName // the cell's types, and those it adds methods to
+	for _, ts := range c.types {
+		if tn, ok := c.info.Defs[ts.Name].(*types.TypeName); ok {
+			declared = append(declared, tn)
+		}
+	}
+	// Earlier types given methods by the cell: their names.
+	added := map[*types.TypeName]map[string]bool{}
+	for _, md := range c.methods {
+		name, _ := recvBase(md.Recv.List[0].Type)
+		e := s.entries[name]
+		if _, ok := c.earlier[md]; !ok || e == nil {
+			continue
+		}
+		if tn, ok := e.obj.(*types.TypeName); ok {
+			if added[tn] == nil {
+				added[tn] = map[string]bool{}
+				declared = append(declared, tn)
+			}
+			added[tn][md.Name.Name] = true
+		}
+	}
+	// implements reports whether tn, with the methods the cell adds,
+	// implements iface (the added ones by name).
+	implements := func(tn *types.TypeName, iface *types.Interface) bool {
+		if added[tn] == nil {
+			return types.Implements(tn.Type(), iface) || types.Implements(types.NewPointer(tn.Type()), iface)
+		}
+		ms := types.NewMethodSet(types.NewPointer(tn.Type()))
+		for i := range iface.NumMethods() {
+			m := iface.Method(i).Name()
+			if !added[tn][m] && ms.Lookup(iface.Method(i).Pkg(), m) == nil {
+				return false
+			}
+		}
+		return true
+	}
+	for _, tn := range declared {
+		if types.IsInterface(tn.Type()) {
+			continue
+		}
+		for _, site := range s.asserts {
+			if site.fn == "" || site.method || site.cell == c.n || seen[site.fn] || c.declared[site.fn] || !s.current(site) {
+				continue
+			}
+			if !implements(tn, site.iface) {
+				continue
+			}
+			if old, ok := s.entries[tn.Name()]; ok && added[tn] == nil {
+				if ot, ok := old.obj.(*types.TypeName); ok && (types.Implements(ot.Type(), site.iface) || types.Implements(types.NewPointer(ot.Type()), site.iface)) {
+					continue // the name was such a type already
+				}
+			}
+			seen[site.fn] = true
+			funcs, srcs = append(funcs, site.fn), append(srcs, site.src)
+		}
+	}
+	return funcs, srcs
 }
 
 // warnLateTypes warns about each type the cell declares that implements an
@@ -387,12 +498,18 @@ func (g *gen) warnLateTypes() {
 			key := tn.Name() + "\x00" + site.name + "\x00" + strconv.Itoa(site.cell)
 			before := types.Implements(tn.Type(), site.iface) || types.Implements(types.NewPointer(tn.Type()), site.iface)
 			now := g.implements(tn.Type(), site.iface, pending) || g.implements(types.NewPointer(tn.Type()), site.iface, pending)
-			if site.cell == g.c.n || warned[key] || !now || before && g.s.isEntry(tn) {
+			if site.cell == g.c.n || warned[key] || !now || before && g.s.isEntry(tn) || g.c.declared[site.fn] || !g.s.current(site) {
+				// The function is declared again with this cell (see
+				// staleAsserts), or was since its cell.
 				continue
 			}
 			warned[key] = true
-			g.warnf(d.pos, "type %s implements %s, which a type assertion or type switch in a function of cell %d tests values for: that code knows the types declared up to cell %d and may not see that a %s is a %s; run cell %d again",
-				tn.Name(), site.name, site.cell, site.cell, tn.Name(), site.name, site.cell)
+			where := "a function of cell " + strconv.Itoa(site.cell)
+			if site.fn != "" {
+				where = site.fn + " (cell " + strconv.Itoa(site.cell) + ")"
+			}
+			g.warnf(d.pos, "type %s implements %s, which a type assertion or type switch in %s tests values for: that code knows the types declared up to cell %d, and given a %s it would not take it for a %s; run cell %d again",
+				tn.Name(), site.name, where, site.cell, tn.Name(), site.name, site.cell)
 		}
 	}
 }

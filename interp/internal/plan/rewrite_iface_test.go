@@ -23,7 +23,7 @@ func TestIfaceRewrites(t *testing.T) {
 			[]string{`_ = func(_gtv any) fmt.Stringer { if _gtv == nil { panic(_gt.NotType(nil, "", "interface", "fmt.Stringer")) }; _gtt := _gt.CellType(_gtv); if _gtt == "main.Temp" { if _gtx, _gtok := _gtv.(Temp); _gtok { return _gtx } }; if _gtt == "*main.Temp" { if _gtx, _gtok := _gtv.(*Temp); _gtok { return _gtx } }; if _gt.InPackage(_gtt, "main") { panic(_gt.NotInterface(_gtt, "fmt.Stringer")) }; return a.(fmt.Stringer) }(a)`}},
 		{"an assertion to a cell's interface that no cell type implements still tests compiled values for its methods", "type Named interface{ Name() string }\nvar a any = 1\n_, _ = a.(Named)\n_ = a.(interface{ Name() string })",
 			[]string{`_, _ = func(_gtv any) (Named, bool) { if _gtv == nil { return nil, false }; _gtt := _gt.CellType(_gtv); if _gtt == "" && _gt.CompiledImplements(_gtv, "Name", (func() string)(nil)) { panic(_gt.NotCellInterface(_gtv, "main.Named")) }; if _gt.InPackage(_gtt, "main") { return nil, false }; _gtr, _gtok := a.(Named); return _gtr, _gtok }(a)`,
-				`_ = func(_gtv any) interface{Name() string} { if _gtv == nil { panic(_gt.NotType(nil, "", "interface", "interface{Name() string}")) }; _gtt := _gt.CellType(_gtv); if _gtt == "" && _gt.CompiledImplements(_gtv, "Name", (func() string)(nil)) { panic(_gt.NotCellInterface(_gtv, "interface{Name() string}")) }; if _gt.InPackage(_gtt, "main") { panic(_gt.NotInterface(_gtt, "interface{Name() string}")) }; return a.(interface{Name() string}) }(a)`}},
+				`_ = func(_gtv any) interface{Name() string} { if _gtv == nil { panic(_gt.NotType(nil, "", "interface", "interface { Name() string }")) }; _gtt := _gt.CellType(_gtv); if _gtt == "" && _gt.CompiledImplements(_gtv, "Name", (func() string)(nil)) { panic(_gt.NotCellInterface(_gtv, "interface { Name() string }")) }; if _gt.InPackage(_gtt, "main") { panic(_gt.NotInterface(_gtt, "interface { Name() string }")) }; return a.(interface{Name() string}) }(a)`}},
 		{"the assertion that ends the test names a local variable again, not a call", "func pick() any { return 1 }\n_, _ = pick().(Shape)",
 			[]string{`_gtr, _gtok := _gtv.(Shape); return _gtr, _gtok }((*func() *any { _gtr := pick(); return &_gtr }()))`}},
 		{"a type switch with a case of a cell's interface is an expression switch", "func kind(v any) string { switch x := v.(type) { case Shape: return fmt.Sprint(x.Area()); case nil: return \"nil\"; default: return \"other\" } }",
@@ -53,7 +53,7 @@ func TestIfaceRewrites(t *testing.T) {
 		{"fmt of an interface value goes through the session's dispatch", "func show(v any) string { return fmt.Sprint(v) }",
 			[]string{"fmt.Sprint(_gt.FmtAny(v, _gtFmt))"}},
 		{"fmt of a struct with an any field, a map of any; %+v keeps the field names", "type Box struct{ V any }\nb := Box{Temp(1)}\nm := map[string]any{}\nfmt.Println(b, m, 3)\nfmt.Printf(\"%+v\", b)",
-			[]string{"fmt.Println(_gt.FmtAny(b, _gtFmt), _gt.FmtAny(m, _gtFmt), 3)", `_gt.Describe(_gt.FmtAny(_gtx, _gtFmt), "main.Box", "V")`}},
+			[]string{"fmt.Println(_gt.FmtAny(b, _gtFmt), _gt.FmtAny(m, _gtFmt), 3)", `_gt.Describe(_gt.FmtFields(_gtx, _gtFmt), "main.Box", "V")`}},
 		{"%T of an interface value is its Go type name, found by the session's _gtType", "func name(v any) string { return fmt.Sprintf(\"%T|%v\", v, v) }",
 			[]string{`fmt.Sprintf("%s|%v", _gt.TypeName(v, _gtType), _gt.FmtAny(v, _gtFmt))`}},
 		{"a cell that declares types assigns _gtType: struct types by cellType.cond, others with methods by name", "type Other struct{ N int }",
@@ -63,8 +63,9 @@ func TestIfaceRewrites(t *testing.T) {
 			[]string{"fmt.Sprintf(f, _gt.FmtAny(args, _gtFmt).([]any)...)"}},
 		{"errors.Is and errors.Unwrap get the cell's Unwrap and Is methods", "var err error\n_ = errors.Is(err, nil)\n_ = errors.Unwrap(err)",
 			[]string{"_gt.ErrorsIsWith(err, nil, _gtErr)", "_gt.ErrorsUnwrapWith(err, _gtErr)"}},
-		{"a cell that declares types assigns the dispatch of fmt and errors, with the session's types", "type Other struct{ N int }\nfunc (o *Other) String() string { return \"o\" }",
-			[]string{`_gtFmt = func() func(any) any { return func(_gtv any) any { _gtt := _gt.CellType(_gtv); if (_gtt == "*main.Other" || _gtt == "") { if _gtx, _gtok := _gtv.(*Other); _gtok { return _gt.Fmt(_gtx, _gtx.String, nil, nil, nil) } }; if (_gtt == "main.PE" || _gtt == "") { if _gtx, _gtok := _gtv.(PE); _gtok { return _gt.Fmt(_gtx, nil, _gtx.Error, nil, nil) } };`,
+		{"a cell that declares types assigns the dispatch of fmt and errors, with the session's types (a struct without fmt methods gets its names for %+v and %#v)", "type Other struct{ N int }\nfunc (o *Other) String() string { return \"o\" }",
+			[]string{`_gtFmt = func() func(any) any { return func(_gtv any) any { _gtt := _gt.CellType(_gtv); if (_gtt == "main.C" || _gtt == "") { if _gtx, _gtok := _gtv.(C); _gtok { return _gt.NestNames(_gtx, _gt.ShapeStruct("main.C", []string{"R"}, nil)) } };`,
+				`if (_gtt == "main.Other" || _gtt == "") { if _gtx, _gtok := _gtv.(Other); _gtok { return _gt.NestNames(_gtx, _gt.ShapeStruct("main.Other", []string{"N"}, nil)) } }; if (_gtt == "*main.Other" || _gtt == "") { if _gtx, _gtok := _gtv.(*Other); _gtok { return _gt.Fmt(_gtx, _gtx.String, nil, nil, nil) } }; if (_gtt == "main.PE" || _gtt == "") { if _gtx, _gtok := _gtv.(PE); _gtok { return _gt.Fmt(_gtx, nil, _gtx.Error, nil, nil) } };`,
 				`if _gtt == "main.Temp" { if _gtx, _gtok := _gtv.(Temp); _gtok { return _gt.Fmt(_gtx, _gtx.String, nil, nil, nil) } };`,
 				"_gtErr = func() func(any) (func() error, func() []error, func(error) bool) { return func(_gtv any) (func() error, func() []error, func(error) bool) { if _gtv == nil { return nil, nil, nil }; if _gtx, _gtok := _gtv.(PE); _gtok { return _gtx.Unwrap, nil, nil }; if _gtx, _gtok := _gtv.(*PE); _gtok { return _gtx.Unwrap, nil, nil }; return nil, nil, nil } }()"}},
 	}
@@ -102,14 +103,34 @@ func TestReflectRefusals(t *testing.T) {
 }
 
 // TestLateTypeWarning checks that a type declared after a function that
-// asserts to an interface it implements warns, at the type.
+// asserts to an interface it implements has the function declared again
+// with the cell, which then knows the type, without a warning; that a
+// method, which cannot be declared again, warns at the type; and that a
+// function declared again since, without the assertion, does neither.
 func TestLateTypeWarning(t *testing.T) {
 	s := newSession(t)
-	run(t, s, 1, "func isS(v any) bool { _, ok := v.(fmt.Stringer); return ok }\n_, _ = any(1).(fmt.Stringer)")
-	p := run(t, s, 2, "type A int\ntype T float64\nfunc (t T) String() string { return \"t\" }")
-	want := "cell line 2:6: type T implements fmt.Stringer, which a type assertion or type switch in a function of cell 1 tests values for"
-	if len(p.Warnings) != 1 || !strings.HasPrefix(p.Warnings[0], want) {
-		t.Errorf("got warnings %q, want one beginning %q", p.Warnings, want)
+	run(t, s, 1, "func safe(f func()) (err error) {\n\tdefer func() {\n\t\tif e, ok := recover().(error); ok {\n\t\t\terr = e\n\t\t}\n\t}()\n\tf()\n\treturn nil\n}\n"+
+		"type M struct{}\nfunc (M) Is(v any) bool { _, ok := v.(fmt.Stringer); return ok }\n_, _ = any(1).(fmt.Stringer)")
+	p := run(t, s, 2, "type ParseError struct{ Line int }\nfunc (e ParseError) Error() string { return \"parse\" }")
+	if len(p.Warnings) != 0 {
+		t.Errorf("got warnings %q, want none", p.Warnings)
+	}
+	redeclared := false
+	for _, d := range p.Decls {
+		redeclared = redeclared || d.Kind == DeclFunc && d.Name == "safe"
+	}
+	if !redeclared {
+		t.Errorf("the cell does not declare safe again: %v", p.Decls)
+	}
+	p = run(t, s, 3, "type A int\ntype T float64\nfunc (t T) String() string { return \"t\" }")
+	want := "cell line 2:6: type T implements fmt.Stringer, which a type assertion or type switch in M.Is (cell 1) tests values for: that code knows the types declared up to cell 1, and given a T it would not take it for a fmt.Stringer; run cell 1 again"
+	if len(p.Warnings) != 1 || p.Warnings[0] != want {
+		t.Errorf("got warnings %q, want %q", p.Warnings, want)
+	}
+	run(t, s, 4, "func safe(f func()) error { f(); return nil }")
+	p = run(t, s, 5, "type E2 struct{}\nfunc (E2) Error() string { return \"e2\" }")
+	if len(p.Warnings) != 0 || len(p.Decls) != 2 {
+		t.Errorf("got warnings %q and declarations %v, want none and the cell's own", p.Warnings, p.Decls)
 	}
 }
 

@@ -70,10 +70,13 @@ type Session struct {
 	// unprintable holds old versions of types that no name reaches in
 	// the interpreter any more.
 	unprintable map[*types.TypeName]bool
-	versions    map[string]int                     // how many times a type name was declared
-	methods     map[*types.TypeName]map[string]int // committed methods → cell
-	seq         int                                // fresh names
-	prelude     *Plan
+	versions    map[string]int // how many times a type name was declared
+	// typeAt holds where each type a cell declared is declared: "cell 3,
+	// line 2" (see sameNamedTypes).
+	typeAt  map[*types.TypeName]string
+	methods map[*types.TypeName]map[string]int // committed methods → cell
+	seq     int                                // fresh names
+	prelude *Plan
 	// bodies hold the names cells' functions are declared under.
 	bodies map[types.Object]string
 	// recovers holds the cells' functions whose bodies call recover (see
@@ -167,6 +170,7 @@ func (s *Session) Reset() error {
 	s.yname = map[types.Object]string{}
 	s.unprintable = map[*types.TypeName]bool{}
 	s.versions = map[string]int{}
+	s.typeAt = map[*types.TypeName]string{}
 	s.methods = map[*types.TypeName]map[string]int{}
 	s.sources = map[string]string{}
 	s.constUsers = map[string]*constUser{}
