@@ -19,6 +19,9 @@ import (
 // test where no Go toolchain can build them.
 func newCompiledSession(t *testing.T) *Session {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("compiled cells build plugins (seconds each): run without -short")
+	}
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("compiled cells need the go command")
 	}

@@ -60,6 +60,20 @@ func (fileOutput) Input(prompt string, password bool) (string, error) {
 	return "", fmt.Errorf("no standard input in the corpus test")
 }
 
+// corporaEnv turns on the corpus tests, which take many minutes on a
+// 2-core machine (scripts/test.sh sets it): without it, `go test ./...`
+// stays within go test's default time-out.
+const corporaEnv = "GOTENSOR_TEST_CORPORA"
+
+// longRun skips the test unless $GOTENSOR_TEST_CORPORA is 1 (and always
+// with -short), saying how to run it.
+func longRun(t *testing.T, what string) {
+	t.Helper()
+	if testing.Short() || os.Getenv(corporaEnv) != "1" {
+		t.Skipf("%s takes many minutes: set $%s=1 to run it (scripts/test.sh does)", what, corporaEnv)
+	}
+}
+
 // TestYaegiCorpus runs each of yaegi's regression programs that carry an
 // "// Output:" comment, each run in a child process of its own, with bare
 // yaegi (corpus.Bare) and as one cell of a fresh session in three ways:
@@ -73,9 +87,7 @@ func (fileOutput) Input(prompt string, password bool) (string, error) {
 // corpus_failures_test.go; a listed program that runs, or that bare yaegi
 // fails too, must leave its list.
 func TestYaegiCorpus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the corpus takes minutes; run without -short")
-	}
+	longRun(t, "yaegi's corpus")
 	dir, err := corpus.ModuleDir("github.com/traefik/yaegi")
 	if err != nil {
 		testenv.Missing(t, "yaegi's source is not available (go mod download github.com/traefik/yaegi): %v", err)
@@ -422,9 +434,7 @@ func goRun(t *testing.T, p corpus.Program) string {
 // second on an idle 2-core machine), so it runs every 20th program, or
 // all of them with $GOTENSOR_CORPUS_COMPILED=all.
 func TestYaegiCorpusCompiled(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the corpus takes minutes; run without -short")
-	}
+	longRun(t, "yaegi's corpus")
 	dir, err := corpus.ModuleDir("github.com/traefik/yaegi")
 	if err != nil {
 		testenv.Missing(t, "yaegi's source is not available (go mod download github.com/traefik/yaegi): %v", err)

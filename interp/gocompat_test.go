@@ -225,9 +225,13 @@ func TestGocompat(t *testing.T) {
 
 // gocompatModesFor returns the kinds of cell the harness runs: all of
 // gocompatModes, or those named in $GOTENSOR_GOCOMPAT_MODES
-// ("compiled,pasted").
+// ("compiled,pasted"); with -short, the first alone (the program pasted
+// whole into one interpreted cell).
 func gocompatModesFor(t *testing.T) []gocompatMode {
 	names := os.Getenv("GOTENSOR_GOCOMPAT_MODES")
+	if names == "" && testing.Short() {
+		return gocompatModes[:1]
+	}
 	if names == "" {
 		return gocompatModes
 	}

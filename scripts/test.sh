@@ -95,9 +95,11 @@ step "fetch MNIST" go run ./cmd/gotensor data mnist
 # Compiled cells link the standard library and gotensor's packages
 # compiled for plugins: compile them once, before the tests that run them.
 step "warm compiled cells" go run ./cmd/gotensor warm
-# -timeout: the interp package runs two corpora of Go programs as cells,
-# several minutes on two busy cores, past go test's default 10 minutes.
-step "go test" go test -count=1 -timeout 40m ./...
+# Plain `go test ./...` (Go's default flags) leaves out the corpora of Go
+# programs run as cells; GOTENSOR_TEST_CORPORA=1 runs them too, several
+# minutes on two busy cores, hence the -timeout past go test's default 10
+# minutes.
+step "go test" env GOTENSOR_TEST_CORPORA=1 go test -count=1 -timeout 40m ./...
 # Widgets' callbacks run on a running cell's goroutine and their values are
 # read from its loops while the kernel's comm goroutine changes them: the
 # live-control tests under the race detector.

@@ -271,14 +271,23 @@ func goLang(root string) string {
 	return ""
 }
 
-// goCmd runs the go command in the kernel's source.
+// goCmd runs the go command in the kernel's source; at the lowest CPU
+// priority when ctx comes from Preload.
 func (b *Builder) goCmd(ctx context.Context, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, b.goPath, args...)
 	cmd.Dir = b.root
 	cmd.Env = append(os.Environ(), b.env...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Start()
+	if err == nil {
+		if ctx.Value(backgroundKey{}) != nil {
+			// The compilers it starts inherit the priority.
+			lowerPriority(cmd.Process.Pid)
+		}
+		err = cmd.Wait()
+	}
+	out := stdout.Bytes()
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -288,12 +297,19 @@ func (b *Builder) goCmd(ctx context.Context, args ...string) ([]byte, error) {
 	return out, nil
 }
 
+// backgroundKey marks a context whose go commands run at the lowest CPU
+// priority.
+type backgroundKey struct{}
+
 // Preload lists the packages every cell needs (the runtime, cgo) and
 // those of paths, compiling them for plugins if the build cache lacks
 // them: the first time on a machine, it compiles the standard library for
 // dynamic linking (a minute or more). It is safe to call in a goroutine
-// while the session starts; Build waits for it.
+// while the session starts; Build waits for it. Its go commands run at the
+// lowest CPU priority (nice 19), so that on a machine of few cores they
+// never slow the kernel's answers to the cells that run meanwhile.
 func (b *Builder) Preload(ctx context.Context, paths ...string) error {
+	ctx = context.WithValue(ctx, backgroundKey{}, true)
 	// The go command runs here first, not in New: a session whose cells
 	// were all built before never needs it.
 	out, err := b.goCmd(ctx, "env", "GOTOOLDIR")
