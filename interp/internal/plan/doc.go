@@ -152,8 +152,8 @@
 //   - Deferred calls: the variables their arguments read are copied at
 //     the defer statement when the function assigns them later (yaegi
 //     reads them when the call runs); a deferred call of a cell's
-//     function that recovers names its declaration; a method value of a
-//     value receiver binds a copy (see rewrite.go).
+//     function that recovers names its declaration (see rewrite_defer.go);
+//     a method value of a value receiver binds a copy (see rewrite.go).
 //   - Compiled code given a cell's value as an any: the standard
 //     library's containers get the interpreter's interface value, which
 //     comes back as itself; other compiled code that would look for the

@@ -32,7 +32,8 @@ type fnCtx struct {
 // rewrite_builtin.go, rewrite_errors.go, rewrite_go.go (go statements),
 // rewrite_loops.go (loop variables per iteration), rewrite_range.go (range
 // forms, range over functions and their jumps), rewrite_return.go,
-// rewrite_assign.go (parallel assignments of interface values),
+// rewrite_defer.go (deferred calls: their arguments, recover and
+// closures), rewrite_assign.go (parallel assignments of interface values),
 // rewrite_conv.go (cell values converted to interfaces), rewrite_equal.go
 // (== of interface values), rewrite_iface.go
 // (assertions and type switches to interfaces), rewrite_fmtany.go (fmt of
