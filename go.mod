@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	codeberg.org/sbinet/npyio v0.14.0
 	github.com/go-zeromq/zmq4 v0.17.0
+	github.com/petermattis/goid v0.0.0-20261109124353-7cfa343ad0ab
 	github.com/traefik/yaegi v0.16.1
 	github.com/yuin/goldmark v1.8.7
 	golang.org/x/image v0.30.0
@@ -25,7 +26,6 @@ require (
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/google/uuid v1.1.1 // indirect
 	github.com/nlpodyssey/gopickle v0.3.0 // indirect
-	github.com/petermattis/goid v0.0.0-20261109124353-7cfa343ad0ab // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	golang.org/x/text v0.34.0 // indirect
 	golang.org/x/tools v0.41.0 // indirect
