@@ -8,7 +8,8 @@
 // Kernels are named <op>_<dtype> (add_f32, sum_rows_f64, cast_i64_bool)
 // and declared extern "C" so that their PTX names are those names;
 // names_gen.go, generated from the PTX, has a Kernel constant for each
-// (AddF32, SumRowsF64, CastI64Bool) and the module that defines it. Each
+// (AddF32, SumRowsF64, CastI64Bool), the module that defines it, and an
+// Op for each op, its kernels by dtype suffix (Add, SumRows, Cast). Each
 // takes its element count first and covers any grid with a grid-stride
 // loop; strided inputs arrive as a Layout struct (common.cuh) with a
 // contiguous fast path (elementwise.cuh: 16-byte vectors, 32-bit indices).

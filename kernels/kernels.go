@@ -41,6 +41,22 @@ func PTX(name string) []byte {
 // code that names a kernel by its constant is checked by the compiler.
 type Kernel string
 
+// An Op is the kernels of one op by dtype: Name is the op's part of
+// their names, <op>_<dtype>, and ByDType maps the dtype suffix (f32, f64,
+// i64, bool, bf16, f16; two joined by "_" for kernels named after two,
+// cast_<from>_<to>) to the kernel. names_gen.go has one for every op
+// (Add, CastF32Bool's Cast, SumRows).
+type Op struct {
+	Name    string
+	ByDType map[string]Kernel
+}
+
+// For returns op's kernel for dtype, and false when op has none.
+func (o Op) For(dtype string) (Kernel, bool) {
+	k, ok := o.ByDType[dtype]
+	return k, ok
+}
+
 // ModuleOf returns the module that defines kernel k, and false when no
 // module does.
 func ModuleOf(k Kernel) (string, bool) {

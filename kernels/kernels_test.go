@@ -112,3 +112,34 @@ func TestNamesMatchPTX(t *testing.T) {
 		}
 	}
 }
+
+// TestOps checks the generated ops: each maps a dtype key to the kernel
+// <op>_<key>, which exists, and a dtype without a kernel is missing.
+func TestOps(t *testing.T) {
+	for _, c := range []struct {
+		op   Op
+		key  string
+		want Kernel
+	}{{Add, "f32", AddF32}, {Cast, "i64_bool", CastI64Bool}, {ReluBackward, "f64", ReluBackwardF64},
+		{SumRows, "f32", SumRowsF32}, {FlashFwdD64, "bf16_f32", FlashFwdD64Bf16F32}} {
+		if k, ok := c.op.For(c.key); !ok || k != c.want {
+			t.Errorf("%s.For(%q) = %q, %v, want %q", c.op.Name, c.key, k, ok, c.want)
+		}
+	}
+	if k, ok := ReluBackward.For("bool"); ok {
+		t.Errorf("relu_backward.For(bool) = %q, want none", k)
+	}
+	for _, op := range []Op{Add, Cast, Where, SoftmaxWarp4, Argsort} {
+		if len(op.ByDType) == 0 {
+			t.Errorf("op %s has no kernels", op.Name)
+		}
+		for key, k := range op.ByDType {
+			if string(k) != op.Name+"_"+key {
+				t.Errorf("%s[%q] = %q", op.Name, key, k)
+			}
+			if _, ok := ModuleOf(k); !ok {
+				t.Errorf("%s[%q] = %q: no module", op.Name, key, k)
+			}
+		}
+	}
+}

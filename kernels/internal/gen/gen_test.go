@@ -69,3 +69,20 @@ func TestParsePTX(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitOp(t *testing.T) {
+	for _, c := range []struct{ k, op, key string }{
+		{"add_f32", "add", "f32"},
+		{"relu_backward_bool", "relu_backward", "bool"},
+		{"cast_i64_bf16", "cast", "i64_bf16"},
+		{"flash_fwd_d64_bf16_f32", "flash_fwd_d64", "bf16_f32"},
+		{"layer_norm_warp4_f16", "layer_norm_warp4", "f16"},
+		{"copy_rows_b16", "", ""},
+		{"f32", "", ""},
+	} {
+		op, key, ok := splitOp(c.k)
+		if op != c.op || key != c.key || ok != (c.op != "") {
+			t.Errorf("splitOp(%q) = %q, %q, %v; want %q, %q", c.k, op, key, ok, c.op, c.key)
+		}
+	}
+}
