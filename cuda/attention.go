@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"github.com/gotensor/gotensor/cuda/internal/driver"
+	"github.com/gotensor/gotensor/kernels"
 	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
@@ -59,7 +60,7 @@ func (b *deviceBackend) AttentionForward(q, k, v backend.Storage, bs, l, s, e, e
 		}
 		a := d.attnArgs(bs, l, s, e, ev, qs, ks, vs, o, ls)
 		a.F64(scale).I32(causalFlag(causal))
-		d.launch("attn_fwd_"+suffix(qs.dt), d.attnGrid(bs, l), d.attnThreads(), a)
+		d.launch(kernelFor(kernels.AttnFwd, qs.dt), d.attnGrid(bs, l), d.attnThreads(), a)
 	})
 	return o, ls
 }
@@ -77,10 +78,10 @@ func (b *deviceBackend) AttentionBackward(q, k, v, out, lse, g backend.Storage, 
 		dd := d.newStorage(qs.dt, bs*l)
 		a := d.attnArgs(bs, l, s, e, ev, qs, ks, vs, os, gs, ls, dd, gq)
 		a.F64(scale).I32(causalFlag(causal))
-		d.launch("attn_bwd_dq_"+suffix(qs.dt), d.attnGrid(bs, l), d.attnThreads(), a)
+		d.launch(kernelFor(kernels.AttnBwdDq, qs.dt), d.attnGrid(bs, l), d.attnThreads(), a)
 		a = d.attnArgs(bs, l, s, e, ev, qs, ks, vs, gs, ls, dd, gk, gv)
 		a.F64(scale).I32(causalFlag(causal))
-		d.launch("attn_bwd_dkv_"+suffix(qs.dt), d.attnGrid(bs, s), d.attnThreads(), a)
+		d.launch(kernelFor(kernels.AttnBwdDkv, qs.dt), d.attnGrid(bs, s), d.attnThreads(), a)
 	})
 	return gq, gk, gv
 }

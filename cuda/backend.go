@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/gotensor/gotensor/kernels"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 
 	"github.com/gotensor/gotensor/tensorlib/backend"
@@ -207,7 +208,7 @@ func (d *device) copy(src *storage, sl backend.Layout, dst *storage, dl backend.
 	packLayout(a, shape, st[0], dl.Offset)
 	a.Ptr(src.ptr)
 	packLayout(a, shape, st[1], sl.Offset)
-	d.elementwise("copy_"+suffix(src.dt), int64(n), a)
+	d.elementwise(kernelFor(kernels.Copy, src.dt), int64(n), a)
 }
 
 // Copy writes the elements of src under sl into dst under dl.
@@ -232,7 +233,7 @@ func (b *deviceBackend) Cast(s backend.Storage, l backend.Layout, dt tensor.DTyp
 		a := d.newArgs()
 		a.I64(int64(n)).Ptr(out.ptr).Ptr(src.ptr)
 		packLayout(a, shape, st[0], l.Offset)
-		d.elementwise("cast_"+suffix(src.dt)+"_"+suffix(dt), int64(n), a)
+		d.elementwise(kernelFor(kernels.Cast, src.dt, dt), int64(n), a)
 	})
 	return out
 }
@@ -248,7 +249,7 @@ func (b *deviceBackend) Fill(dst backend.Storage, dl backend.Layout, v float64) 
 		a.I64(int64(n)).Ptr(t.ptr)
 		packLayout(a, shape, st[0], dl.Offset)
 		a.F64(v)
-		d.elementwise("fill_"+suffix(t.dt), int64(n), a)
+		d.elementwise(kernelFor(kernels.Fill, t.dt), int64(n), a)
 	})
 }
 
@@ -260,7 +261,7 @@ func (b *deviceBackend) Arange(dt tensor.DType, n int, start, step float64) back
 		out = d.newStorage(dt, n)
 		a := d.newArgs()
 		a.I64(int64(n)).Ptr(out.ptr).F64(start).F64(step)
-		d.elementwise("arange_"+suffix(dt), int64(n), a)
+		d.elementwise(kernelFor(kernels.Arange, dt), int64(n), a)
 	})
 	return out
 }
@@ -272,13 +273,13 @@ func (b *deviceBackend) Random(dist backend.Distribution, dt tensor.DType, n int
 	var out *storage
 	d := b.dev
 	d.do(func() {
-		var kernel string
+		var kernel kernels.Kernel
 		gen := dt // the dtype the kernel makes
 		switch dist {
 		case backend.Uniform, backend.Normal:
-			name := "uniform_"
+			op := kernels.Uniform
 			if dist == backend.Normal {
-				name = "normal_"
+				op = kernels.Normal
 			}
 			if dt != tensor.Float64 {
 				gen = tensor.Float64
@@ -286,10 +287,10 @@ func (b *deviceBackend) Random(dist backend.Distribution, dt tensor.DType, n int
 					gen = tensor.Float32
 				}
 			}
-			kernel = name + suffix(gen)
+			kernel = kernelFor(op, gen)
 		case backend.IntUniform:
 			gen = tensor.Int64
-			kernel = "randint_i64"
+			kernel = kernels.RandintI64
 		default:
 			panic(fmt.Sprintf("cuda: Random: unknown distribution %d", dist))
 		}
@@ -310,7 +311,7 @@ func (b *deviceBackend) Random(dist backend.Distribution, dt tensor.DType, n int
 		args = d.newArgs()
 		args.I64(int64(n)).Ptr(out.ptr).Ptr(r.ptr)
 		packLayout(args, []int{n}, []int{1}, 0)
-		d.elementwise("cast_"+suffix(gen)+"_"+suffix(dt), int64(n), args)
+		d.elementwise(kernelFor(kernels.Cast, gen, dt), int64(n), args)
 		r.Free()
 	})
 	return out

@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"github.com/gotensor/gotensor/kernels"
 	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
@@ -18,7 +19,7 @@ func (b *deviceBackend) Im2Col(s backend.Storage, l backend.Layout, kernel, stri
 		a.I64(int64(total)).Ptr(out.ptr).Ptr(src.ptr)
 		packRaw(a, l)
 		packConv(a, g)
-		d.elementwise("im2col_"+suffix(src.dt), int64(total), a)
+		d.elementwise(kernelFor(kernels.Im2col, src.dt), int64(total), a)
 	})
 	return out
 }
@@ -36,7 +37,7 @@ func (b *deviceBackend) Col2Im(c backend.Storage, cl backend.Layout, shape []int
 		a.I64(int64(total)).Ptr(out.ptr).Ptr(src.ptr)
 		packRaw(a, cl)
 		packConv(a, g)
-		d.elementwise("col2im_"+suffix(src.dt), int64(total), a)
+		d.elementwise(kernelFor(kernels.Col2im, src.dt), int64(total), a)
 	})
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gotensor/gotensor/cuda/internal/driver"
+	"github.com/gotensor/gotensor/kernels"
 )
 
 // Copies go to the kernels of kernels/copy.cu, chosen from the merged
@@ -95,7 +96,7 @@ func (d *device) copyFast(src *storage, shape, ss []int, soff int, dst *storage,
 			bx, by = min(bx, 16), min(by, 4) // each emulated thread costs a host call
 		}
 		grid := min((rows+by-1)/by, max(1, d.props.MultiProcessors)*blocksPerSM)
-		d.launchDims(fmt.Sprintf("copy_rows_b%d", width), driver.Dim3{grid, 1, 1}, driver.Dim3{bx, by, 1}, a)
+		d.launchDims(copyRowsKernels[width], driver.Dim3{grid, 1, 1}, driver.Dim3{bx, by, 1}, a)
 		return true
 	}
 	R, C := shape[r], shape[c]
@@ -111,7 +112,7 @@ func (d *device) copyFast(src *storage, shape, ss []int, soff int, dst *storage,
 	const tile, tileRows = 32, 8 // TILE and TILE_ROWS of kernels/copy.cu
 	tilesR, tilesC := (R+tile-1)/tile, (C+tile-1)/tile
 	grid := driver.Dim3{min(tilesC, 65535), min(tilesR, 65535), min(batch, 65535)}
-	d.launchDims(fmt.Sprintf("transpose_b%d", es), grid, driver.Dim3{tile, tileRows, 1}, a)
+	d.launchDims(transposeKernels[es], grid, driver.Dim3{tile, tileRows, 1}, a)
 	return true
 }
 
@@ -126,7 +127,7 @@ func (d *device) copyFlat(src, dst driver.DevicePtr, bytes int) bool {
 	n := int64(bytes / 16)
 	a := d.newArgs()
 	a.I64(n).Ptr(dst).Ptr(src)
-	d.elementwise("copy_flat_b16", n, a)
+	d.elementwise(kernels.CopyFlatB16, n, a)
 	return true
 }
 
@@ -153,14 +154,23 @@ func divideAll(v int, x []int) []int {
 
 // launchDims launches name on a grid and blocks of up to three dims.
 // Inside do only.
-func (d *device) launchDims(name string, grid, block driver.Dim3, args *driver.Args) {
+func (d *device) launchDims(k kernels.Kernel, grid, block driver.Dim3, args *driver.Args) {
 	if grid.Count() <= 0 {
 		return
 	}
-	f := d.function(name)
+	name := string(k)
+	f := d.function(k)
 	d.timed(name, func() {
 		if err := d.drv.Launch(f, grid, block, 0, args); err != nil {
 			d.fail(err, fmt.Sprintf("launching %s (grid %v, block %v)", name, grid, block))
 		}
 	})
 }
+
+// The row-copy and transpose kernels by element width in bytes.
+var (
+	copyRowsKernels = map[int]kernels.Kernel{1: kernels.CopyRowsB1, 2: kernels.CopyRowsB2,
+		4: kernels.CopyRowsB4, 8: kernels.CopyRowsB8, 16: kernels.CopyRowsB16}
+	transposeKernels = map[int]kernels.Kernel{1: kernels.TransposeB1, 2: kernels.TransposeB2,
+		4: kernels.TransposeB4, 8: kernels.TransposeB8}
+)

@@ -61,13 +61,14 @@ func (d *device) do(f func()) {
 	f()
 }
 
-// function returns the kernel called name, loading its module on first
-// use. Inside do only.
-func (d *device) function(name string) driver.Function {
+// function returns kernel k, loading its module on first use. Inside do
+// only.
+func (d *device) function(k kernels.Kernel) driver.Function {
+	name := string(k)
 	if f, ok := d.funcs[name]; ok {
 		return f
 	}
-	mod, ok := kernels.ModuleOf(kernels.Kernel(name))
+	mod, ok := kernels.ModuleOf(k)
 	if !ok {
 		panic(fmt.Sprintf("cuda: no kernel %s in package kernels", name))
 	}
@@ -87,12 +88,13 @@ func (d *device) function(name string) driver.Function {
 	return f
 }
 
-// launch runs kernel name on grid×block threads. Inside do only.
-func (d *device) launch(name string, grid, block int, args *driver.Args) {
+// launch runs kernel k on grid×block threads. Inside do only.
+func (d *device) launch(k kernels.Kernel, grid, block int, args *driver.Args) {
 	if grid <= 0 {
 		return
 	}
-	f := d.function(name)
+	name := string(k)
+	f := d.function(k)
 	d.timed(name, func() {
 		if err := d.drv.Launch(f, driver.Dim3{grid, 1, 1}, driver.Dim3{block, 1, 1}, 0, args); err != nil {
 			d.fail(err, fmt.Sprintf("launching %s (grid %d, block %d)", name, grid, block))
@@ -118,7 +120,7 @@ func (d *device) gridFor(n int64, threads int) int {
 }
 
 // elementwise launches a grid-stride kernel over n elements.
-func (d *device) elementwise(name string, n int64, args *driver.Args) {
+func (d *device) elementwise(name kernels.Kernel, n int64, args *driver.Args) {
 	d.launch(name, d.gridFor(n, elemThreads), elemThreads, args)
 }
 
@@ -129,7 +131,7 @@ const vecElems = 4
 // elementwiseVec launches a grid-stride kernel over n elements with the
 // fast path of kernels/elementwise.cuh: a thread for each vecElems
 // elements.
-func (d *device) elementwiseVec(name string, n int64, args *driver.Args) {
+func (d *device) elementwiseVec(name kernels.Kernel, n int64, args *driver.Args) {
 	d.launch(name, d.gridFor((n+vecElems-1)/vecElems, elemThreads), elemThreads, args)
 }
 

@@ -1,21 +1,24 @@
 package cuda
 
 import (
+	"github.com/gotensor/gotensor/kernels"
 	"github.com/gotensor/gotensor/tensorlib/backend"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
 
-// The kernels of each op, by the prefix of their names in kernels/*.cu
-// ("<prefix>_<dtype>"); an op missing here has no kernel.
+// The kernels of each op (kernels/*.cu's "<op>_<dtype>"); an op missing
+// here has no kernel.
 var (
-	unaryKernels = [...]string{backend.OpNeg: "neg", backend.OpAbs: "abs", backend.OpReLU: "relu",
-		backend.OpSqrt: "sqrt", backend.OpExp: "exp", backend.OpLog: "log", backend.OpSin: "sin",
-		backend.OpCos: "cos", backend.OpTanh: "tanh", backend.OpSigmoid: "sigmoid",
-		backend.OpGELU: "gelu", backend.OpErf: "erf"}
-	binaryKernels = [...]string{backend.OpAdd: "add", backend.OpSub: "sub", backend.OpMul: "mul",
-		backend.OpDiv: "div", backend.OpPow: "pow", backend.OpMaximum: "maximum", backend.OpMinimum: "minimum"}
-	compareKernels = [...]string{backend.OpEq: "eq", backend.OpNe: "ne", backend.OpLt: "lt",
-		backend.OpLe: "le", backend.OpGt: "gt", backend.OpGe: "ge"}
+	unaryKernels = [...]kernels.Op{backend.OpNeg: kernels.Neg, backend.OpAbs: kernels.Abs, backend.OpReLU: kernels.Relu,
+		backend.OpSqrt: kernels.Sqrt, backend.OpExp: kernels.Exp, backend.OpLog: kernels.Log, backend.OpSin: kernels.Sin,
+		backend.OpCos: kernels.Cos, backend.OpTanh: kernels.Tanh, backend.OpSigmoid: kernels.Sigmoid,
+		backend.OpGELU: kernels.Gelu, backend.OpErf: kernels.Erf}
+	binaryKernels = [...]kernels.Op{backend.OpAdd: kernels.Add, backend.OpSub: kernels.Sub, backend.OpMul: kernels.Mul,
+		backend.OpDiv: kernels.Div, backend.OpPow: kernels.Pow, backend.OpMaximum: kernels.Maximum, backend.OpMinimum: kernels.Minimum}
+	binaryScalarKernels = [...]kernels.Op{backend.OpAdd: kernels.AddScalar, backend.OpSub: kernels.SubScalar, backend.OpMul: kernels.MulScalar,
+		backend.OpDiv: kernels.DivScalar, backend.OpPow: kernels.PowScalar, backend.OpMaximum: kernels.MaximumScalar, backend.OpMinimum: kernels.MinimumScalar}
+	compareKernels = [...]kernels.Op{backend.OpEq: kernels.Eq, backend.OpNe: kernels.Ne, backend.OpLt: kernels.Lt,
+		backend.OpLe: kernels.Le, backend.OpGt: kernels.Gt, backend.OpGe: kernels.Ge}
 )
 
 // Unary applies op to each element.
@@ -30,7 +33,7 @@ func (b *deviceBackend) Unary(op backend.UnaryOp, s backend.Storage, l backend.L
 		a := d.newArgs()
 		a.I64(int64(n)).Ptr(out.ptr).Ptr(src.ptr)
 		packLayout(a, shape, st[0], l.Offset)
-		d.elementwiseVec(unaryKernels[op]+"_"+suffix(src.dt), int64(n), a)
+		d.elementwiseVec(kernelFor(unaryKernels[op], src.dt), int64(n), a)
 	})
 	return out
 }
@@ -40,9 +43,9 @@ func (b *deviceBackend) Binary(op backend.BinaryOp, x backend.Storage, la backen
 	return b.binary(b.store(x).dt, binaryKernels[op], x, la, y, lb)
 }
 
-// binary launches the kernel "<prefix>_<dtype of x>" on x and y with la's
+// binary launches op's kernel for x's dtype on x and y with la's
 // (broadcast) shape and returns its output, of dtype out.
-func (b *deviceBackend) binary(out tensor.DType, prefix string, x backend.Storage, la backend.Layout, y backend.Storage, lb backend.Layout) backend.Storage {
+func (b *deviceBackend) binary(out tensor.DType, op kernels.Op, x backend.Storage, la backend.Layout, y backend.Storage, lb backend.Layout) backend.Storage {
 	xs, ys := b.store(x), b.store(y)
 	n := la.Numel()
 	var res *storage
@@ -55,7 +58,7 @@ func (b *deviceBackend) binary(out tensor.DType, prefix string, x backend.Storag
 		packLayout(a, shape, st[0], la.Offset)
 		a.Ptr(ys.ptr)
 		packLayout(a, shape, st[1], lb.Offset)
-		d.elementwiseVec(prefix+"_"+suffix(xs.dt), int64(n), a)
+		d.elementwiseVec(kernelFor(op, xs.dt), int64(n), a)
 	})
 	return res
 }
@@ -81,7 +84,7 @@ func (b *deviceBackend) BinaryScalar(op backend.BinaryOp, x backend.Storage, la 
 			a.I64(int64(s))
 		}
 		a.I32(b2i(reversed))
-		d.elementwiseVec(binaryKernels[op]+"_scalar_"+suffix(xs.dt), int64(n), a)
+		d.elementwiseVec(kernelFor(binaryScalarKernels[op], xs.dt), int64(n), a)
 	})
 	return out
 }
@@ -107,7 +110,7 @@ func (b *deviceBackend) Where(cond backend.Storage, lc backend.Layout, x backend
 		packLayout(a, shape, st[1], la.Offset)
 		a.Ptr(ys.ptr)
 		packLayout(a, shape, st[2], lb.Offset)
-		d.elementwiseVec("where_"+suffix(xs.dt), int64(n), a)
+		d.elementwiseVec(kernelFor(kernels.Where, xs.dt), int64(n), a)
 	})
 	return out
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gotensor/gotensor/cuda/internal/driver"
 	"github.com/gotensor/gotensor/cuda/internal/emu"
+	"github.com/gotensor/gotensor/kernels"
 	"github.com/gotensor/gotensor/tensorlib/backend"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
@@ -50,4 +51,19 @@ func TestDriverErrorIsTyped(t *testing.T) {
 	if !errors.As(err, &te) {
 		t.Error("a *DriverError is not a tensor.Error")
 	}
+}
+
+// TestKernelForMissing checks that a dtype without a kernel is one lookup
+// that panics with the kernel's name, as launching it by name did.
+func TestKernelForMissing(t *testing.T) {
+	if k := kernelFor(kernels.Cast, tensor.Int64, tensor.Bool); k != kernels.CastI64Bool {
+		t.Errorf("kernelFor(Cast, Int64, Bool) = %q", k)
+	}
+	defer func() {
+		const want = "cuda: no kernel relu_backward_bool in package kernels"
+		if r := recover(); r != want {
+			t.Errorf("kernelFor(ReluBackward, Bool) panicked with %v, want %q", r, want)
+		}
+	}()
+	kernelFor(kernels.ReluBackward, tensor.Bool)
 }

@@ -1,9 +1,8 @@
 package cuda
 
 import (
-	"fmt"
-
 	"github.com/gotensor/gotensor/cuda/internal/driver"
+	"github.com/gotensor/gotensor/kernels"
 	"github.com/gotensor/gotensor/tensorlib/backend"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
@@ -53,9 +52,16 @@ func flashFormatOf(dt tensor.DType) flashFormat {
 
 // flashKernel names a flash kernel: flash_fwd_d64_bf16_f32 (float32
 // operands computed in bfloat16), say.
-func flashKernel(op string, e int, dt tensor.DType, f flashFormat) string {
-	return fmt.Sprintf("flash_%s_d%d_%s_%s", op, e, f, suffix(dt))
+func flashKernel(op map[int]kernels.Op, e int, dt tensor.DType, f flashFormat) kernels.Kernel {
+	return kernelKey(op[e], string(f)+"_"+suffix(dt))
 }
+
+// The flash kernels by head size.
+var (
+	flashFwd     = map[int]kernels.Op{64: kernels.FlashFwdD64, 128: kernels.FlashFwdD128}
+	flashBwdDkdv = map[int]kernels.Op{64: kernels.FlashBwdDkdvD64, 128: kernels.FlashBwdDkdvD128}
+	flashBwdDq   = map[int]kernels.Op{64: kernels.FlashBwdDqD64, 128: kernels.FlashBwdDqD128}
+)
 
 // flashGrid returns the blocks for rows rows (queries or keys) in each of
 // bs batches: one block per flashRows rows, capped as grid-stride kernels
@@ -90,7 +96,7 @@ func (b *deviceBackend) flashForward(q, k, v backend.Storage, bs, l, s, e int, s
 		}
 		a := d.flashArgs(bs, l, s, qs, ks, vs, o, ls)
 		a.F32(float32(scale)).I32(causalFlag(causal))
-		d.launch(flashKernel("fwd", e, qs.dt, f), d.flashGrid(bs, l), flashThreads, a)
+		d.launch(flashKernel(flashFwd, e, qs.dt, f), d.flashGrid(bs, l), flashThreads, a)
 	})
 	return o, ls
 }
@@ -114,13 +120,13 @@ func (b *deviceBackend) flashBackward(q, k, v, out, lse, g backend.Storage, bs, 
 		// delta_i = dout_i · out_i, a warp per row.
 		a := d.newArgs()
 		a.I64(int64(bs * l)).I32(int32(e)).Ptr(os.ptr).Ptr(gs.ptr).Ptr(delta.ptr)
-		d.launch("flash_bwd_delta_"+suffix(qs.dt), d.gridFor(int64(bs*l), flashThreads/32), flashThreads, a)
+		d.launch(kernelFor(kernels.FlashBwdDelta, qs.dt), d.gridFor(int64(bs*l), flashThreads/32), flashThreads, a)
 		a = d.flashArgs(bs, l, s, qs, ks, vs, gs, ls, delta, gk, gv)
 		a.F32(float32(scale)).I32(causalFlag(causal))
-		d.launch(flashKernel("bwd_dkdv", e, qs.dt, f), d.flashGrid(bs, s), flashThreads, a)
+		d.launch(flashKernel(flashBwdDkdv, e, qs.dt, f), d.flashGrid(bs, s), flashThreads, a)
 		a = d.flashArgs(bs, l, s, qs, ks, vs, gs, ls, delta, gq)
 		a.F32(float32(scale)).I32(causalFlag(causal))
-		d.launch(flashKernel("bwd_dq", e, qs.dt, f), d.flashGrid(bs, l), flashThreads, a)
+		d.launch(flashKernel(flashBwdDq, e, qs.dt, f), d.flashGrid(bs, l), flashThreads, a)
 	})
 	return gq, gk, gv
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gotensor/gotensor/kernels"
 	"github.com/gotensor/gotensor/tensorlib/backend"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
@@ -77,7 +78,7 @@ func TestMMAFragments(t *testing.T) {
 			d.do(func() {
 				sd = d.newStorage(tensor.Float32, 16*8)
 				args := d.newArgs().Ptr(sa.ptr).Ptr(sb.ptr).Ptr(sc.ptr).Ptr(sd.ptr)
-				d.launch("mma_check_"+c.name+"_f32", 1, 32, args)
+				d.launch(kernelKey(kernels.MmaCheck, c.name+"_f32"), 1, 32, args)
 			})
 			got := b.ToHost(sd, backend.Contiguous([]int{16, 8})).([]float32)
 			for r := 0; r < 16; r++ {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/gotensor/gotensor/kernels"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 
 	"github.com/gotensor/gotensor/tensorlib/backend"
@@ -60,7 +61,7 @@ func (d *device) gather(op string, src *storage, sl backend.Layout, dim, size, s
 	a.Ptr(idx.ptr)
 	packLayout(a, shape, st[1], il.Offset)
 	a.I64(int64(size)).I64(int64(stride)).Ptr(rec.ptr)
-	d.elementwise("gather_"+suffix(src.dt), int64(n), a)
+	d.elementwise(kernelFor(kernels.Gather, src.dt), int64(n), a)
 	d.checkIndex(op, dim)
 	return out
 }
@@ -107,7 +108,7 @@ func (d *device) scatterAdd(op string, dst *storage, dl backend.Layout, dim, siz
 	a.Ptr(src.ptr)
 	packLayout(a, shape, st[2], sl.Offset)
 	a.I64(int64(size)).Ptr(rec.ptr)
-	d.elementwise("scatter_add_"+suffix(src.dt), int64(n), a)
+	d.elementwise(kernelFor(kernels.ScatterAdd, src.dt), int64(n), a)
 	d.checkIndex(op, dim)
 }
 

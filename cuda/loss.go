@@ -1,6 +1,9 @@
 package cuda
 
-import "github.com/gotensor/gotensor/tensorlib/backend"
+import (
+	"github.com/gotensor/gotensor/kernels"
+	"github.com/gotensor/gotensor/tensorlib/backend"
+)
 
 // CrossEntropy returns the mean softmax cross-entropy of the logits [N, C]
 // against the labels, and each row's logsumexp.
@@ -24,12 +27,12 @@ func (b *deviceBackend) CrossEntropy(logits backend.Storage, ll backend.Layout, 
 			a.I64(int64(n)).I64(int64(v.n)).Ptr(lseS.ptr).Ptr(rowLoss.ptr).Ptr(xs.ptr)
 			v.pack(a, 0)
 			a.Ptr(ys.at(lbl.Offset)).I64(int64(lbl.Strides[0])).I32(int32(G)).Ptr(rec.ptr)
-			d.launchRows("cross_entropy_"+suffix(dt), n, G, a)
+			d.launchRows(kernelFor(kernels.CrossEntropy, dt), n, G, a)
 			d.checkIndex("CrossEntropy", 1)
 		}
 		a := d.newArgs()
 		a.I64(int64(n)).Ptr(lossS.ptr).Ptr(rowLoss.ptr)
-		d.launch("mean_rows_"+suffix(dt), 1, threads, a)
+		d.launch(kernelFor(kernels.MeanRows, dt), 1, threads, a)
 	})
 	return lossS, lseS
 }
@@ -51,7 +54,7 @@ func (b *deviceBackend) CrossEntropyBackward(g backend.Storage, gl backend.Layou
 		a.I64(int64(v.rows)).I64(int64(v.n)).Ptr(out.ptr).Ptr(xs.ptr)
 		v.pack(a, 0)
 		a.Ptr(ys.at(lbl.Offset)).I64(int64(lbl.Strides[0])).Ptr(ls.ptr).Ptr(gs.at(gl.Offset)).I32(int32(G))
-		d.launchRows("cross_entropy_backward_"+suffix(xs.dt), v.rows, G, a)
+		d.launchRows(kernelFor(kernels.CrossEntropyBackward, xs.dt), v.rows, G, a)
 	})
 	return out
 }

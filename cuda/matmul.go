@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gotensor/gotensor/cuda/internal/driver"
+	"github.com/gotensor/gotensor/kernels"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 
 	"github.com/gotensor/gotensor/tensorlib/backend"
@@ -231,7 +232,7 @@ func (d *device) matmulInt(out, xs *storage, la backend.Layout, ys *storage, lb 
 	a.Ptr(ys.ptr)
 	packRaw(a, lb)
 	a.I64(int64(m)).I64(int64(n)).I64(int64(k))
-	d.elementwise("matmul_i64", int64(total), a)
+	d.elementwise(kernels.MatmulI64, int64(total), a)
 }
 
 // flatLayout views contiguous [batch..., r, c] storage as [batch, r, c].

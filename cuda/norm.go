@@ -1,9 +1,8 @@
 package cuda
 
 import (
-	"strconv"
-
 	"github.com/gotensor/gotensor/cuda/internal/driver"
+	"github.com/gotensor/gotensor/kernels"
 	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
@@ -35,7 +34,7 @@ func (b *deviceBackend) LayerNorm(x backend.Storage, xl backend.Layout, k int, w
 			v.packWarp(a, 1, xs)
 			a.Ptr(wp).Ptr(bp).Ptr(ms.ptr).Ptr(rs.ptr)
 			floatArg(a, xs.dt, eps)
-			d.launchWarpRows("layer_norm_warp"+strconv.Itoa(per)+"_"+suffix(xs.dt), v.rows, a)
+			d.launchWarpRows(kernelFor(layerNormWarp[per], xs.dt), v.rows, a)
 			return
 		}
 		G := v.group(d, 1)
@@ -47,7 +46,7 @@ func (b *deviceBackend) LayerNorm(x backend.Storage, xl backend.Layout, k int, w
 		a.Ptr(wp).Ptr(bp).Ptr(ms.ptr).Ptr(rs.ptr)
 		floatArg(a, xs.dt, eps)
 		a.I32(int32(G))
-		d.launchRows("layer_norm_"+suffix(xs.dt), v.rows, G, a)
+		d.launchRows(kernelFor(kernels.LayerNorm, xs.dt), v.rows, G, a)
 	})
 	return ys, ms, rs
 }
@@ -82,7 +81,7 @@ func (b *deviceBackend) LayerNormBackward(g backend.Storage, gl backend.Layout, 
 				v.packWarp(a, 1, gs)
 				v.packWarp(a, 2, xs)
 				a.Ptr(ms.ptr).Ptr(rs.ptr).Ptr(wp)
-				d.launchWarpRows("layer_norm_backward_warp"+strconv.Itoa(per)+"_"+suffix(dt), v.rows, a)
+				d.launchWarpRows(kernelFor(layerNormBackwardWarp[per], dt), v.rows, a)
 			} else if numel > 0 {
 				G := v.group(d, 1)
 				a := d.newArgs()
@@ -93,7 +92,7 @@ func (b *deviceBackend) LayerNormBackward(g backend.Storage, gl backend.Layout, 
 				a.Ptr(xs.ptr)
 				v.pack(a, 2)
 				a.Ptr(ms.ptr).Ptr(rs.ptr).Ptr(wp).I32(int32(G))
-				d.launchRows("layer_norm_backward_"+suffix(dt), v.rows, G, a)
+				d.launchRows(kernelFor(kernels.LayerNormBackward, dt), v.rows, G, a)
 			}
 		}
 		needW, needB := need[1] && w != nil, need[2]
@@ -135,7 +134,7 @@ func (b *deviceBackend) LayerNormBackward(g backend.Storage, gl backend.Layout, 
 		a.Ptr(xs.ptr)
 		v.pack(a, 2)
 		a.Ptr(ms.ptr).Ptr(rs.ptr)
-		d.launch("layer_norm_backward_wb_"+suffix(dt), d.gridFor(int64(ntiles*P), 1), threads, a)
+		d.launch(kernelFor(kernels.LayerNormBackwardWb, dt), d.gridFor(int64(ntiles*P), 1), threads, a)
 		if P == 1 {
 			return
 		}
@@ -148,7 +147,7 @@ func (b *deviceBackend) LayerNormBackward(g backend.Storage, gl backend.Layout, 
 			}
 			a := d.newArgs()
 			a.I64(int64(v.n)).I32(int32(P)).Ptr(s.out.ptr).Ptr(s.parts)
-			d.elementwise("sum_parts_"+suffix(dt), int64(v.n), a)
+			d.elementwise(kernelFor(kernels.SumParts, dt), int64(v.n), a)
 		}
 	})
 	return gx, gw, gb
@@ -242,7 +241,7 @@ func (b *deviceBackend) BatchNorm(x backend.Storage, xl backend.Layout, mean bac
 		a.Ptr(mp).I64(int64(mstride)).Ptr(vp).I64(int64(vstride)).Ptr(wp).I64(int64(wstride)).Ptr(bp).I64(int64(bstride))
 		floatArg(a, dt, eps)
 		a.I32(b2i(flat))
-		d.launch("batch_norm_apply_"+suffix(dt), grid, threads, a)
+		d.launch(kernelFor(kernels.BatchNormApply, dt), grid, threads, a)
 	})
 	return y, batchMean, batchVar
 }
@@ -257,10 +256,10 @@ func (d *device) batchNormStats(ws *workspace, xs *storage, x3 backend.Layout, m
 	a := d.newArgs()
 	a.I64(int64(c)).I32(int32(P)).Ptr(pn.ptr).Ptr(pm.ptr).Ptr(pm2.ptr).Ptr(xs.ptr)
 	packRaw(a, x3)
-	d.launch("batch_norm_stats_"+suffix(dt), d.gridFor(int64(c*P), 1), threads, a)
+	d.launch(kernelFor(kernels.BatchNormStats, dt), d.gridFor(int64(c*P), 1), threads, a)
 	a = d.newArgs()
 	a.I64(int64(c)).I32(int32(P)).Ptr(mean.ptr).Ptr(variance.ptr).Ptr(pn.ptr).Ptr(pm.ptr).Ptr(pm2.ptr)
-	d.elementwise("batch_norm_stats_final_"+suffix(dt), int64(c), a)
+	d.elementwise(kernelFor(kernels.BatchNormStatsFinal, dt), int64(c), a)
 }
 
 // BatchNormBackward returns the gradients of BatchNorm's x, w and b.
@@ -310,7 +309,7 @@ func (b *deviceBackend) BatchNormBackward(g backend.Storage, gl backend.Layout, 
 		a.Ptr(xs.ptr)
 		packRaw(a, x3)
 		a.Ptr(ms.ptr)
-		d.launch("batch_norm_backward_stats_"+suffix(dt), d.gridFor(int64(c*P), 1), threads, a)
+		d.launch(kernelFor(kernels.BatchNormBackwardStats, dt), d.gridFor(int64(c*P), 1), threads, a)
 
 		var coef *storage
 		if need[0] {
@@ -334,7 +333,7 @@ func (b *deviceBackend) BatchNormBackward(g backend.Storage, gl backend.Layout, 
 		a.I64(int64(c)).I32(int32(P)).I64(int64(m)).Ptr(psg.ptr).Ptr(psgx.ptr).Ptr(vs.ptr).Ptr(wp).I64(int64(wstride))
 		floatArg(a, dt, eps)
 		a.Ptr(gwp).Ptr(gbp).Ptr(cp)
-		d.elementwise("batch_norm_backward_final_"+suffix(dt), int64(c), a)
+		d.elementwise(kernelFor(kernels.BatchNormBackwardFinal, dt), int64(c), a)
 		if !need[0] || numel == 0 {
 			return
 		}
@@ -345,7 +344,16 @@ func (b *deviceBackend) BatchNormBackward(g backend.Storage, gl backend.Layout, 
 		a.Ptr(xs.ptr)
 		packRaw(a, x3)
 		a.Ptr(ms.ptr).Ptr(coef.ptr).I32(b2i(flat))
-		d.launch("batch_norm_backward_apply_"+suffix(dt), grid, th, a)
+		d.launch(kernelFor(kernels.BatchNormBackwardApply, dt), grid, th, a)
 	})
 	return gx, gw, gb
 }
+
+// The layer-norm warp-row kernels by elements a lane (rowView.warpRows).
+var (
+	layerNormWarp = map[int]kernels.Op{1: kernels.LayerNormWarp1, 2: kernels.LayerNormWarp2,
+		4: kernels.LayerNormWarp4, 8: kernels.LayerNormWarp8, 16: kernels.LayerNormWarp16, 32: kernels.LayerNormWarp32}
+	layerNormBackwardWarp = map[int]kernels.Op{1: kernels.LayerNormBackwardWarp1, 2: kernels.LayerNormBackwardWarp2,
+		4: kernels.LayerNormBackwardWarp4, 8: kernels.LayerNormBackwardWarp8, 16: kernels.LayerNormBackwardWarp16,
+		32: kernels.LayerNormBackwardWarp32}
+)

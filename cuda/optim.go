@@ -3,6 +3,7 @@ package cuda
 import (
 	"math"
 
+	"github.com/gotensor/gotensor/kernels"
 	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
@@ -30,7 +31,7 @@ func (b *deviceBackend) AdamStep(p backend.Storage, pl backend.Layout, g backend
 		packLayout(a, shape, st[0], gl.Offset)
 		a.Ptr(ms.at(ml.Offset)).Ptr(vs.at(vl.Offset))
 		a.Struct(sb.b, 8)
-		d.elementwise("adam_"+suffix(ps.dt), int64(n), a)
+		d.elementwise(kernelFor(kernels.Adam, ps.dt), int64(n), a)
 	})
 }
 
@@ -63,6 +64,6 @@ func (b *deviceBackend) SGDStep(p backend.Storage, pl backend.Layout, g backend.
 			a.Ptr(0)
 		}
 		a.Struct(sb.b, 8)
-		d.elementwise("sgd_"+suffix(ps.dt), int64(n), a)
+		d.elementwise(kernelFor(kernels.Sgd, ps.dt), int64(n), a)
 	})
 }

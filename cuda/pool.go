@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"github.com/gotensor/gotensor/kernels"
 	"github.com/gotensor/gotensor/tensorlib/backend"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
@@ -20,7 +21,7 @@ func (b *deviceBackend) MaxPool2dBackward(g backend.Storage, gl backend.Layout, 
 		packRaw(a, gl)
 		a.Ptr(ix.ptr)
 		packConv(a, win)
-		d.elementwise("maxpool2d_backward_"+suffix(gs.dt), int64(total), a)
+		d.elementwise(kernelFor(kernels.Maxpool2dBackward, gs.dt), int64(total), a)
 	})
 	return out
 }
@@ -40,7 +41,7 @@ func (b *deviceBackend) MaxPool2d(s backend.Storage, l backend.Layout, kernel, s
 		a.I64(int64(total)).Ptr(o.ptr).Ptr(ix.ptr).Ptr(src.ptr)
 		packRaw(a, l)
 		packConv(a, g)
-		d.elementwise("maxpool2d_"+suffix(src.dt), int64(total), a)
+		d.elementwise(kernelFor(kernels.Maxpool2d, src.dt), int64(total), a)
 	})
 	return o, ix
 }

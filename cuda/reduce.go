@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/gotensor/gotensor/cuda/internal/driver"
+	"github.com/gotensor/gotensor/kernels"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 
 	"github.com/gotensor/gotensor/tensorlib/backend"
@@ -42,10 +43,17 @@ const maxSplit = 1024
 // maxChunk keeps a chunk's indices within 32 bits.
 const maxChunk = 1 << 30
 
-// reduceKernels are the reduce kernels of each op, by the prefix of their
-// names in kernels/reduce.cu.
-var reduceKernels = [...]string{backend.OpSum: "sum", backend.OpMax: "max", backend.OpMin: "min",
-	backend.OpArgmax: "argmax", backend.OpArgmin: "argmin"}
+// reduceKernels are the reduce kernels of each op (kernels/reduce.cu):
+// over rows, over columns, and over the rows of partial results of a
+// split (the rows kernel but for argmax and argmin, which read
+// accumulators).
+var reduceKernels = [...]struct{ rows, cols, part kernels.Op }{
+	backend.OpSum:    {kernels.SumRows, kernels.SumCols, kernels.SumRows},
+	backend.OpMax:    {kernels.MaxRows, kernels.MaxCols, kernels.MaxRows},
+	backend.OpMin:    {kernels.MinRows, kernels.MinCols, kernels.MinRows},
+	backend.OpArgmax: {kernels.ArgmaxRows, kernels.ArgmaxCols, kernels.ArgmaxRowsPart},
+	backend.OpArgmin: {kernels.ArgminRows, kernels.ArgminCols, kernels.ArgminRowsPart},
+}
 
 // vecWidth is VecWidth of kernels/common.cuh: the elements of a 16-byte
 // load.
@@ -79,7 +87,7 @@ type reduceInput struct {
 // reduce launches the reduction kernels of op (sum, max, argmax, ...) that
 // write out, one element of each row of the plan.
 func (d *device) reduce(op backend.ReduceOp, out, src *storage, p backend.Reduction) {
-	prefix := reduceKernels[op]
+	ks := reduceKernels[op]
 	arg := op == backend.OpArgmax || op == backend.OpArgmin
 	in := reduceInput{ptr: src.ptr, offset: p.Offset, nkeep: len(p.KeptShape), vec: vecWidth(src.dt),
 		nout: p.NumOut, nred: p.NumReduced, accBytes: elemSize(src.dt), accDType: src.dt}
@@ -93,18 +101,12 @@ func (d *device) reduce(op backend.ReduceOp, out, src *storage, p backend.Reduct
 	if arg {
 		in.accBytes, in.accDType = accBytes, tensor.Int64
 	}
-	// The second pass of a split reads accumulators: for argmax and
-	// argmin, through kernels of their own.
-	partSuffix := ""
-	if arg {
-		partSuffix = "_part"
-	}
 	nk := in.nkeep
 	if nk > 0 && in.strides[nk-1] == 1 && in.strides[len(in.strides)-1] != 1 {
-		d.reduceCols(prefix+"_cols", prefix+"_rows"+partSuffix, src.dt, out.ptr, in)
+		d.reduceCols(ks.cols, ks.part, src.dt, out.ptr, in)
 		return
 	}
-	d.reduceRows(prefix+"_rows", prefix+"_rows"+partSuffix, src.dt, out.ptr, in)
+	d.reduceRows(ks.rows, ks.part, src.dt, out.ptr, in)
 }
 
 // pow2 returns the smallest power of two at least n, from 1 to 32.
@@ -158,7 +160,7 @@ func (d *device) reduceArgs(in reduceInput, out driver.DevicePtr, nsplit int) (*
 
 // reduceRows launches kernel (sum_rows, ...) over in, then, when the rows
 // were split, partKernel over the workspace of partial results.
-func (d *device) reduceRows(kernel, partKernel string, dt tensor.DType, out driver.DevicePtr, in reduceInput) {
+func (d *device) reduceRows(kernel, partKernel kernels.Op, dt tensor.DType, out driver.DevicePtr, in reduceInput) {
 	threads := d.reduceThreads()
 	seglen := 0
 	if in.strides[len(in.strides)-1] == 1 {
@@ -182,14 +184,14 @@ func (d *device) reduceRows(kernel, partKernel string, dt tensor.DType, out driv
 	grid = min(grid, d.maxGrid())
 	ws, a := d.reduceArgs(in, out, nsplit)
 	a.I64(int64(seglen)).I32(int32(nsplit)).I64(int64(chunk)).I32(int32(group))
-	d.launch(kernel+"_"+suffix(dt), grid, threads, a)
+	d.launch(kernelFor(kernel, dt), grid, threads, a)
 	d.reducePartials(partKernel, dt, out, in, ws, nsplit)
 }
 
 // reducePartials launches partKernel (a rows kernel) over ws, the [nout,
 // nsplit] partial results of a split reduction of in, and frees ws; it
 // does nothing when ws is nil (no split).
-func (d *device) reducePartials(partKernel string, dt tensor.DType, out driver.DevicePtr, in reduceInput, ws *storage, nsplit int) {
+func (d *device) reducePartials(partKernel kernels.Op, dt tensor.DType, out driver.DevicePtr, in reduceInput, ws *storage, nsplit int) {
 	if ws == nil {
 		return
 	}
@@ -205,7 +207,7 @@ func (d *device) reducePartials(partKernel string, dt tensor.DType, out driver.D
 // reduceCols launches kernel (sum_cols, ...) over in, whose last kept dim
 // is the contiguous columns, then, when split, partKernel (a rows kernel)
 // over the workspace.
-func (d *device) reduceCols(kernel, partKernel string, dt tensor.DType, out driver.DevicePtr, in reduceInput) {
+func (d *device) reduceCols(kernel, partKernel kernels.Op, dt tensor.DType, out driver.DevicePtr, in reduceInput) {
 	threads := d.reduceThreads()
 	ncol := in.shape[in.nkeep-1]
 	tcols := 32
@@ -218,7 +220,7 @@ func (d *device) reduceCols(kernel, partKernel string, dt tensor.DType, out driv
 	grid := min(units*nsplit, d.maxGrid())
 	ws, a := d.reduceArgs(in, out, nsplit)
 	a.I32(int32(nsplit)).I64(int64(chunk)).I32(int32(tcols))
-	d.launch(kernel+"_"+suffix(dt), grid, threads, a)
+	d.launch(kernelFor(kernel, dt), grid, threads, a)
 	d.reducePartials(partKernel, dt, out, in, ws, nsplit)
 }
 
@@ -247,7 +249,7 @@ func (b *deviceBackend) Reduce(op backend.ReduceOp, s backend.Storage, l backend
 			a.I64(int64(p.NumOut)).Ptr(out.ptr)
 			packLayout(a, []int{p.NumOut}, []int{1}, 0)
 			a.F64(id)
-			d.elementwise("fill_"+suffix(src.dt), int64(p.NumOut), a)
+			d.elementwise(kernelFor(kernels.Fill, src.dt), int64(p.NumOut), a)
 			return
 		}
 		d.reduce(op, out, src, p)

@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"github.com/gotensor/gotensor/cuda/internal/driver"
+	"github.com/gotensor/gotensor/kernels"
 	"github.com/gotensor/gotensor/tensorlib/backend"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
@@ -163,13 +164,13 @@ func (v rowView) packWarp(a *driver.Args, j int, s *storage) {
 
 // launchWarpRows launches a warp-row kernel: a warp a row, 256 threads a
 // block.
-func (d *device) launchWarpRows(name string, rows int, a *driver.Args) {
+func (d *device) launchWarpRows(name kernels.Kernel, rows int, a *driver.Args) {
 	const threads, warps = 256, 256 / 32
 	d.launch(name, d.gridFor(int64(rows), warps), threads, a)
 }
 
 // launchRows launches a row kernel over rows with groups of G threads.
-func (d *device) launchRows(name string, rows, G int, a *driver.Args) {
+func (d *device) launchRows(name kernels.Kernel, rows, G int, a *driver.Args) {
 	threads := d.reduceThreads()
 	d.launch(name, d.gridFor(int64(rows), threads/G), threads, a)
 }

@@ -1,25 +1,24 @@
 package cuda
 
 import (
-	"strconv"
-
+	"github.com/gotensor/gotensor/kernels"
 	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // Softmax returns the softmax (log-softmax with log set) of x along dim.
 func (b *deviceBackend) Softmax(x backend.Storage, xl backend.Layout, dim int, log bool) backend.Storage {
-	return b.softmaxRows("softmax_", dim, log, operand{b.store(x), xl})
+	return b.softmaxRows(softmaxKernels, dim, log, operand{b.store(x), xl})
 }
 
 // SoftmaxBackward returns the gradient of Softmax's input.
 func (b *deviceBackend) SoftmaxBackward(g backend.Storage, gl backend.Layout, y backend.Storage, yl backend.Layout, dim int, log bool) backend.Storage {
-	return b.softmaxRows("softmax_backward_", dim, log, operand{b.store(g), gl}, operand{b.store(y), yl})
+	return b.softmaxRows(softmaxBackwardKernels, dim, log, operand{b.store(g), gl}, operand{b.store(y), yl})
 }
 
 // softmaxRows launches kernel (softmax_ or softmax_backward_) over the rows
 // along dim of its operands (x; or g and y) into a new contiguous storage
 // of the first operand's shape and dtype.
-func (b *deviceBackend) softmaxRows(kernel string, dim int, log bool, ops ...operand) backend.Storage {
+func (b *deviceBackend) softmaxRows(ks rowKernels, dim int, log bool, ops ...operand) backend.Storage {
 	dt, shape := ops[0].s.dt, ops[0].l.Shape
 	ls := []backend.Layout{backend.Contiguous(shape)}
 	for _, o := range ops {
@@ -42,7 +41,7 @@ func (b *deviceBackend) softmaxRows(kernel string, dim int, log bool, ops ...ope
 				v.packWarp(a, j+1, o.s)
 			}
 			a.I32(b2i(log))
-			d.launchWarpRows(kernel+"warp"+strconv.Itoa(per)+"_"+suffix(dt), v.rows, a)
+			d.launchWarpRows(kernelFor(ks.warp[per], dt), v.rows, a)
 			return
 		}
 		G := v.group(d, len(ops))
@@ -54,7 +53,22 @@ func (b *deviceBackend) softmaxRows(kernel string, dim int, log bool, ops ...ope
 			v.pack(a, j+1)
 		}
 		a.I32(int32(G)).I32(b2i(log))
-		d.launchRows(kernel+suffix(dt), v.rows, G, a)
+		d.launchRows(kernelFor(ks.rows, dt), v.rows, G, a)
 	})
 	return out
 }
+
+// rowKernels are a row op's kernels: by groups of threads a row, and a
+// warp a row by elements a lane (rowView.warpRows).
+type rowKernels struct {
+	rows kernels.Op
+	warp map[int]kernels.Op
+}
+
+var (
+	softmaxKernels = rowKernels{kernels.Softmax, map[int]kernels.Op{1: kernels.SoftmaxWarp1, 2: kernels.SoftmaxWarp2,
+		4: kernels.SoftmaxWarp4, 8: kernels.SoftmaxWarp8, 16: kernels.SoftmaxWarp16, 32: kernels.SoftmaxWarp32}}
+	softmaxBackwardKernels = rowKernels{kernels.SoftmaxBackward, map[int]kernels.Op{1: kernels.SoftmaxBackwardWarp1,
+		2: kernels.SoftmaxBackwardWarp2, 4: kernels.SoftmaxBackwardWarp4, 8: kernels.SoftmaxBackwardWarp8,
+		16: kernels.SoftmaxBackwardWarp16, 32: kernels.SoftmaxBackwardWarp32}}
+)

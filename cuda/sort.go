@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"github.com/gotensor/gotensor/kernels"
 	"github.com/gotensor/gotensor/tensorlib/backend"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
@@ -13,7 +14,7 @@ var _ backend.Sort = (*deviceBackend)(nil)
 // into a new [rows, size] storage of dtype dt, and returns it moved back
 // to l's shape. perElement says whether the kernel takes one thread per
 // element (argsort) or per row (cumsum).
-func (b *deviceBackend) byRows(kernel string, s backend.Storage, l backend.Layout, dim int, dt tensor.DType, perElement bool, extra ...int32) backend.Storage {
+func (b *deviceBackend) byRows(kernel kernels.Op, s backend.Storage, l backend.Layout, dim int, dt tensor.DType, perElement bool, extra ...int32) backend.Storage {
 	src := b.store(s)
 	p := backend.SplitReduce(l, []int{dim})
 	rows, size := p.NumOut, l.Shape[dim]
@@ -37,7 +38,7 @@ func (b *deviceBackend) byRows(kernel string, s backend.Storage, l backend.Layou
 		for _, v := range extra {
 			a.I32(v)
 		}
-		d.elementwise(kernel+"_"+suffix(src.dt), work, a)
+		d.elementwise(kernelFor(kernel, src.dt), work, a)
 	})
 	// tmp is row-major over (the other dims in order, dim): view it in
 	// l's order and copy it out contiguously.
@@ -69,7 +70,7 @@ func (b *deviceBackend) Argsort(s backend.Storage, l backend.Layout, dim int, de
 	if descending {
 		desc = 1
 	}
-	return b.byRows("argsort", s, l, dim, tensor.Int64, true, desc)
+	return b.byRows(kernels.Argsort, s, l, dim, tensor.Int64, true, desc)
 }
 
 // CumSum returns the prefix sums of s along dim (Int64 for Bool).
@@ -78,7 +79,7 @@ func (b *deviceBackend) CumSum(s backend.Storage, l backend.Layout, dim int) bac
 		s = b.Cast(s, l, tensor.Int64)
 		l = backend.Contiguous(l.Shape)
 	}
-	return b.byRows("cumsum", s, l, dim, s.DType(), false)
+	return b.byRows(kernels.Cumsum, s, l, dim, s.DType(), false)
 }
 
 // kernelOrder returns r's dims as the row kernels of sort.cu take them: the

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gotensor/gotensor/cuda/internal/driver"
+	"github.com/gotensor/gotensor/kernels"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 
 	"github.com/gotensor/gotensor/tensorlib/backend"
@@ -101,4 +102,28 @@ func suffix(dt tensor.DType) string {
 		return "f16"
 	}
 	panic(fmt.Sprintf("cuda: unsupported dtype %v", dt))
+}
+
+// kernelFor returns op's kernel for the dtypes dts (one; two for the
+// cast pairs, from and to), and panics, as launching a kernel that does
+// not exist did, when op has none for them.
+func kernelFor(op kernels.Op, dts ...tensor.DType) kernels.Kernel {
+	key := ""
+	for i, dt := range dts {
+		if i > 0 {
+			key += "_"
+		}
+		key += suffix(dt)
+	}
+	return kernelKey(op, key)
+}
+
+// kernelKey returns op's kernel for the dtype key (f32, f32_i64, ...), and
+// panics when op has none.
+func kernelKey(op kernels.Op, key string) kernels.Kernel {
+	k, ok := op.For(key)
+	if !ok {
+		panic(fmt.Sprintf("cuda: no kernel %s_%s in package kernels", op.Name, key))
+	}
+	return k
 }
