@@ -61,8 +61,10 @@ func captureStdio(out, errOut io.Writer) (*stdioCapture, error) {
 		wOut.Close()
 		return nil, fmt.Errorf("interp: capturing standard output: %w", err)
 	}
-	wOut.Close() // fd 1 now holds the write end
-	c.stdout = os.NewFile(1, "/dev/stdout")
+	// fd 1 now holds the write end too; sync writes its markers through
+	// wOut, and restore closes it. (An *os.File made for fd 1 itself would
+	// close fd 1, the real standard output again by then, when collected.)
+	c.stdout = wOut
 
 	rErr, wErr, err := os.Pipe()
 	if err != nil {
@@ -151,9 +153,10 @@ func (c *stdioCapture) sync() {
 // waits until the forwarders have sent what was left in the pipes.
 func (c *stdioCapture) restore() {
 	if c.savedStdout != nil {
-		syscall.Dup3(int(c.savedStdout.Fd()), 1, 0) // closes the pipe's last write end
+		syscall.Dup3(int(c.savedStdout.Fd()), 1, 0) // closes fd 1's write end of the pipe
 		c.savedStdout.Close()
 		c.savedStdout = nil
+		c.stdout.Close() // the pipe's last write end: its forwarder ends
 	}
 	if c.savedStderr != nil {
 		os.Stderr = c.savedStderr
