@@ -297,7 +297,7 @@ func TestDebugBreakpointInCompiledCell(t *testing.T) {
 	if locals := c.vars(frames[0]["id"].(float64), "Locals"); locals["a"]["value"] != "10" || locals["b"]["value"] != "20" {
 		t.Errorf("locals = %v, want a=10 b=20", locals)
 	}
-	c.ok("continue", map[string]any{"threadId": 1})
+	c.Body("continue", map[string]any{"threadId": 1})
 	if err := wait(t, done); err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +305,7 @@ func TestDebugBreakpointInCompiledCell(t *testing.T) {
 	if got := r.text("stdout"); got != "21\n" {
 		t.Errorf("stdout %q, want 21", got)
 	}
-	c.ok("disconnect", map[string]any{"restart": false})
+	c.Body("disconnect", map[string]any{"restart": false})
 	if _, out := mustRun(t, s, "fmt.Println(f(1))"); out != "3\n" {
 		t.Errorf("after disconnect: %q", out)
 	}

@@ -2,62 +2,28 @@ package interp
 
 import (
 	"context"
-	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gotensor/gotensor/kernel"
+	"github.com/gotensor/gotensor/kernel/debugtest"
 )
 
-// dapClient drives a session's debugger as JupyterLab does.
+// dapClient drives a session's debugger as JupyterLab does, through the
+// kernel's side of the protocol, as the kernel makes it.
 type dapClient struct {
-	t      *testing.T
-	s      *Session
-	a      *kernel.DebugAdapter // the kernel's side, as the kernel makes it
-	seq    int
-	events chan map[string]any
+	*debugtest.Client
+	t *testing.T
+	s *Session
 	// continued counts the continued events read before the last stopped
 	// event.
 	continued int
 }
 
 func newDAPClient(t *testing.T, s *Session) *dapClient {
-	return &dapClient{t: t, s: s, a: kernel.NewDebugAdapter(s), events: make(chan map[string]any, 100)}
-}
-
-// req sends a request and returns the reply.
-func (c *dapClient) req(command string, args map[string]any) map[string]any {
-	c.t.Helper()
-	c.seq++
-	b, _ := json.Marshal(map[string]any{"type": "request", "seq": c.seq, "command": command, "arguments": args})
-	out := c.a.Request(b, func(e []byte) {
-		var m map[string]any
-		if err := json.Unmarshal(e, &m); err != nil {
-			c.t.Errorf("event is not JSON: %s", e)
-		}
-		c.events <- m
-	})
-	var r map[string]any
-	if err := json.Unmarshal(out, &r); err != nil {
-		c.t.Fatalf("%s: reply is not JSON: %s", command, out)
-	}
-	if r["command"] != command || int(r["request_seq"].(float64)) != c.seq {
-		c.t.Errorf("%s: reply %v does not answer the request", command, r)
-	}
-	return r
-}
-
-// ok sends a request that must succeed and returns the reply's body.
-func (c *dapClient) ok(command string, args map[string]any) map[string]any {
-	c.t.Helper()
-	r := c.req(command, args)
-	if r["success"] != true {
-		c.t.Fatalf("%s %v: %v", command, args, r)
-	}
-	body, _ := r["body"].(map[string]any)
-	return body
+	return &dapClient{Client: debugtest.NewClient(t, kernel.NewDebugAdapter(s), 100), t: t, s: s}
 }
 
 // stopped waits for the next stopped event and returns its body.
@@ -67,7 +33,7 @@ func (c *dapClient) stopped() map[string]any {
 	c.continued = 0
 	for {
 		select {
-		case e := <-c.events:
+		case e := <-c.Events:
 			if e["event"] == "continued" {
 				c.continued++
 			}
@@ -83,7 +49,7 @@ func (c *dapClient) stopped() map[string]any {
 // top returns the stack of thread 1, innermost first, as "name:line".
 func (c *dapClient) stack() ([]string, []map[string]any) {
 	c.t.Helper()
-	body := c.ok("stackTrace", map[string]any{"threadId": 1})
+	body := c.Body("stackTrace", map[string]any{"threadId": 1})
 	var names []string
 	var frames []map[string]any
 	for _, f := range body["stackFrames"].([]any) {
@@ -97,13 +63,13 @@ func (c *dapClient) stack() ([]string, []map[string]any) {
 // vars returns the variables of a frame's scope as name → value.
 func (c *dapClient) vars(frameID float64, scope string) map[string]map[string]any {
 	c.t.Helper()
-	body := c.ok("scopes", map[string]any{"frameId": frameID})
+	body := c.Body("scopes", map[string]any{"frameId": frameID})
 	for _, s := range body["scopes"].([]any) {
 		sm := s.(map[string]any)
 		if sm["name"] != scope {
 			continue
 		}
-		vb := c.ok("variables", map[string]any{"variablesReference": sm["variablesReference"]})
+		vb := c.Body("variables", map[string]any{"variablesReference": sm["variablesReference"]})
 		out := map[string]map[string]any{}
 		for _, v := range vb["variables"].([]any) {
 			vm := v.(map[string]any)
@@ -116,20 +82,20 @@ func (c *dapClient) vars(frameID float64, scope string) map[string]map[string]an
 }
 
 func (c *dapClient) start() {
-	c.ok("initialize", map[string]any{"clientID": "test", "adapterID": "", "pathFormat": "path", "linesStartAt1": true, "columnsStartAt1": true})
-	c.ok("attach", map[string]any{})
-	c.ok("configurationDone", nil)
+	c.Body("initialize", map[string]any{"clientID": "test", "adapterID": "", "pathFormat": "path", "linesStartAt1": true, "columnsStartAt1": true})
+	c.Body("attach", map[string]any{})
+	c.Body("configurationDone", nil)
 }
 
 // breakAt dumps cell, sets breakpoints on its lines and returns its path.
 func (c *dapClient) breakAt(cell string, lines ...int) string {
 	c.t.Helper()
-	path := c.ok("dumpCell", map[string]any{"code": cell})["sourcePath"].(string)
+	path := c.Body("dumpCell", map[string]any{"code": cell})["sourcePath"].(string)
 	var bps []any
 	for _, l := range lines {
 		bps = append(bps, map[string]any{"line": l})
 	}
-	c.ok("setBreakpoints", map[string]any{"source": map[string]any{"path": path}, "breakpoints": bps})
+	c.Body("setBreakpoints", map[string]any{"source": map[string]any{"path": path}, "breakpoints": bps})
 	return path
 }
 
@@ -160,20 +126,20 @@ func TestDebugBreakpointInEarlierCell(t *testing.T) {
 	mustRun(t, s, cell1)
 	c := newDAPClient(t, s)
 	c.start()
-	info := c.ok("debugInfo", nil)
+	info := c.Body("debugInfo", nil)
 	if info["hashMethod"] != "Murmur2" || info["tmpFileSuffix"] != ".go" {
 		t.Errorf("debugInfo = %v", info)
 	}
 	// The path of a cell (prefix + murmur2 + suffix) is the kernel's
 	// (kernel.TestDebugAdapter).
-	path1 := c.ok("dumpCell", map[string]any{"code": cell1})["sourcePath"].(string)
-	bp := c.ok("setBreakpoints", map[string]any{"source": map[string]any{"path": path1}, "breakpoints": []any{map[string]any{"line": 3}}})
+	path1 := c.Body("dumpCell", map[string]any{"code": cell1})["sourcePath"].(string)
+	bp := c.Body("setBreakpoints", map[string]any{"source": map[string]any{"path": path1}, "breakpoints": []any{map[string]any{"line": 3}}})
 	if b := bp["breakpoints"].([]any)[0].(map[string]any); b["verified"] != true || b["line"] != 3.0 {
 		t.Errorf("setBreakpoints = %v", bp)
 	}
 
 	cell2 := "x := 10\ny := f(x)\nfmt.Println(y)"
-	path2 := c.ok("dumpCell", map[string]any{"code": cell2})["sourcePath"].(string)
+	path2 := c.Body("dumpCell", map[string]any{"code": cell2})["sourcePath"].(string)
 	var r recorder
 	done := runAsync(s, cell2, &r)
 	ev := c.stopped()
@@ -198,16 +164,16 @@ func TestDebugBreakpointInEarlierCell(t *testing.T) {
 	if globals["x"]["value"] != "10" {
 		t.Errorf("globals = %v, want x=10", globals)
 	}
-	ev1 := c.ok("evaluate", map[string]any{"expression": "b", "frameId": frames[0]["id"]})
+	ev1 := c.Body("evaluate", map[string]any{"expression": "b", "frameId": frames[0]["id"]})
 	if ev1["result"] != "20" {
 		t.Errorf("evaluate b = %v", ev1)
 	}
-	if r := c.req("evaluate", map[string]any{"expression": "b + 1", "frameId": frames[0]["id"]}); r["success"] != false {
+	if r := c.Request("evaluate", map[string]any{"expression": "b + 1", "frameId": frames[0]["id"]}); r["success"] != false {
 		t.Errorf("evaluate of an expression = %v, want a refusal", r)
 	}
 
 	// Step over: out of f, back in the cell, on to its next line.
-	c.ok("next", map[string]any{"threadId": 1})
+	c.Body("next", map[string]any{"threadId": 1})
 	c.stopped()
 	if c.continued != 1 {
 		t.Errorf("%d continued events before the step's stop, want 1", c.continued)
@@ -216,13 +182,13 @@ func TestDebugBreakpointInEarlierCell(t *testing.T) {
 	if names[0] != "<cell>:2" {
 		t.Errorf("after next, stack = %v, want <cell>:2 first", names)
 	}
-	c.ok("next", map[string]any{"threadId": 1})
+	c.Body("next", map[string]any{"threadId": 1})
 	c.stopped()
 	names, _ = c.stack()
 	if names[0] != "<cell>:3" {
 		t.Errorf("after a second next, stack = %v, want <cell>:3 first", names)
 	}
-	c.ok("continue", map[string]any{"threadId": 1})
+	c.Body("continue", map[string]any{"threadId": 1})
 	if err := wait(t, done); err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +196,7 @@ func TestDebugBreakpointInEarlierCell(t *testing.T) {
 	if got := r.text("stdout"); got != "21\n" {
 		t.Errorf("stdout %q, want 21", got)
 	}
-	c.ok("disconnect", map[string]any{"restart": false})
+	c.Body("disconnect", map[string]any{"restart": false})
 	// After the session the cell runs without stopping.
 	if _, out := mustRun(t, s, "fmt.Println(f(1))"); out != "3\n" {
 		t.Errorf("after disconnect: %q", out)
@@ -251,12 +217,12 @@ func TestDebugStepIn(t *testing.T) {
 	if names, _ := c.stack(); names[0] != "<cell>:2" {
 		t.Fatalf("stack = %v", names)
 	}
-	c.ok("stepIn", map[string]any{"threadId": 1})
+	c.Body("stepIn", map[string]any{"threadId": 1})
 	c.stopped()
 	if names, _ := c.stack(); names[0] != "g:2" {
 		t.Errorf("after stepIn, stack = %v, want g:2 first", names)
 	}
-	c.ok("next", map[string]any{"threadId": 1})
+	c.Body("next", map[string]any{"threadId": 1})
 	c.stopped()
 	names, frames := c.stack()
 	if names[0] != "g:3" {
@@ -265,12 +231,12 @@ func TestDebugStepIn(t *testing.T) {
 	if l := c.vars(frames[0]["id"].(float64), "Locals"); l["b"]["value"] != "5" {
 		t.Errorf("locals = %v, want b=5", l)
 	}
-	c.ok("stepOut", map[string]any{"threadId": 1})
+	c.Body("stepOut", map[string]any{"threadId": 1})
 	c.stopped()
 	if names, _ := c.stack(); names[0] != "<cell>:2" && names[0] != "<cell>:3" {
 		t.Errorf("after stepOut, stack = %v, want the cell first", names)
 	}
-	c.ok("disconnect", nil)
+	c.Body("disconnect", nil)
 	if err := wait(t, done); err != nil {
 		t.Fatal(err)
 	}
@@ -290,24 +256,24 @@ func TestDebugTensorVariable(t *testing.T) {
 	if v := g["x"]["value"].(string); !strings.HasPrefix(v, "[2 3] float32 cpu") {
 		t.Errorf("x shows %q, want its shape, dtype and device", v)
 	}
-	rich := c.ok("richInspectVariables", map[string]any{"variableName": "x", "frameId": frames[0]["id"]})
+	rich := c.Body("richInspectVariables", map[string]any{"variableName": "x", "frameId": frames[0]["id"]})
 	html, _ := rich["data"].(map[string]any)["text/html"].(string)
 	if strings.Count(html, "<tr") < 2 || !strings.Contains(html, "1") {
 		t.Errorf("rich view of x: %v", rich)
 	}
-	rich = c.ok("richInspectVariables", map[string]any{"variableName": "img", "frameId": frames[0]["id"]})
+	rich = c.Body("richInspectVariables", map[string]any{"variableName": "img", "frameId": frames[0]["id"]})
 	if _, ok := rich["data"].(map[string]any)["image/png"]; !ok {
 		t.Errorf("rich view of an image tensor: %v", rich)
 	}
-	c.ok("continue", map[string]any{"threadId": 1})
+	c.Body("continue", map[string]any{"threadId": 1})
 	if err := wait(t, done); err != nil {
 		t.Fatal(err)
 	}
-	vars := c.ok("inspectVariables", nil)["variables"].([]any)
+	vars := c.Body("inspectVariables", nil)["variables"].([]any)
 	if len(vars) != 2 {
 		t.Errorf("inspectVariables = %v, want x and img", vars)
 	}
-	c.ok("disconnect", nil)
+	c.Body("disconnect", nil)
 }
 
 // TestDebugRichValue checks that, while the debugger is attached, a cell
@@ -330,11 +296,11 @@ func TestDebugRichValue(t *testing.T) {
 	if body := c.stopped(); body["reason"] != "breakpoint" {
 		t.Errorf("stopped %v, want at the breakpoint in HTML", body)
 	}
-	c.ok("continue", map[string]any{"threadId": 1})
+	c.Body("continue", map[string]any{"threadId": 1})
 	if err := wait(t, done); err != nil {
 		t.Fatal(err)
 	}
-	c.ok("disconnect", nil)
+	c.Body("disconnect", nil)
 }
 
 // TestDebugCellFrameLocals checks the first scope of a cell's own frame,
@@ -354,7 +320,7 @@ func TestDebugCellFrameLocals(t *testing.T) {
 	done := runAsync(s, cell, &r)
 	c.stopped()
 	_, frames := c.stack()
-	first := c.ok("scopes", map[string]any{"frameId": frames[0]["id"]})["scopes"].([]any)[0].(map[string]any)["name"]
+	first := c.Body("scopes", map[string]any{"frameId": frames[0]["id"]})["scopes"].([]any)[0].(map[string]any)["name"]
 	if first != "Locals" {
 		t.Errorf("the first scope is %v, want Locals", first)
 	}
@@ -364,28 +330,28 @@ func TestDebugCellFrameLocals(t *testing.T) {
 			t.Errorf("at line 2 the cell's Locals show %s = %q, want %s…", name, v, want)
 		}
 	}
-	c.ok("continue", map[string]any{"threadId": 1})
+	c.Body("continue", map[string]any{"threadId": 1})
 	c.stopped()
 	_, frames = c.stack()
 	l = c.vars(frames[0]["id"].(float64), "Locals")
 	if l["i"]["value"] != "40" || l["n"]["value"] != "7" {
 		t.Errorf("at line 4 the cell's Locals show i = %v, n = %v, want the loop's 40 and 7", l["i"]["value"], l["n"]["value"])
 	}
-	c.ok("continue", map[string]any{"threadId": 1})
+	c.Body("continue", map[string]any{"threadId": 1})
 	if err := wait(t, done); err != nil {
 		t.Fatal(err)
 	}
 	if got := r.text("stdout"); got != "47\n" {
 		t.Errorf("the cell printed %q, want 47", got)
 	}
-	c.ok("disconnect", nil)
+	c.Body("disconnect", nil)
 }
 
 func TestDebugPanicStops(t *testing.T) {
 	s := newSession(t)
 	c := newDAPClient(t, s)
 	c.start()
-	c.ok("setExceptionBreakpoints", map[string]any{"filters": []any{"panic"}})
+	c.Body("setExceptionBreakpoints", map[string]any{"filters": []any{"panic"}})
 	var r recorder
 	done := runAsync(s, "var a []int\ni := 3\nfmt.Println(a[i])", &r)
 	ev := c.stopped()
@@ -395,11 +361,11 @@ func TestDebugPanicStops(t *testing.T) {
 	if names, _ := c.stack(); len(names) == 0 || names[0] != "<cell>:3" {
 		t.Errorf("stack = %v, want <cell>:3", names)
 	}
-	c.ok("continue", map[string]any{"threadId": 1})
+	c.Body("continue", map[string]any{"threadId": 1})
 	if err := wait(t, done); err == nil || !strings.Contains(err.Error(), "index out of range") {
 		t.Errorf("cell error %v, want the panic", err)
 	}
-	c.ok("disconnect", nil)
+	c.Body("disconnect", nil)
 }
 
 func TestDebugInterruptWhileStopped(t *testing.T) {
@@ -419,10 +385,10 @@ func TestDebugInterruptWhileStopped(t *testing.T) {
 	if err := wait(t, done); err == nil || !strings.Contains(err.Error(), "Interrupted") {
 		t.Errorf("interrupted cell: %v", err)
 	}
-	if st := c.ok("debugInfo", nil)["stoppedThreads"].([]any); len(st) != 0 {
+	if st := c.Body("debugInfo", nil)["stoppedThreads"].([]any); len(st) != 0 {
 		t.Errorf("stoppedThreads after the interrupt: %v", st)
 	}
-	c.ok("disconnect", nil)
+	c.Body("disconnect", nil)
 	if _, out := mustRun(t, s, "fmt.Println(40 + 2)"); out != "42\n" {
 		t.Errorf("after the interrupt: %q", out)
 	}
@@ -444,7 +410,7 @@ func TestDebugGoroutineThread(t *testing.T) {
 	done := runAsync(s, cell, &r)
 	ev := c.stopped()
 	g := ev["threadId"].(float64)
-	threads := c.ok("threads", nil)["threads"].([]any)
+	threads := c.Body("threads", nil)["threads"].([]any)
 	found := false
 	for _, th := range threads {
 		if th.(map[string]any)["id"] == g {
@@ -454,7 +420,7 @@ func TestDebugGoroutineThread(t *testing.T) {
 	if !found {
 		t.Errorf("threads %v lack the stopped goroutine %v", threads, g)
 	}
-	body := c.ok("stackTrace", map[string]any{"threadId": g})
+	body := c.Body("stackTrace", map[string]any{"threadId": g})
 	f0 := body["stackFrames"].([]any)[0].(map[string]any)
 	if f0["line"] != 4.0 {
 		t.Errorf("goroutine's frame %v, want line 4", f0)
@@ -462,7 +428,7 @@ func TestDebugGoroutineThread(t *testing.T) {
 	if l := c.vars(f0["id"].(float64), "Locals"); l["v"]["value"] != "5" {
 		t.Errorf("goroutine's locals %v, want v=5", l)
 	}
-	c.ok("continue", map[string]any{"threadId": g})
+	c.Body("continue", map[string]any{"threadId": g})
 	if err := wait(t, done); err != nil {
 		t.Fatal(err)
 	}
@@ -470,7 +436,7 @@ func TestDebugGoroutineThread(t *testing.T) {
 	if out := r.text("stdout"); out != "5\n" {
 		t.Errorf("stdout %q", out)
 	}
-	c.ok("disconnect", nil)
+	c.Body("disconnect", nil)
 }
 
 func TestDebugStaleFunctionValue(t *testing.T) {
@@ -486,7 +452,7 @@ func TestDebugStaleFunctionValue(t *testing.T) {
 	if _, out := mustRun(t, s, "fmt.Println(h(1))"); out != "3\n" {
 		t.Errorf("after making it again: %q", out)
 	}
-	c.ok("disconnect", nil)
+	c.Body("disconnect", nil)
 }
 
 func TestDebugPause(t *testing.T) {
@@ -502,7 +468,7 @@ func TestDebugPause(t *testing.T) {
 	// Pause asks the running cell to stop: it may not be running yet.
 	var ev map[string]any
 	for i := 0; ev == nil && i < 200; i++ {
-		if r := c.req("pause", map[string]any{"threadId": 1}); r["success"] == true {
+		if r := c.Request("pause", map[string]any{"threadId": 1}); r["success"] == true {
 			ev = c.stopped()
 		} else {
 			time.Sleep(10 * time.Millisecond)
@@ -523,7 +489,7 @@ func TestDebugPause(t *testing.T) {
 	if err := wait(t, done); err == nil || !strings.Contains(err.Error(), "Interrupted") {
 		t.Errorf("interrupted cell: %v", err)
 	}
-	c.ok("disconnect", nil)
+	c.Body("disconnect", nil)
 }
 
 // TestDebugDisconnectWhileStopped checks that a cell stopped at a
@@ -538,8 +504,8 @@ func TestDebugDisconnectWhileStopped(t *testing.T) {
 	var r recorder
 	done := runAsync(s, cell, &r)
 	c.stopped()
-	c.ok("next", map[string]any{"threadId": 1})
-	c.ok("disconnect", nil)
+	c.Body("next", map[string]any{"threadId": 1})
+	c.Body("disconnect", nil)
 	if err := wait(t, done); err != nil {
 		t.Fatal(err)
 	}
@@ -580,16 +546,16 @@ func TestDebugVariablesNamedLikePackages(t *testing.T) {
 			}
 		}
 	}
-	c.ok("continue", map[string]any{"threadId": 1})
+	c.Body("continue", map[string]any{"threadId": 1})
 	if err := wait(t, done); err != nil {
 		t.Fatal(err)
 	}
 	var names []string
-	for _, v := range c.ok("inspectVariables", nil)["variables"].([]any) {
+	for _, v := range c.Body("inspectVariables", nil)["variables"].([]any) {
 		names = append(names, v.(map[string]any)["name"].(string))
 	}
 	if strings.Join(names, " ") != "data nn" {
 		t.Errorf("inspectVariables names %v, want data and nn", names)
 	}
-	c.ok("disconnect", nil)
+	c.Body("disconnect", nil)
 }
