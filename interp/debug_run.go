@@ -13,10 +13,8 @@ import (
 
 	yaegi "github.com/traefik/yaegi/interp"
 
-	"github.com/gotensor/gotensor/display"
 	"github.com/gotensor/gotensor/interp/internal/plan"
 	"github.com/gotensor/gotensor/kernel"
-	"github.com/gotensor/gotensor/tensorlib/backend"
 )
 
 // Running a step under yaegi's debugger, and the three things yaegi
@@ -118,15 +116,9 @@ func (d *debugger) execute(prog *yaegi.Program) (reflect.Value, error) {
 	defer cancel()
 	r := &debugRun{mainDone: make(chan struct{}), terminated: make(chan struct{})}
 	// yaegi runs the step in a goroutine that it starts from another of
-	// its own, which the session cannot bind (see Session.bind): while a
-	// step runs under the debugger, the session's publisher and interrupt
-	// hook are also the process's, for goroutines bound to no session.
-	restore := display.SetPublisher(sessionPublisher{d.s})
-	backend.SetInterruptHook(d.s.Interrupted)
-	defer func() {
-		backend.SetInterruptHook(nil)
-		restore()
-	}()
+	// its own: the step binds it to the session first (the planner's run
+	// block calls cellrt's GoStart), so the session's publisher and
+	// interrupt hook stay the session's.
 	r.dbg = d.s.yi.Debug(ctx, prog, func(e *yaegi.DebugEvent) { d.event(r, e) }, &yaegi.DebugOptions{GoRoutineStartAt1: true})
 	d.shareMain(r.dbg)
 	d.mu.Lock()

@@ -12,6 +12,7 @@ import (
 
 	yaegi "github.com/traefik/yaegi/interp"
 
+	"github.com/gotensor/gotensor/display"
 	"github.com/gotensor/gotensor/kernel"
 	"github.com/gotensor/gotensor/tensorlib/tensor"
 )
@@ -203,19 +204,50 @@ gate.Spin(big)`, ra)
 }
 
 // TestDebuggedCellDisplays checks that a cell run under the debugger
-// (yaegi runs it in a goroutine the session cannot bind) publishes to its
-// session.
+// (yaegi runs it in a goroutine of its own, which the step binds to the
+// session) publishes to its session and the session's interrupt stops
+// its tensor ops, and that a goroutine of no session publishes nothing
+// to it while the step is stopped at a breakpoint.
 func TestDebuggedCellDisplays(t *testing.T) {
-	s := newSession(t)
+	g := &gate{gates: map[string]chan struct{}{}}
+	s, err := New(Options{Symbols: g.symbols()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	mustRun(t, s, `import "example.com/gate"`)
 	c := newDAPClient(t, s)
 	c.start()
+	cell := "n := 1\nfor i := 0; i < 2; i++ {\n\tn++\n}\ndisplay.HTML(\"<b>debugged</b>\")\nfmt.Println(n)"
+	c.breakAt(cell, 1)
 	var r recorder
-	if _, err := s.Execute(context.Background(), "n := 1\nfor i := 0; i < 2; i++ {\n\tn++\n}\ndisplay.HTML(\"<b>debugged</b>\")", &r); err != nil {
+	done := runAsync(s, cell, &r)
+	c.stopped()
+	display.HTML("<i>no session's</i>")
+	c.Body("continue", map[string]any{"threadId": 1})
+	if err := wait(t, done); err != nil {
 		t.Fatal(err)
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if len(r.displays) != 1 || r.displays[0].Data["text/html"] != "<b>debugged</b>" {
-		t.Errorf("a debugged cell published %v, want its HTML", r.displays)
+		t.Errorf("a debugged cell's session got %v, want the cell's HTML alone", r.displays)
+	}
+	r.mu.Unlock()
+
+	// The session's interrupt reaches a loop of tensor ops in compiled
+	// code (gate.Spin), which only the tensor library's hook stops.
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		g.Wait("a-spinning")
+		cancel()
+	}()
+	done = make(chan error, 1)
+	go func() {
+		_, err := s.Execute(ctx, "gate.Spin(tensor.Rand(200, 200))", &recorder{})
+		done <- err
+	}()
+	var e *kernel.Error
+	if err := wait(t, done); !errors.As(err, &e) || e.Name != "Interrupted" {
+		t.Errorf("an interrupted debugged cell ended with %v, want Interrupted", err)
 	}
 }

@@ -297,8 +297,9 @@ func (rt *Runtime) Fatalf(printf func(string, ...any)) func(string, ...any) {
 	}
 }
 
-// GoStart begins a goroutine that a cell started (OnGoStart); defer the
-// function it returns.
+// GoStart begins a goroutine that a cell started (OnGoStart), or the one
+// that runs a cell (yaegi's debugger runs a step in a goroutine of its
+// own); defer the function it returns.
 func (rt *Runtime) GoStart() (end func()) {
 	if rt.OnGoStart != nil {
 		return rt.OnGoStart()

@@ -18,7 +18,8 @@ import (
 // body is a declared function, as yaegi compiles function literals
 // differently), runs the statements in order (their top-level
 // definitions assign session variables) with the init functions after
-// the declarations that come first (see declaresVars), and main.
+// the declarations that come first (see declaresVars), and main. It
+// first makes its goroutine the session's.
 func (g *gen) runBlock() string {
 	c := g.c
 	var b strings.Builder
@@ -72,7 +73,11 @@ func (g *gen) runBlock() string {
 	if b.Len() == 0 {
 		return ""
 	}
-	return "package main\nfunc init() {\n" + b.String() + "}\n"
+	// The goroutine that runs the cell is the session's (see
+	// cellrt.Runtime.GoStart): the session binds its own, and yaegi's
+	// debugger runs a cell's step in one it starts itself. On init's
+	// line: the cell's lines keep their numbers.
+	return "package main\nfunc init() { defer " + rtName + ".GoStart()()\n" + b.String() + "}\n"
 }
 
 // declaresVars reports whether st, a top-level statement of a cell
