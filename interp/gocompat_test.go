@@ -235,17 +235,24 @@ func interpretedModes() int {
 	return n
 }
 
-// gocompatModesFor returns the kinds of cell the harness runs: all of
-// gocompatModes, or those named in $GOTENSOR_GOCOMPAT_MODES
-// ("compiled,pasted"); with -short, the first alone (the program pasted
-// whole into one interpreted cell).
+// gocompatModesFor returns the kinds of cell the harness runs: those
+// named in $GOTENSOR_GOCOMPAT_MODES ("compiled,pasted"); else with -short
+// the first alone (the program pasted whole into one interpreted cell);
+// else all of gocompatModes with $GOTENSOR_TEST_CORPORA=1 (scripts/test.sh
+// sets it), and the interpreted ones without it: compiled cells build a
+// plugin for each program, minutes on a 2-core machine with a cold cache,
+// and the compiled tests (TestCompiled*) check them by default.
 func gocompatModesFor(t *testing.T) []gocompatMode {
 	names := os.Getenv("GOTENSOR_GOCOMPAT_MODES")
 	if names == "" && testing.Short() {
 		return gocompatModes[:1]
 	}
-	if names == "" {
+	if names == "" && os.Getenv(corporaEnv) == "1" {
 		return gocompatModes
+	}
+	if names == "" {
+		t.Logf("compiled cells run the programs with $%s=1 or $GOTENSOR_GOCOMPAT_MODES=compiled", corporaEnv)
+		return slices.DeleteFunc(slices.Clone(gocompatModes), func(m gocompatMode) bool { return m.runner == "compiled" })
 	}
 	var modes []gocompatMode
 	for _, m := range gocompatModes {
