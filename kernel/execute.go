@@ -44,6 +44,7 @@ func (k *kernel) execute(r *request) {
 	k.running = r.msg
 	k.mu.Unlock()
 	out := &cellOutput{k: k, req: r, ctx: ctx, silent: c.Silent, allowStdin: c.AllowStdin}
+	k.iopub.release() // busy and execute_input, held by dispatch
 	bundle, err := k.runCell(ctx, c.Code, out)
 	k.mu.Lock()
 	k.cellCancel = nil

@@ -336,12 +336,20 @@ func (k *kernel) dispatch(r *request) {
 	if r.channel == "control" {
 		handlers = controlHandlers
 	}
+	k.iopub.settle() // a subscriber that connected with the request hears its busy
+	if msgType == "execute_request" {
+		// busy and execute_input go out together when the cell starts
+		// (execute releases iopub before it runs the cell; any reply
+		// on another socket releases it first).
+		k.iopub.hold()
+	}
 	k.publish(r.msg, "status", map[string]string{"execution_state": "busy"})
 	if h, ok := handlers[msgType]; ok {
 		k.safely(r, h)
 	} else {
 		k.log.Warn("kernel: unknown message type, ignored", "channel", r.channel, "msg_type", msgType)
 	}
+	k.iopub.release()
 	k.publish(r.msg, "status", map[string]string{"execution_state": "idle"})
 	if msgType == "shutdown_request" && k.stopping.Load() {
 		k.stopOnce.Do(func() { close(k.stopped) })
@@ -396,6 +404,9 @@ func (k *kernel) publish(parent *protocol.Message, msgType string, content any) 
 
 func (k *kernel) send(sock *zsocket, name string, m *protocol.Message) error {
 	frames, err := m.Encode(k.signer)
+	if sock != k.iopub {
+		k.iopub.release() // what iopub holds came first
+	}
 	if err == nil {
 		err = sock.send(frames)
 	}

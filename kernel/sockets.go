@@ -45,7 +45,11 @@ type zsocket struct {
 	byID   map[string]*zmtpConn // ROUTER: the peers by identity
 	nextID uint32               // for made-up identities
 	buf    []byte               // the message being sent
+	held   bool                 // sends wait in the peers' held buffers; see hold
 	closed bool
+	// PUB: the subscribers still joining (connected, not subscribed
+	// yet), each with the time after which settle stops waiting for it.
+	joining map[chan struct{}]time.Time
 
 	wg sync.WaitGroup // the accepting and reading goroutines
 }
@@ -55,7 +59,7 @@ type zsocket struct {
 // serve is called.
 func listenSocket(name string, pub bool, endpoint string, log *slog.Logger) (*zsocket, error) {
 	network, addr, ok := strings.Cut(endpoint, "://")
-	s := &zsocket{name: name, pub: pub, log: log, byID: map[string]*zmtpConn{}}
+	s := &zsocket{name: name, pub: pub, log: log, byID: map[string]*zmtpConn{}, joining: map[chan struct{}]time.Time{}}
 	switch {
 	case ok && network == "tcp":
 		if host, port, err := net.SplitHostPort(addr); err == nil && host == "*" {
@@ -103,8 +107,11 @@ func (s *zsocket) accept() {
 func (s *zsocket) serveConn(nc net.Conn) {
 	defer s.wg.Done()
 	sockType, peers := "ROUTER", []string{"DEALER", "REQ", "ROUTER"}
+	joined := func() {}
 	if s.pub {
 		sockType, peers = "PUB", []string{"SUB", "XSUB"}
+		joined = s.joiner()
+		defer joined()
 	}
 	c, err := handshake(nc, sockType, peers)
 	if err != nil {
@@ -128,12 +135,14 @@ func (s *zsocket) serveConn(nc net.Conn) {
 		switch {
 		case isCommand:
 			s.command(c, frames[0])
+			joined()
 		case s.pub:
 			// ZMTP 3.0 subscriptions: a one-frame message, 1 or 0 and
 			// the topic. Anything else sent to a PUB is dropped.
 			if len(frames) == 1 && len(frames[0]) > 0 && frames[0][0] <= 1 {
 				c.subscribe(string(frames[0][1:]), frames[0][0] == 1)
 			}
+			joined()
 		default:
 			frames = append([][]byte{c.identity}, frames...)
 			s.handleMu.Lock()
@@ -160,6 +169,59 @@ func (s *zsocket) command(c *zmtpConn, body []byte) {
 	case name == "PING" && len(rest) >= 2:
 		// A PING is a TTL of two bytes and a context that PONG returns.
 		c.send(appendFrame(nil, zmtpCommand, append([]byte("\x04PONG"), rest[2:]...)))
+	}
+}
+
+// joinWait bounds how long settle waits for a subscriber that connected
+// and has not subscribed yet.
+const joinWait = 500 * time.Millisecond
+
+// joiner counts a new connection to a PUB as joining until the returned
+// function is called (at its first subscription, or when it ends).
+func (s *zsocket) joiner() func() {
+	ch := make(chan struct{})
+	s.mu.Lock()
+	s.joining[ch] = time.Now().Add(joinWait)
+	s.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			delete(s.joining, ch)
+			s.mu.Unlock()
+			close(ch)
+		})
+	}
+}
+
+// settle waits until the subscribers that connected less than joinWait
+// ago have subscribed. A front end connects its SUB socket beside its
+// shell socket and may send a request before its subscription has arrived
+// (ZeroMQ's slow joiner): the request's busy and idle would go to nobody,
+// and a client that waits for idle would wait forever. Nothing waits once
+// every connected subscriber has subscribed.
+func (s *zsocket) settle() {
+	s.mu.Lock()
+	if len(s.joining) == 0 {
+		s.mu.Unlock()
+		return
+	}
+	joining := make(map[chan struct{}]time.Time, len(s.joining))
+	for ch, by := range s.joining {
+		joining[ch] = by
+	}
+	s.mu.Unlock()
+	for ch, by := range joining {
+		wait := time.Until(by)
+		if wait <= 0 {
+			continue
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ch:
+		case <-t.C:
+		}
+		t.Stop()
 	}
 }
 
@@ -217,19 +279,58 @@ func (s *zsocket) send(frames [][]byte) error {
 		s.buf = appendMessage(s.buf[:0], frames)
 		for _, c := range s.peers {
 			if c.subscribed(frames[0]) {
-				if e := c.send(s.buf); e != nil && err == nil {
+				if e := s.sendTo(c, s.buf); e != nil && err == nil {
 					err = e
 				}
 			}
 		}
 	} else if c := s.byID[string(frames[0])]; c != nil {
 		s.buf = appendMessage(s.buf[:0], frames[1:])
-		err = c.send(s.buf)
+		err = s.sendTo(c, s.buf)
 	}
 	if cap(s.buf) > maxKeptBuffer {
 		s.buf = nil
 	}
 	return err
+}
+
+// sendTo sends b to c, or keeps it in c's held buffer while s is held.
+// s.mu is held.
+func (s *zsocket) sendTo(c *zmtpConn, b []byte) error {
+	if s.held {
+		c.held = append(c.held, b...)
+		return nil
+	}
+	return c.send(b)
+}
+
+// hold makes the messages sent from now on wait until release, which
+// writes each peer's share with one system call: two messages sent a few
+// microseconds apart (a request's busy status and execute_input) then
+// cost the peer one wake-up, not two. Messages keep their order.
+func (s *zsocket) hold() {
+	s.mu.Lock()
+	s.held = true
+	s.mu.Unlock()
+}
+
+// release sends what was sent since hold.
+func (s *zsocket) release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.held {
+		return
+	}
+	s.held = false
+	for _, c := range s.peers {
+		if len(c.held) > 0 {
+			c.send(c.held)
+			c.held = c.held[:0]
+			if cap(c.held) > maxKeptBuffer {
+				c.held = nil
+			}
+		}
+	}
 }
 
 func (s *zsocket) isClosed() bool {

@@ -242,3 +242,71 @@ func recvWithin(t *testing.T, s zmq4.Socket) zmq4.Msg {
 		return zmq4.Msg{}
 	}
 }
+
+// recordConn is a net.Conn that records what each Write call passed on.
+type recordConn struct {
+	net.Conn
+	writes [][]byte
+}
+
+func (c *recordConn) Write(p []byte) (int, error) {
+	c.writes = append(c.writes, bytes.Clone(p))
+	return len(p), nil
+}
+
+// TestHoldRelease checks that messages sent while a socket is held reach
+// each subscriber, in order, with one write when it is released, and that
+// a message is written at once otherwise.
+func TestHoldRelease(t *testing.T) {
+	rec := &recordConn{}
+	s := &zsocket{pub: true}
+	s.peers = []*zmtpConn{{nc: rec, subs: map[string]int{"": 1}}}
+	m1 := [][]byte{[]byte("kernel.x.status"), []byte("busy")}
+	m2 := [][]byte{[]byte("kernel.x.execute_input"), []byte("1+1")}
+	s.hold()
+	s.send(m1)
+	s.send(m2)
+	if len(rec.writes) != 0 {
+		t.Fatalf("%d writes while held, want none", len(rec.writes))
+	}
+	s.release()
+	want := appendMessage(appendMessage(nil, m1), m2)
+	if len(rec.writes) != 1 || !bytes.Equal(rec.writes[0], want) {
+		t.Fatalf("after release: writes %q, want one: %q", rec.writes, want)
+	}
+	s.send(m1)
+	if len(rec.writes) != 2 || !bytes.Equal(rec.writes[1], appendMessage(nil, m1)) {
+		t.Errorf("a message sent when not held was not written at once: %q", rec.writes)
+	}
+}
+
+// TestSettle checks that settle waits for a subscriber that has connected
+// but not yet subscribed, so that a message published next reaches it.
+func TestSettle(t *testing.T) {
+	pub, ep, _ := listenTest(t, true)
+	nc := dialRaw(t, ep)
+	if _, err := nc.Write(append(rawGreeting(), appendCommand(nil, "READY", "Socket-Type", "SUB")...)); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(timeout); ; time.Sleep(time.Millisecond) {
+		pub.mu.Lock()
+		n := len(pub.joining)
+		pub.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the connection was not accepted")
+		}
+	}
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		nc.Write(appendMessage(nil, [][]byte{[]byte("\x01kernel.")}))
+	}()
+	pub.settle()
+	pub.mu.Lock()
+	defer pub.mu.Unlock()
+	if len(pub.peers) != 1 || !pub.peers[0].subscribed([]byte("kernel.x.status")) {
+		t.Error("settle returned before the subscription arrived")
+	}
+}

@@ -61,6 +61,8 @@ type zmtpConn struct {
 	flushing bool   // a goroutine is writing pending; send queues behind it
 	closed   bool
 	subs     map[string]int // a subscriber's topics, with how often each is subscribed
+
+	held []byte // messages held by the socket (zsocket.hold); guarded by the socket's mu
 }
 
 // zmtpGreeting returns the greeting of a NULL-mechanism ZMTP 3.0 peer
