@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -81,6 +82,13 @@ var (
 		"shutdown_request":    (*kernel).shutdown,
 		"debug_request":       (*kernel).debugRequest,
 	}
+)
+
+// The contents of status messages, encoded once.
+var (
+	statusBusy     = json.RawMessage(`{"execution_state":"busy"}`)
+	statusIdle     = json.RawMessage(`{"execution_state":"idle"}`)
+	statusStarting = json.RawMessage(`{"execution_state":"starting"}`)
 )
 
 // shellQueueSize bounds the requests waiting behind a running cell; beyond
@@ -235,7 +243,7 @@ func (k *kernel) serve() bool {
 	go k.shellWorker()
 	go k.commWorker()
 
-	k.publish(nil, "status", map[string]string{"execution_state": "starting"})
+	k.publish(nil, "status", statusStarting)
 	k.log.Info("kernel: started", "shell", k.cfg.Conn.Endpoint(k.cfg.Conn.ShellPort), "session", k.session.ID)
 
 	for done := false; !done; {
@@ -343,14 +351,14 @@ func (k *kernel) dispatch(r *request) {
 		// on another socket releases it first).
 		k.iopub.hold()
 	}
-	k.publish(r.msg, "status", map[string]string{"execution_state": "busy"})
+	k.publish(r.msg, "status", statusBusy)
 	if h, ok := handlers[msgType]; ok {
 		k.safely(r, h)
 	} else {
 		k.log.Warn("kernel: unknown message type, ignored", "channel", r.channel, "msg_type", msgType)
 	}
 	k.iopub.release()
-	k.publish(r.msg, "status", map[string]string{"execution_state": "idle"})
+	k.publish(r.msg, "status", statusIdle)
 	if msgType == "shutdown_request" && k.stopping.Load() {
 		k.stopOnce.Do(func() { close(k.stopped) })
 	} else if k.cfg.Ready != nil {
