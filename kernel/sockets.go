@@ -276,11 +276,14 @@ func (s *zsocket) send(frames [][]byte) error {
 	}
 	var err error
 	if s.pub {
+		// As a ZeroMQ PUB, a subscriber that is gone or does not read
+		// is no error of the publisher's: the others still get the
+		// message.
 		s.buf = appendMessage(s.buf[:0], frames)
 		for _, c := range s.peers {
 			if c.subscribed(frames[0]) {
-				if e := s.sendTo(c, s.buf); e != nil && err == nil {
-					err = e
+				if e := s.sendTo(c, s.buf); e != nil {
+					s.log.Debug("kernel: a subscriber missed a message", "socket", s.name, "err", e)
 				}
 			}
 		}

@@ -259,7 +259,7 @@ func (c *recordConn) Write(p []byte) (int, error) {
 // a message is written at once otherwise.
 func TestHoldRelease(t *testing.T) {
 	rec := &recordConn{}
-	s := &zsocket{pub: true}
+	s := &zsocket{pub: true, log: slog.New(slog.DiscardHandler)}
 	s.peers = []*zmtpConn{{nc: rec, subs: map[string]int{"": 1}}}
 	m1 := [][]byte{[]byte("kernel.x.status"), []byte("busy")}
 	m2 := [][]byte{[]byte("kernel.x.execute_input"), []byte("1+1")}
@@ -308,5 +308,51 @@ func TestSettle(t *testing.T) {
 	defer pub.mu.Unlock()
 	if len(pub.peers) != 1 || !pub.peers[0].subscribed([]byte("kernel.x.status")) {
 		t.Error("settle returned before the subscription arrived")
+	}
+}
+
+// TestSendDoesNotBlock checks that sending to a peer that does not read
+// returns at once, the bytes its connection does not take queued, and
+// that the peer gets every message whole and in order once it reads.
+func TestSendDoesNotBlock(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	peer, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer peer.Close()
+	nc, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &zmtpConn{nc: nc}
+	defer c.close()
+
+	const n, size = 64, 256 << 10 // 16 MiB: more than the sockets buffer
+	var want []byte
+	for i := range n {
+		m := appendMessage(nil, [][]byte{{byte(i)}, bytes.Repeat([]byte{byte(i)}, size)})
+		want = append(want, m...)
+		if err := c.send(m); err != nil {
+			t.Fatalf("message %d: %v", i, err)
+		}
+	}
+	c.mu.Lock()
+	queued := c.flushing
+	c.mu.Unlock()
+	if !queued {
+		t.Error("16 MiB went out without queueing: the test did not fill the connection")
+	}
+	peer.SetDeadline(time.Now().Add(timeout))
+	got := make([]byte, len(want))
+	if _, err := io.ReadFull(peer, got); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Error("the peer got the messages changed or out of order")
 	}
 }
