@@ -182,7 +182,7 @@ func start(ctx context.Context, cfg Config) (*kernel, error) {
 
 	c := cfg.Conn
 	for _, s := range []struct {
-		sock *(*zsocket)
+		sock **zsocket
 		pub  bool
 		name string
 		port int
@@ -238,7 +238,7 @@ func (k *kernel) serve() bool {
 		}
 	}))
 	k.stdin.serve(k.receiver("stdin", k.stdinMessage))
-	// The execution and comm goroutines are not in wg: a cell that
+	// The execution and comm goroutines are not waited for: a cell that
 	// ignores its context must not keep Run from returning.
 	go k.shellWorker()
 	go k.commWorker()
