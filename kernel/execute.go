@@ -78,12 +78,14 @@ func (k *kernel) execute(r *request) {
 			k.publish(r.msg, "error", map[string]any{"ename": content["ename"], "evalue": content["evalue"], "traceback": content["traceback"]})
 		}
 		content["execution_count"] = n
-		k.reply(r, "execute_reply", content)
 		if !c.Silent && (c.StopOnError == nil || *c.StopOnError) {
 			// Abort the execute_requests already waiting, as ipykernel
-			// does with its default stop_on_error_timeout of 0.
+			// does with its default stop_on_error_timeout of 0. They are
+			// counted before the reply goes out: a request sent once the
+			// front end has the reply is not one of them.
 			k.abortQueued = len(k.shellQ)
 		}
+		k.reply(r, "execute_reply", content)
 		return
 	}
 	if bundle != nil && !c.Silent {
