@@ -113,17 +113,23 @@ func (s *zsocket) serveConn(nc net.Conn) {
 		joined = s.joiner()
 		defer joined()
 	}
-	c, err := handshake(nc, sockType, peers)
+	c, err := handshake(nc, peers)
 	if err != nil {
 		nc.Close()
 		s.log.Warn("kernel: refused a connection", "socket", s.name, "peer", fmt.Sprint(nc.RemoteAddr()), "err", err)
 		return
 	}
+	// The kernel's READY goes out once c is registered, ahead of
+	// anything sent to it: a peer whose handshake is complete (a zmq4
+	// Dial has returned) is then one a reply or an input_request can be
+	// routed to at once.
+	c.pending, c.flushing = appendCommand(nil, "READY", "Socket-Type", sockType), true
 	if !s.add(c) {
 		c.close()
 		return
 	}
 	defer s.remove(c)
+	c.flush()
 	for {
 		frames, isCommand, err := c.readMessage()
 		if err != nil {

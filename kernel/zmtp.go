@@ -75,16 +75,15 @@ func zmtpGreeting() []byte {
 	return g
 }
 
-// handshake exchanges greetings and READY commands with the peer of nc,
-// announcing sockType, and checks that the peer's socket type is one of
-// peers.
-func handshake(nc net.Conn, sockType string, peers []string) (*zmtpConn, error) {
+// handshake exchanges greetings with the peer of nc, reads its READY
+// command and checks that its socket type is one of peers. The caller
+// sends the kernel's READY (see zsocket.serveConn).
+func handshake(nc net.Conn, peers []string) (*zmtpConn, error) {
 	c := &zmtpConn{nc: nc, r: bufio.NewReaderSize(nc, 16<<10)}
 	nc.SetDeadline(time.Now().Add(handshakeTimeout))
 	defer nc.SetDeadline(time.Time{})
 
-	ready := appendCommand(nil, "READY", "Socket-Type", sockType)
-	if _, err := nc.Write(append(zmtpGreeting(), ready...)); err != nil {
+	if _, err := nc.Write(zmtpGreeting()); err != nil {
 		return nil, fmt.Errorf("sending the greeting: %w", err)
 	}
 	var g [zmtpGreetingSize]byte
@@ -115,7 +114,7 @@ func handshake(nc net.Conn, sockType string, peers []string) (*zmtpConn, error) 
 			return c, nil
 		}
 	}
-	return nil, fmt.Errorf("a %s socket cannot talk to a %q socket (want %s)", sockType, c.peerType, strings.Join(peers, " or "))
+	return nil, fmt.Errorf("cannot talk to a %q socket (want %s)", c.peerType, strings.Join(peers, " or "))
 }
 
 // appendCommand appends a command frame with the given name and
