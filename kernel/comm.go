@@ -128,7 +128,7 @@ func (k *kernel) reassertBusy() {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.running != nil {
-		k.publish(k.running, "status", map[string]string{"execution_state": "busy"})
+		k.publish(k.running, "status", statusBusy)
 	}
 }
 

@@ -18,6 +18,21 @@ type executeRequest struct {
 	StopOnError     *bool          `json:"stop_on_error"`    // default true
 }
 
+// executeInput is the content of execute_input.
+type executeInput struct {
+	Code           string `json:"code"`
+	ExecutionCount int    `json:"execution_count"`
+}
+
+// executeReply is the content of a successful execute_reply. (Structs
+// encode faster than maps, whose keys are sorted.)
+type executeReply struct {
+	Status          string   `json:"status"`
+	ExecutionCount  int      `json:"execution_count"`
+	UserExpressions struct{} `json:"user_expressions"`
+	Payload         []any    `json:"payload"`
+}
+
 // execute answers execute_request: it runs the cell on this goroutine (the
 // execution goroutine) with a context that interrupt_request cancels.
 //
@@ -35,7 +50,7 @@ func (k *kernel) execute(r *request) {
 	}
 	n := k.executionCount
 	if !c.Silent {
-		k.publish(r.msg, "execute_input", map[string]any{"code": c.Code, "execution_count": n})
+		k.publish(r.msg, "execute_input", executeInput{Code: c.Code, ExecutionCount: n})
 	}
 
 	ctx, cancel := context.WithCancel(k.ctx)
@@ -44,6 +59,7 @@ func (k *kernel) execute(r *request) {
 	k.running = r.msg
 	k.mu.Unlock()
 	out := &cellOutput{k: k, req: r, ctx: ctx, silent: c.Silent, allowStdin: c.AllowStdin}
+	k.iopub.release() // busy and execute_input, held by dispatch
 	bundle, err := k.runCell(ctx, c.Code, out)
 	k.mu.Lock()
 	k.cellCancel = nil
@@ -62,12 +78,14 @@ func (k *kernel) execute(r *request) {
 			k.publish(r.msg, "error", map[string]any{"ename": content["ename"], "evalue": content["evalue"], "traceback": content["traceback"]})
 		}
 		content["execution_count"] = n
-		k.reply(r, "execute_reply", content)
 		if !c.Silent && (c.StopOnError == nil || *c.StopOnError) {
 			// Abort the execute_requests already waiting, as ipykernel
-			// does with its default stop_on_error_timeout of 0.
+			// does with its default stop_on_error_timeout of 0. They are
+			// counted before the reply goes out: a request sent once the
+			// front end has the reply is not one of them.
 			k.abortQueued = len(k.shellQ)
 		}
+		k.reply(r, "execute_reply", content)
 		return
 	}
 	if bundle != nil && !c.Silent {
@@ -79,12 +97,7 @@ func (k *kernel) execute(r *request) {
 			out.Stream("stderr", "kernel: cannot show the cell's value: "+err.Error()+"\n")
 		}
 	}
-	k.reply(r, "execute_reply", map[string]any{
-		"status":           "ok",
-		"execution_count":  n,
-		"user_expressions": map[string]any{},
-		"payload":          out.payload(),
-	})
+	k.reply(r, "execute_reply", executeReply{Status: "ok", ExecutionCount: n, UserExpressions: struct{}{}, Payload: out.payload()})
 }
 
 // runCell calls the interpreter, turning a panic into an error.
@@ -105,10 +118,10 @@ func (k *kernel) runCell(ctx context.Context, code string, out *cellOutput) (b *
 
 // abort answers an execute_request that was queued behind a failed cell.
 func (k *kernel) abort(r *request) {
-	k.publish(r.msg, "status", map[string]string{"execution_state": "busy"})
+	k.publish(r.msg, "status", statusBusy)
 	k.log.Info("kernel: aborting queued execute_request", "msg_id", r.msg.Header.MsgID)
 	k.reply(r, "execute_reply", map[string]any{"status": "aborted", "execution_count": k.executionCount})
-	k.publish(r.msg, "status", map[string]string{"execution_state": "idle"})
+	k.publish(r.msg, "status", statusIdle)
 }
 
 // asCellError shapes err as a Jupyter error.

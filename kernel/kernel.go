@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -10,8 +11,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/go-zeromq/zmq4"
 
 	"github.com/gotensor/gotensor/protocol"
 )
@@ -85,6 +84,13 @@ var (
 	}
 )
 
+// The contents of status messages, encoded once.
+var (
+	statusBusy     = json.RawMessage(`{"execution_state":"busy"}`)
+	statusIdle     = json.RawMessage(`{"execution_state":"idle"}`)
+	statusStarting = json.RawMessage(`{"execution_state":"starting"}`)
+)
+
 // shellQueueSize bounds the requests waiting behind a running cell; beyond
 // it, the shell socket stops reading and ZeroMQ applies back pressure.
 const shellQueueSize = 1024
@@ -95,7 +101,7 @@ const shutdownFlush = 100 * time.Millisecond
 
 // A request is a received message and the socket to answer it on.
 type request struct {
-	sock    zmq4.Socket
+	sock    *zsocket
 	channel string // "shell" or "control"
 	msg     *protocol.Message
 	// commBefore counts the comm messages received before this shell
@@ -112,9 +118,8 @@ type kernel struct {
 
 	ctx    context.Context // cancelled when the kernel stops
 	cancel context.CancelFunc
-	wg     sync.WaitGroup // the socket loops; see serve
 
-	shell, control, stdin, iopub, hb zmq4.Socket
+	shell, control, stdin, iopub, hb *zsocket
 
 	shellQ chan *request
 	commQ  chan *request // comm messages, served beside the running cell (comm.go)
@@ -175,25 +180,22 @@ func start(ctx context.Context, cfg Config) (*kernel, error) {
 	k.ctx, k.cancel = context.WithCancel(ctx)
 	k.order.init()
 
-	zlog := slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
-	opts := []zmq4.Option{zmq4.WithLogger(zlog), zmq4.WithTimeout(10 * time.Second)}
 	c := cfg.Conn
 	for _, s := range []struct {
-		sock *zmq4.Socket
-		new  func(context.Context, ...zmq4.Option) zmq4.Socket
+		sock **zsocket
+		pub  bool
 		name string
 		port int
 	}{
-		{&k.hb, zmq4.NewRouter, "heartbeat", c.HBPort},
-		{&k.iopub, zmq4.NewPub, "iopub", c.IOPubPort},
-		{&k.control, zmq4.NewRouter, "control", c.ControlPort},
-		{&k.stdin, zmq4.NewRouter, "stdin", c.StdinPort},
-		{&k.shell, zmq4.NewRouter, "shell", c.ShellPort},
+		{&k.hb, false, "heartbeat", c.HBPort},
+		{&k.iopub, true, "iopub", c.IOPubPort},
+		{&k.control, false, "control", c.ControlPort},
+		{&k.stdin, false, "stdin", c.StdinPort},
+		{&k.shell, false, "shell", c.ShellPort},
 	} {
-		sock := s.new(k.ctx, opts...)
 		ep := c.Endpoint(s.port)
-		if err := sock.Listen(listenEndpoint(ep)); err != nil {
-			sock.Close()
+		sock, err := listenSocket(s.name, s.pub, ep, logger)
+		if err != nil {
 			k.closeSockets()
 			k.cancel()
 			return nil, fmt.Errorf("kernel: binding the %s socket to %s: %w", s.name, ep, err)
@@ -209,12 +211,19 @@ func (k *kernel) serve() bool {
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
 
-	k.wg.Add(4)
-	go k.heartbeat()
-	go k.recvLoop(k.control, "control", func(m *protocol.Message) {
-		k.dispatch(&request{sock: k.control, channel: "control", msg: m})
+	k.hb.serve(func(frames [][]byte) {
+		// Echo every message to its sender. Like ipykernel, the
+		// heartbeat is a ROUTER, which answers REQ and DEALER clients
+		// alike.
+		if err := k.hb.send(frames); err != nil {
+			k.log.Warn("kernel: heartbeat echo failed", "err", err)
+		}
 	})
-	go k.recvLoop(k.shell, "shell", func(m *protocol.Message) {
+	k.iopub.serve(nil)
+	k.control.serve(k.receiver("control", func(m *protocol.Message) {
+		k.dispatch(&request{sock: k.control, channel: "control", msg: m})
+	}))
+	k.shell.serve(k.receiver("shell", func(m *protocol.Message) {
 		r := &request{sock: k.shell, channel: "shell", msg: m}
 		q := k.shellQ
 		if commTypes[m.Header.MsgType] {
@@ -227,14 +236,14 @@ func (k *kernel) serve() bool {
 		case q <- r:
 		case <-k.ctx.Done():
 		}
-	})
-	go k.recvLoop(k.stdin, "stdin", k.stdinMessage)
-	// The execution and comm goroutines are not in wg: a cell that
+	}))
+	k.stdin.serve(k.receiver("stdin", k.stdinMessage))
+	// The execution and comm goroutines are not waited for: a cell that
 	// ignores its context must not keep Run from returning.
 	go k.shellWorker()
 	go k.commWorker()
 
-	k.publish(nil, "status", map[string]string{"execution_state": "starting"})
+	k.publish(nil, "status", statusStarting)
 	k.log.Info("kernel: started", "shell", k.cfg.Conn.Endpoint(k.cfg.Conn.ShellPort), "session", k.session.ID)
 
 	for done := false; !done; {
@@ -253,7 +262,12 @@ func (k *kernel) serve() bool {
 	k.cancel()
 	k.closeSockets()
 	waited := make(chan struct{})
-	go func() { k.wg.Wait(); close(waited) }()
+	go func() {
+		for _, s := range k.sockets() {
+			s.wait()
+		}
+		close(waited)
+	}()
 	select {
 	case <-waited:
 	case <-time.After(2 * time.Second):
@@ -263,55 +277,36 @@ func (k *kernel) serve() bool {
 	return k.restart.Load()
 }
 
-func (k *kernel) closeSockets() {
-	for _, s := range []zmq4.Socket{k.shell, k.control, k.stdin, k.iopub, k.hb} {
+// sockets returns the kernel's sockets that are bound.
+func (k *kernel) sockets() []*zsocket {
+	var socks []*zsocket
+	for _, s := range []*zsocket{k.shell, k.control, k.stdin, k.iopub, k.hb} {
 		if s != nil {
-			s.Close()
+			socks = append(socks, s)
 		}
+	}
+	return socks
+}
+
+func (k *kernel) closeSockets() {
+	for _, s := range k.sockets() {
+		s.close()
 	}
 }
 
-// recvLoop reads messages from sock, drops those that fail to decode or
-// verify, and passes the rest to handle.
-func (k *kernel) recvLoop(sock zmq4.Socket, name string, handle func(*protocol.Message)) {
-	defer k.wg.Done()
-	for {
-		zm, err := sock.Recv()
+// receiver returns a socket handler that decodes and verifies each
+// message, drops those that fail, and passes the rest to handle.
+func (k *kernel) receiver(name string, handle func(*protocol.Message)) func([][]byte) {
+	return func(frames [][]byte) {
 		if k.ctx.Err() != nil {
 			return
 		}
-		if err != nil {
-			k.log.Warn("kernel: receive failed", "socket", name, "err", err)
-			time.Sleep(10 * time.Millisecond) // never spin
-			continue
-		}
-		if zm.Type == zmq4.CmdMsg {
-			continue
-		}
-		m, err := protocol.Decode(zm.Frames, k.signer)
+		m, err := protocol.Decode(frames, k.signer)
 		if err != nil {
 			k.log.Warn("kernel: dropping message", "socket", name, "err", err)
-			continue
-		}
-		handle(m)
-	}
-}
-
-// heartbeat echoes every message back to its sender. Like ipykernel, it
-// uses a ROUTER socket, which answers REQ and DEALER clients alike.
-func (k *kernel) heartbeat() {
-	defer k.wg.Done()
-	for {
-		m, err := k.hb.Recv()
-		if k.ctx.Err() != nil {
 			return
 		}
-		if err != nil || m.Type == zmq4.CmdMsg || len(m.Frames) == 0 {
-			continue
-		}
-		if err := k.hb.Send(zmq4.NewMsgFrom(m.Frames...)); err != nil {
-			k.log.Warn("kernel: heartbeat echo failed", "err", err)
-		}
+		handle(m)
 	}
 }
 
@@ -349,13 +344,21 @@ func (k *kernel) dispatch(r *request) {
 	if r.channel == "control" {
 		handlers = controlHandlers
 	}
-	k.publish(r.msg, "status", map[string]string{"execution_state": "busy"})
+	k.iopub.settle() // a subscriber that connected with the request hears its busy
+	if msgType == "execute_request" {
+		// busy and execute_input go out together when the cell starts
+		// (execute releases iopub before it runs the cell; any reply
+		// on another socket releases it first).
+		k.iopub.hold()
+	}
+	k.publish(r.msg, "status", statusBusy)
 	if h, ok := handlers[msgType]; ok {
 		k.safely(r, h)
 	} else {
 		k.log.Warn("kernel: unknown message type, ignored", "channel", r.channel, "msg_type", msgType)
 	}
-	k.publish(r.msg, "status", map[string]string{"execution_state": "idle"})
+	k.iopub.release()
+	k.publish(r.msg, "status", statusIdle)
 	if msgType == "shutdown_request" && k.stopping.Load() {
 		k.stopOnce.Do(func() { close(k.stopped) })
 	} else if k.cfg.Ready != nil {
@@ -407,10 +410,13 @@ func (k *kernel) publish(parent *protocol.Message, msgType string, content any) 
 	return k.send(k.iopub, "iopub", m)
 }
 
-func (k *kernel) send(sock zmq4.Socket, name string, m *protocol.Message) error {
+func (k *kernel) send(sock *zsocket, name string, m *protocol.Message) error {
 	frames, err := m.Encode(k.signer)
+	if sock != k.iopub {
+		k.iopub.release() // what iopub holds came first
+	}
 	if err == nil {
-		err = sock.Send(zmq4.NewMsgFrom(frames...))
+		err = sock.send(frames)
 	}
 	if err != nil {
 		k.log.Warn("kernel: send failed", "socket", name, "msg_type", m.Header.MsgType, "err", err)

@@ -104,12 +104,16 @@ func (s Session) NewHeader(msgType string) Header {
 // encoded as JSON. When parent is not nil the message answers it: the parent
 // header is parent's header, and the identities are parent's, so that a
 // ROUTER socket routes it back to the sender.
-func (s Session) NewMessage(msgType string, parent *Message, content any) (*Message, error) {
-	raw, err := json.Marshal(content)
-	if err != nil {
+//
+// Content that is a json.RawMessage holding valid JSON is used as it is.
+func (s Session) NewMessage(msgType string, parent *Message, content any) (m *Message, err error) {
+	var raw []byte
+	if r, ok := content.(json.RawMessage); ok && json.Valid(r) {
+		raw = r // already JSON: no need to compact a copy
+	} else if raw, err = json.Marshal(content); err != nil {
 		return nil, fmt.Errorf("protocol: encoding %s content: %w", msgType, err)
 	}
-	m := &Message{Header: s.NewHeader(msgType), Content: raw}
+	m = &Message{Header: s.NewHeader(msgType), Content: raw}
 	if parent != nil {
 		ph := parent.Header
 		m.ParentHeader = &ph

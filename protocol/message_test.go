@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"encoding/json"
 	"regexp"
 	"testing"
 	"time"
@@ -63,5 +64,43 @@ func TestSessionNewMessage(t *testing.T) {
 
 	if _, err := s.NewMessage("x", nil, func() {}); err == nil {
 		t.Error("NewMessage with unencodable content succeeded")
+	}
+}
+
+// TestHeaderJSON checks that a header is encoded as json.Marshal encodes
+// it, for plain values and for ones that need escaping.
+func TestHeaderJSON(t *testing.T) {
+	for _, v := range []string{"", "abc-123", "2024-01-02T03:04:05.678901Z", `q"uote`, `back\slash`, "tab\there", "<b>&", "é ü", "\u2028", "\x7f"} {
+		h := Header{MsgID: v, Session: "s" + v, Username: v + "u", Date: v, MsgType: "status", Version: Version}
+		want, err := json.Marshal(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := h.appendJSON(nil); string(got) != string(want) {
+			t.Errorf("header with %q:\n got %s\nwant %s", v, got, want)
+		}
+	}
+}
+
+// BenchmarkStatusMessage measures making and encoding a status message;
+// the kernel sends two for every request.
+func BenchmarkStatusMessage(b *testing.B) {
+	s := NewSession("kernel")
+	signer, err := NewSigner(SchemeHMACSHA256, []byte("0123456789abcdef0123456789abcdef"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	parent, _ := s.NewMessage("execute_request", nil, map[string]any{"code": "1+1"})
+	busy := json.RawMessage(`{"execution_state":"busy"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		m, err := s.NewMessage("status", parent, busy)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m.Identities = [][]byte{[]byte("kernel." + s.ID + ".status")}
+		if _, err := m.Encode(signer); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
+	"sync"
 )
 
 // SchemeHMACSHA256 is the only signature scheme Jupyter front ends use.
@@ -16,7 +17,8 @@ const SchemeHMACSHA256 = "hmac-sha256"
 // empty and every signature verifies, as Jupyter does without a key.
 // A Signer is safe for concurrent use.
 type Signer struct {
-	key []byte
+	key  []byte
+	macs sync.Pool // of hash.Hash: keyed HMACs, reset after use
 }
 
 // NewSigner returns a Signer for scheme and key. The scheme must be
@@ -34,12 +36,20 @@ func NewSigner(scheme string, key []byte) (*Signer, error) {
 // Enabled reports whether s signs messages.
 func (s *Signer) Enabled() bool { return s != nil && len(s.key) > 0 }
 
-func (s *Signer) mac(parts [][]byte) hash.Hash {
-	h := hmac.New(sha256.New, s.key)
+// sum appends the HMAC of the concatenated parts to b. Keyed HMACs are
+// reused: making one hashes the key and allocates.
+func (s *Signer) sum(b []byte, parts [][]byte) []byte {
+	h, _ := s.macs.Get().(hash.Hash)
+	if h == nil {
+		h = hmac.New(sha256.New, s.key)
+	}
 	for _, p := range parts {
 		h.Write(p)
 	}
-	return h
+	b = h.Sum(b)
+	h.Reset()
+	s.macs.Put(h)
+	return b
 }
 
 // Sign returns the lower-case hex HMAC of the concatenated parts (header,
@@ -49,7 +59,8 @@ func (s *Signer) Sign(parts ...[]byte) []byte {
 	if !s.Enabled() {
 		return nil
 	}
-	sum := s.mac(parts).Sum(nil)
+	var buf [sha256.Size]byte
+	sum := s.sum(buf[:0], parts)
 	out := make([]byte, hex.EncodedLen(len(sum)))
 	hex.Encode(out, sum)
 	return out
@@ -65,5 +76,6 @@ func (s *Signer) Verify(sig []byte, parts ...[]byte) bool {
 	if _, err := hex.Decode(got, sig); err != nil {
 		return false
 	}
-	return hmac.Equal(got, s.mac(parts).Sum(nil))
+	var buf [sha256.Size]byte
+	return hmac.Equal(got, s.sum(buf[:0], parts))
 }

@@ -36,16 +36,13 @@ func (e *JSONError) Unwrap() error { return e.Err }
 // the metadata, the content, then the buffers. s signs the message; a nil or
 // keyless s leaves the signature frame empty.
 func (m *Message) Encode(s *Signer) ([][]byte, error) {
-	header, err := json.Marshal(m.Header)
-	if err != nil {
-		return nil, fmt.Errorf("protocol: encoding header: %w", err)
-	}
+	header := m.Header.appendJSON(nil)
 	parent := emptyObject
 	if m.ParentHeader != nil {
-		if parent, err = json.Marshal(m.ParentHeader); err != nil {
-			return nil, fmt.Errorf("protocol: encoding parent header: %w", err)
-		}
+		parent = m.ParentHeader.appendJSON(nil)
 	}
+
+	var err error
 	metadata := emptyObject
 	if len(m.Metadata) > 0 {
 		if metadata, err = json.Marshal(m.Metadata); err != nil {
@@ -138,4 +135,41 @@ func decodeObject(name string, frame []byte, v any) error {
 func isObject(b []byte) bool {
 	b = bytes.TrimLeft(b, " \t\r\n")
 	return len(b) > 0 && b[0] == '{'
+}
+
+// appendJSON appends h as a JSON object to b, as json.Marshal writes it
+// but without reflection.
+func (h *Header) appendJSON(b []byte) []byte {
+	if b == nil {
+		b = make([]byte, 0, 96+len(h.MsgID)+len(h.Session)+len(h.Username)+len(h.Date)+len(h.MsgType)+len(h.Version))
+	}
+	b = append(b, `{"msg_id":`...)
+	b = appendJSONString(b, h.MsgID)
+	b = append(b, `,"session":`...)
+	b = appendJSONString(b, h.Session)
+	b = append(b, `,"username":`...)
+	b = appendJSONString(b, h.Username)
+	b = append(b, `,"date":`...)
+	b = appendJSONString(b, h.Date)
+	b = append(b, `,"msg_type":`...)
+	b = appendJSONString(b, h.MsgType)
+	b = append(b, `,"version":`...)
+	b = appendJSONString(b, h.Version)
+	return append(b, '}')
+}
+
+// appendJSONString appends s as a JSON string. Strings of printable ASCII
+// without quotes, backslashes or the characters json.Marshal escapes for
+// HTML (the usual ids, dates and types) are copied; others are left to
+// json.Marshal.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // a string always encodes
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
