@@ -98,7 +98,14 @@ func (a *DebugAdapter) Request(request []byte, events func(event []byte)) []byte
 		_ = json.Unmarshal(req.Arguments, &args)
 	}
 	body, err := a.handle(req.Command, args)
-	return a.response(req.Seq, req.Command, body, err)
+	resp := a.response(req.Seq, req.Command, body, err)
+	if req.Command == "initialize" && err == nil {
+		// The protocol's initialized event follows the response: its
+		// seq is later, and it goes out while the kernel sends the
+		// response.
+		go a.Emit("initialized", map[string]any{})
+	}
+	return resp
 }
 
 // handle runs the handlers of command: the adapter's, then the
@@ -182,15 +189,14 @@ func (a *DebugAdapter) Breakpoints(path string) []int {
 	return slices.Clone(a.breakpoints[path])
 }
 
-// initialize starts the debug session and announces it with the
+// initialize starts the debug session; Request announces it with the
 // initialized event, once the response is out. The language's handler
 // gives the capabilities.
 func (a *DebugAdapter) initialize(map[string]any) (map[string]any, error) {
 	a.mu.Lock()
 	a.started = true
 	a.mu.Unlock()
-	go a.Emit("initialized", map[string]any{})
-	return nil, nil
+	return nil, nil // Request sends the initialized event
 }
 
 // attach starts the debug session.
