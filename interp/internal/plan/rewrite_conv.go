@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Implicit conversions of a cell's struct values to compiled interfaces.
@@ -21,7 +22,11 @@ import (
 // through _gt.Fmt with the type's methods (a compiled error that fmt
 // prints with them, _gt.Identity opens and _gt.Named tells _gt.Equal the
 // type of), to another compiled interface through a function literal
-// whose result _gt.Rewrap gives the struct.
+// whose result _gt.Rewrap gives the struct. A value of a cell's
+// interface made a compiled interface is converted likewise, and a
+// compiled value made a cell's interface goes through a variable of its
+// own (see convIfaceToCompiled and convCompiledToCellIface): yaegi's
+// conversions held the place of the value, not a copy of it.
 
 // convNode rewrites the implicit conversions in one node: assignments,
 // var declarations, call arguments, composite literal elements, sends
@@ -88,6 +93,7 @@ func (g *gen) convNode(n ast.Node, fc *fnCtx) {
 			if b, ok := info.Uses[id].(*types.Builtin); ok && b.Name() == "append" {
 				if st, ok := info.Types[n].Type.Underlying().(*types.Slice); ok {
 					for _, a := range n.Args[1:] {
+						g.convIfaceToCompiled(a, st.Elem())
 						g.convAny(a, st.Elem())
 					}
 				}
@@ -183,6 +189,9 @@ func (g *gen) convTo(e ast.Expr, target types.Type) {
 	if !g.compiledArgs {
 		g.warnUnnamedInAny(e, target)
 	}
+	if g.convIfaceToCompiled(e, target) {
+		return
+	}
 	tv := g.c.info.Types[e]
 	if tv.Type == nil || tv.IsType() || target == nil {
 		return
@@ -203,17 +212,31 @@ func (g *gen) convTo(e ast.Expr, target types.Type) {
 	if !ok1 || !ok2 {
 		return
 	}
-	value := "_gtx"
+	g.ed.insert(g.off(e.Pos()), "func(_gtx "+ts+") "+is+" { return "+structToCompiled(n, ts, is, target, "_gtx")+" }(")
+	g.ed.insertClosing(g.off(e.End()), ")")
+}
+
+// structToCompiled returns the expression that converts x, a variable
+// of n, a struct type declared in a cell whose source is ts, to target,
+// a compiled interface whose source is is, as convTo says.
+func structToCompiled(n *types.Named, ts, is string, target types.Type, x string) string {
+	if types.Identical(target, errorIface) {
+		return rtName + ".Named(" + fmtCall(x, x, displayMethods(n)) + ", " + strconv.Quote(cellTypeStr(ts)) + ").(error)"
+	}
 	if _, named := types.Unalias(target).(*types.Named); named {
 		// A compiled interface: the interpreter's wrapper gets the
 		// struct in place of its last field (see cellrt.Rewrap).
-		value = rtName + ".Rewrap(func() " + is + " { return _gtx }(), _gtx).(" + is + ")"
+		return rewrapped(is, x)
 	}
-	if types.Identical(target, errorIface) {
-		value = rtName + ".Named(" + fmtCall("_gtx", "_gtx", displayMethods(n)) + ", " + strconv.Quote(cellTypeStr(ts)) + ").(error)"
-	}
-	g.ed.insert(g.off(e.Pos()), "func(_gtx "+ts+") "+is+" { return "+value+" }(")
-	g.ed.insertClosing(g.off(e.End()), ")")
+	return x
+}
+
+// rewrapped returns the expression that converts x, a variable of a
+// cell's struct type or interface, to a compiled interface whose source
+// is is, with the value itself in the interpreter's wrapper (see
+// cellrt.Rewrap).
+func rewrapped(is, x string) string {
+	return rtName + ".Rewrap(func() " + is + " { return " + x + " }(), " + x + ").(" + is + ")"
 }
 
 // warnUnnamedInAny warns where a value of an unnamed slice, array or
@@ -284,6 +307,9 @@ func (g *gen) convAny(e ast.Expr, target types.Type) { g.convAnyAt(e, target, fa
 // value that is not a variable's gave an interface whose type assertion
 // to the value's own type failed (I(V{8}).(V) was false).
 func (g *gen) convAnyAt(e ast.Expr, target types.Type, explicit bool) {
+	if g.convCompiledToCellIface(e, target) {
+		return
+	}
 	tv := g.c.info.Types[e]
 	if tv.Type == nil || tv.IsType() || target == nil || !isCellType(tv.Type) || types.IsInterface(tv.Type) {
 		return
@@ -309,6 +335,94 @@ func (g *gen) convAnyAt(e ast.Expr, target types.Type, explicit bool) {
 	}
 	g.ed.insert(g.off(e.Pos()), throughVar(ts, is))
 	g.ed.insertClosing(g.off(e.End()), ")")
+}
+
+// convCompiledToCellIface converts e, a value of a compiled type
+// (time.Duration, image.Point, *bytes.Buffer, fmt.Stringer), to
+// target, an interface with methods declared or written in a cell,
+// through a variable of the interface (see throughVar), wherever the
+// conversion is and whether or not e is a variable's value: the
+// interpreter's interface holds the place the value was in, not a copy
+// of it, so var s Shower = d, then d += time.Second, changed s, and the
+// values that a loop appended as Shower(time.Duration(i)) all read as
+// the last (the place of a value that is not a variable's is the
+// frame's, used again by each iteration). It reports whether it
+// converted e.
+func (g *gen) convCompiledToCellIface(e ast.Expr, target types.Type) bool {
+	tv := g.c.info.Types[e]
+	if tv.Type == nil || tv.IsType() || tv.IsNil() || target == nil || !srcIface(target) || isTypeParam(target) {
+		return false
+	}
+	if srcIface(tv.Type) || isTypeParam(tv.Type) || mentionsCellType(tv.Type) || types.NewMethodSet(tv.Type).Len() == 0 {
+		return false
+	}
+	ts, ok1 := g.typeSrc(tv.Type)
+	is, ok2 := g.typeSrc(target)
+	if !ok1 || !ok2 {
+		return false
+	}
+	open := throughVar(ts, is)
+	if types.IsInterface(tv.Type) {
+		// A nil compiled interface made a Shower that was not nil.
+		open = "func(_gtx " + ts + ") " + is + " { if _gtx == nil { return nil }; var _gtr " + is + " = _gtx; return _gtr }("
+	}
+	g.ed.insert(g.off(e.Pos()), open)
+	g.ed.insertClosing(g.off(e.End()), ")")
+	return true
+}
+
+// convIfaceToCompiled converts e, a value of an interface with methods
+// declared or written in a cell, to target, an interface with methods
+// of a compiled package (fmt.Stringer, error, sort.Interface), through
+// a variable of the cell's interface whose value _gt.Rewrap puts in the
+// compiled interface: the interpreter's wrapper that gives the value
+// compiled methods calls them on the place the value was in (var s
+// fmt.Stringer = i, then i = V{2}, changed s) and holds, for a struct,
+// its last field in place of the value (see convTo), so a type
+// assertion s.(Point) was false, and one to the last field's type true;
+// and a nil interface panicked where Go gives a nil one. It reports
+// whether it converted e.
+func (g *gen) convIfaceToCompiled(e ast.Expr, target types.Type) bool {
+	tv := g.c.info.Types[e]
+	if tv.Type == nil || tv.IsType() || tv.IsNil() || target == nil || !srcIface(tv.Type) || isTypeParam(tv.Type) {
+		return false
+	}
+	iface, ok := target.Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 || srcIface(target) || isTypeParam(target) || mentionsCellType(target) {
+		return false
+	}
+	ts, ok1 := g.typeSrc(tv.Type)
+	is, ok2 := g.typeSrc(target)
+	if !ok1 || !ok2 {
+		return false
+	}
+	var b strings.Builder
+	b.WriteString("func(_gtx " + ts + ") " + is + " { if _gtx == nil { return nil };")
+	if types.Identical(target, errorIface) {
+		// The cell's struct errors as convTo makes them errors, which
+		// errors.Is and errors.As find through fmt.Errorf's %w.
+		// Types whose methods the cell declares are left to Rewrap.
+		iface := tv.Type.Underlying().(*types.Interface)
+		for _, tn := range g.cellTypeNames() {
+			n := tn.Type().(*types.Named)
+			if _, ok := n.Underlying().(*types.Struct); !ok || !types.Implements(n, iface) {
+				continue
+			}
+			if ns, ok := g.typeSrc(n); ok {
+				b.WriteString(" if _gtv, _gtok := _gtx.(" + ns + "); _gtok { return " + structToCompiled(n, ns, is, target, "_gtv") + " };")
+			}
+		}
+	}
+	b.WriteString(" return " + rewrapped(is, "_gtx") + " }(")
+	g.ed.insert(g.off(e.Pos()), b.String())
+	g.ed.insertClosing(g.off(e.End()), ")")
+	return true
+}
+
+// isTypeParam reports whether t is a type parameter.
+func isTypeParam(t types.Type) bool {
+	_, ok := types.Unalias(t).(*types.TypeParam)
+	return ok
 }
 
 // throughVar returns the opening of a call that converts a value of the

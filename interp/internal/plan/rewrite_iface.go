@@ -179,7 +179,11 @@ func (g *gen) switchIface(sw *ast.TypeSwitchStmt) {
 // a zero value, and its own test of an interface declared in a cell is
 // wrong), any other value by the assertion of operand to iface itself:
 // the argument, _gtv, or the local variable the argument is (yaegi's assertion of a compiled value held in an interface
-// written in a cell fails on the any it is passed as).
+// written in a cell fails on the any it is passed as). A value of a
+// cell's struct type found for a compiled iface is converted to it as
+// convTo converts it: returned bare, the interpreter's wrapper held the
+// struct's last field, so any(p).(fmt.Stringer).(Point) was false, and
+// errors.As did not find a struct error asserted from an any to error.
 func (g *gen) assertFunc(iface types.Type, impls []cellType, commaOk bool, operand string) string {
 	is, _ := g.typeSrc(iface)
 	var b strings.Builder
@@ -192,7 +196,15 @@ func (g *gen) assertFunc(iface types.Type, impls []cellType, commaOk bool, opera
 	}
 	b.WriteString(" _gtt := " + rtName + ".CellType(_gtv);")
 	for _, c := range impls {
-		b.WriteString(" if " + c.cond() + " { if _gtx, _gtok := _gtv.(" + c.src + "); _gtok { return _gtx")
+		value := "_gtx"
+		if c.structLike && !strings.HasPrefix(c.src, "*") && !srcIface(iface) {
+			// Methods the cell declares are not in n's method set yet.
+			if n := g.cellStruct(c.src); n != nil && types.Implements(n, iface.Underlying().(*types.Interface)) {
+				// A struct made a compiled interface as convTo makes it.
+				value = structToCompiled(n, c.src, is, iface, "_gtx")
+			}
+		}
+		b.WriteString(" if " + c.cond() + " { if _gtx, _gtok := _gtv.(" + c.src + "); _gtok { return " + value)
 		if commaOk {
 			b.WriteString(", true")
 		}
@@ -207,6 +219,20 @@ func (g *gen) assertFunc(iface types.Type, impls []cellType, commaOk bool, opera
 		b.WriteString(" return " + operand + ".(" + is + ") }")
 	}
 	return b.String()
+}
+
+// cellStruct returns the struct type declared in a cell whose source is
+// src, or nil.
+func (g *gen) cellStruct(src string) *types.Named {
+	for _, tn := range g.cellTypeNames() {
+		n := tn.Type().(*types.Named)
+		if _, ok := n.Underlying().(*types.Struct); ok {
+			if ts, ok := g.typeSrc(n); ok && ts == src {
+				return n
+			}
+		}
+	}
+	return nil
 }
 
 // cellType is a type declared in a cell with methods, or a pointer to
