@@ -179,6 +179,21 @@ func TestCompiledInterrupt(t *testing.T) {
 	if e, ok := (<-done).(*kernel.Error); !ok || e.Name != "Interrupted" {
 		t.Fatalf("the top-level loop: got %v, want Interrupted", e)
 	}
+	// A loop in a function literal, and one made with goto, stop too:
+	// each function checks the flag through a pointer of its own.
+	mustRun(t, s, "func spinLit() { f := func() { for {} }; f() }\nfunc spinGoto() int { n := 0\nL:\n\tn++\n\tgoto L }")
+	for _, call := range []string{"spinLit()", "spinGoto()"} {
+		ctx, cancel = context.WithCancel(context.Background())
+		go func() {
+			_, err := s.Execute(ctx, call, &r)
+			done <- err
+		}()
+		time.Sleep(300 * time.Millisecond)
+		cancel()
+		if e, ok := (<-done).(*kernel.Error); !ok || e.Name != "Interrupted" {
+			t.Fatalf("%s: got %v, want Interrupted", call, e)
+		}
+	}
 }
 
 // TestCompiledEnds checks what ends a compiled cell and not the session:
