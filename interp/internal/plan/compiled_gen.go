@@ -429,7 +429,9 @@ func constLiteral(v constant.Value) string {
 // name, so that other cells' packages can call it and implement an
 // interface that has it.
 func methodName(m types.Object) string {
-	if !m.Exported() && m.Pkg() != nil && m.Pkg().Path() == cellPath {
+	// Blank methods (a type may declare several) keep their name: no
+	// code can call them.
+	if !m.Exported() && m.Name() != "_" && m.Pkg() != nil && m.Pkg().Path() == cellPath {
 		return cMethod + m.Name()
 	}
 	return m.Name()
