@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"reflect"
 	"runtime"
 	"sort"
@@ -46,8 +47,17 @@ type compiler struct {
 
 	hooks native.Hooks
 
-	once sync.Once
-	init func() // makes the builder; see start
+	once  sync.Once
+	init  func()      // makes the builder; see start
+	timer *time.Timer // starts it, if no cell did
+
+	// ctx is cancelled when the session closes: it ends the go commands
+	// that the builder runs in the background. preloads counts the
+	// goroutines that run them, which close waits for.
+	ctx      context.Context
+	cancel   context.CancelFunc
+	preloads sync.WaitGroup
+	closed   bool // under mu
 
 	mu       sync.Mutex
 	flags    []*int32        // the stop flags of the cells opened
@@ -81,6 +91,7 @@ func (c *compiler) cellOf(fn string) int {
 // go command, which would slow the kernel's start.
 func (s *Session) startCompiler() {
 	c := &compiler{ready: make(chan struct{}), imported: map[string]bool{}, ran: map[string]int{}}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
 	s.comp = c
 	s.intr.flags = c.setFlags
 	c.hooks = native.Hooks{
@@ -104,9 +115,15 @@ func (s *Session) startCompiler() {
 	// The builder runs the go command: it starts when the first cell
 	// needs it, or a moment after the session, so as not to slow the
 	// kernel's start and its first cells.
-	time.AfterFunc(compilerDelay, c.start)
+	c.timer = time.AfterFunc(compilerDelay, c.start)
 	c.init = func() {
-		b, err := cells.New(context.Background(), cells.Config{Log: s.buildLog()})
+		c.mu.Lock()
+		if !c.closed {
+			c.preloads.Add(1)
+			defer c.preloads.Done()
+		}
+		c.mu.Unlock()
+		b, err := cells.New(c.ctx, cells.Config{Log: s.buildLog(), Started: goCommandStarted})
 		var paths []string
 		for _, p := range s.plan.Imports() {
 			if !strings.HasPrefix(p, "gotensor.internal/") {
@@ -119,9 +136,25 @@ func (s *Session) startCompiler() {
 			// The go command lists the packages cells link while the
 			// first cells run: a cell built before opens without it,
 			// and Build waits for it.
-			b.Preload(context.Background(), paths...)
+			b.Preload(c.ctx, paths...)
 		}
 	}
+}
+
+// goCommandStarted, when not nil, is the builders' cells.Config.Started:
+// tests set it to see the go commands that sessions run.
+var goCommandStarted func(*exec.Cmd)
+
+// close ends the go commands the builder runs in the background (the
+// go list of Preload) and waits for them: a kernel that exits leaves no
+// child behind.
+func (c *compiler) close() {
+	c.timer.Stop()
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	c.cancel()
+	c.preloads.Wait()
 }
 
 // compilerDelay is how long after a session starts its builder starts, if

@@ -3,6 +3,7 @@ package interp
 import (
 	"context"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -179,6 +180,21 @@ func TestCompiledInterrupt(t *testing.T) {
 	if e, ok := (<-done).(*kernel.Error); !ok || e.Name != "Interrupted" {
 		t.Fatalf("the top-level loop: got %v, want Interrupted", e)
 	}
+	// A loop in a function literal, and one made with goto, stop too:
+	// each function checks the flag through a pointer of its own.
+	mustRun(t, s, "func spinLit() { f := func() { for {} }; f() }\nfunc spinGoto() int { n := 0\nL:\n\tn++\n\tgoto L }")
+	for _, call := range []string{"spinLit()", "spinGoto()"} {
+		ctx, cancel = context.WithCancel(context.Background())
+		go func() {
+			_, err := s.Execute(ctx, call, &r)
+			done <- err
+		}()
+		time.Sleep(300 * time.Millisecond)
+		cancel()
+		if e, ok := (<-done).(*kernel.Error); !ok || e.Name != "Interrupted" {
+			t.Fatalf("%s: got %v, want Interrupted", call, e)
+		}
+	}
 }
 
 // TestCompiledEnds checks what ends a compiled cell and not the session:
@@ -329,5 +345,46 @@ func TestCompiledVariablesFromGlue(t *testing.T) {
 	mustRun(t, s, "done = true\ncount++\ncount += 2\nname += \"b\"\np := &count\n*p *= 10")
 	if res, _ := mustRun(t, s, "report()"); res != "true 30ab" {
 		t.Errorf("got %q, want true 30ab (Sprint puts no space before a string)", res)
+	}
+}
+
+// TestCloseEndsPreload: a session that closes while its builder's go
+// list runs in the background (Preload) ends that command: once Close
+// returns, every go command the session started has been waited for.
+func TestCloseEndsPreload(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("compiled cells need the go command")
+	}
+	started := make(chan *exec.Cmd, 16)
+	goCommandStarted = func(c *exec.Cmd) { started <- c }
+	defer func() { goCommandStarted = nil }()
+	s, err := New(Options{Compile: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.comp.start()
+	ready := s.comp.ready
+	var cmds []*exec.Cmd
+	for list := false; !list; {
+		select {
+		case c := <-started:
+			cmds = append(cmds, c)
+			list = slices.Contains(c.Args, "list")
+		case <-ready:
+			if s.comp.err != nil {
+				s.Close()
+				t.Skip("no compiled cells here: ", s.comp.err)
+			}
+			ready = nil // wait for the commands
+		case <-time.After(2 * time.Minute):
+			s.Close()
+			t.Fatalf("the builder started no go list in 2 minutes (commands: %d)", len(cmds))
+		}
+	}
+	s.Close()
+	for _, c := range cmds {
+		if c.ProcessState == nil {
+			t.Errorf("%s still runs after the session closed", strings.Join(c.Args, " "))
+		}
 	}
 }

@@ -333,9 +333,13 @@ func (s *Session) reset() error {
 	return s.start()
 }
 
-// Close ends the session: it gives file descriptors 1 and 2 back when
-// CaptureStdio was set. Goroutines that cells started keep running.
+// Close ends the session: it ends the go commands that compiled cells'
+// builder runs in the background, and gives file descriptors 1 and 2 back
+// when CaptureStdio was set. Goroutines that cells started keep running.
 func (s *Session) Close() error {
+	if s.comp != nil {
+		s.comp.close()
+	}
 	s.mods.Close()
 	if s.capture != nil {
 		s.capture.restore()

@@ -8,6 +8,7 @@
 //
 //	go run ./bench/cells                 the table, and the latencies
 //	go run ./bench/cells -n 9 -interp=false
+//	go run ./bench/cells -only 'top level' -interp=false
 //	go run ./bench/cells -redefine 500   memory over 500 cells that each declare a function again
 //
 // The latencies: a cell that declares a new function, compiled (without
@@ -26,6 +27,7 @@ import (
 	"go/token"
 	"os"
 	"os/exec"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -212,7 +214,15 @@ func main() {
 	interpToo := flag.Bool("interp", true, "measure the interpreted cells too")
 	redefine := flag.Int("redefine", 0, "instead of the table, run this many cells that each declare a function again, and report memory")
 	child := flag.String("child", "", "(internal) run this cell in a fresh session and print how long it took")
+	only := flag.String("only", "", "measure only the workloads whose name this regular expression matches, and skip the latencies")
 	flag.Parse()
+	var pick *regexp.Regexp
+	if *only != "" {
+		var err error
+		if pick, err = regexp.Compile(*only); err != nil {
+			fail(fmt.Errorf("-only: %v (give a regular expression that matches workloads' names, such as \"top level\")", err))
+		}
+	}
 
 	if *child != "" {
 		s := session(true)
@@ -235,6 +245,9 @@ func main() {
 	}
 	fmt.Printf("%-80s %12s %12s %12s %8s %8s\n", "workload", "Go", "compiled", "interpreted", "ratio", "interp")
 	for _, w := range workloads() {
+		if pick != nil && !pick.MatchString(w.name) {
+			continue
+		}
 		if w.prep != nil {
 			w.prep()
 		}
@@ -267,7 +280,9 @@ func main() {
 		}
 		fmt.Printf("%-80s %12s %12s %12s %8.2f %8s\n", w.name, ms(goTime), ms(cellTime), interpCol, float64(cellTime)/float64(goTime), interpRatio)
 	}
-	latencies(compiled, interpreted)
+	if pick == nil {
+		latencies(compiled, interpreted)
+	}
 }
 
 // latencies measures how long cells take to answer: a new function cell

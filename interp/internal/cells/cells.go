@@ -107,6 +107,11 @@ type Config struct {
 
 	// Log receives one line per build with its timings, when not nil.
 	Log io.Writer
+
+	// Started, when not nil, is called with each go command the builder
+	// has started, before it waits for it: tests check that the commands
+	// of a closed session have ended.
+	Started func(*exec.Cmd)
 }
 
 // A Builder builds and opens the compiled cells of one session.
@@ -279,11 +284,19 @@ func (b *Builder) goCmd(ctx context.Context, args ...string) ([]byte, error) {
 	cmd.Env = append(os.Environ(), b.env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	background := ctx.Value(backgroundKey{}) != nil
+	if background {
+		// Cancelling ctx ends the compilers it starts too.
+		ownGroup(cmd)
+	}
 	err := cmd.Start()
 	if err == nil {
-		if ctx.Value(backgroundKey{}) != nil {
+		if background {
 			// The compilers it starts inherit the priority.
 			lowerPriority(cmd.Process.Pid)
+		}
+		if b.cfg.Started != nil {
+			b.cfg.Started(cmd)
 		}
 		err = cmd.Wait()
 	}
@@ -308,6 +321,8 @@ type backgroundKey struct{}
 // while the session starts; Build waits for it. Its go commands run at the
 // lowest CPU priority (nice 19), so that on a machine of few cores they
 // never slow the kernel's answers to the cells that run meanwhile.
+// Cancelling ctx ends them (and the compilers they started) and makes
+// Preload return: the session cancels it when it closes.
 func (b *Builder) Preload(ctx context.Context, paths ...string) error {
 	ctx = context.WithValue(ctx, backgroundKey{}, true)
 	// The go command runs here first, not in New: a session whose cells

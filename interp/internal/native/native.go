@@ -6,9 +6,10 @@ import (
 	"log"
 	"os"
 	"reflect"
-	"strconv"
 	"sync"
 	"time"
+
+	"github.com/gotensor/gotensor/interp/internal/rtprint"
 )
 
 // Hooks are a session's answers to what compiled cell code asks of it. The
@@ -173,7 +174,7 @@ func (h *Hooks) Recover() {
 func (h *Hooks) Print(args ...any) {
 	var b []byte
 	for _, a := range args {
-		b = appendPrint(b, a)
+		b = rtprint.Append(b, a)
 	}
 	h.stderr().Write(b)
 }
@@ -185,7 +186,7 @@ func (h *Hooks) Println(args ...any) {
 		if i > 0 {
 			b = append(b, ' ')
 		}
-		b = appendPrint(b, a)
+		b = rtprint.Append(b, a)
 	}
 	b = append(b, '\n')
 	h.stderr().Write(b)
@@ -219,76 +220,6 @@ func (h *Hooks) LogFatalf(format string, v ...any) {
 func (h *Hooks) LogFatalln(v ...any) {
 	log.Println(v...)
 	h.Exit(1)
-}
-
-// appendPrint appends a as the print builtin writes it.
-func appendPrint(b []byte, a any) []byte {
-	switch v := a.(type) {
-	case nil:
-		return append(b, "nil"...)
-	case bool:
-		return strconv.AppendBool(b, v)
-	case string:
-		return append(b, v...)
-	case float32:
-		return appendFloat(b, float64(v))
-	case float64:
-		return appendFloat(b, v)
-	case complex64:
-		return appendComplex(b, complex128(v))
-	case complex128:
-		return appendComplex(b, v)
-	}
-	rv := reflect.ValueOf(a)
-	switch rv.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return strconv.AppendInt(b, rv.Int(), 10)
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return strconv.AppendUint(b, rv.Uint(), 10)
-	case reflect.Bool:
-		return strconv.AppendBool(b, rv.Bool())
-	case reflect.String:
-		return append(b, rv.String()...)
-	case reflect.Float32, reflect.Float64:
-		return appendFloat(b, rv.Float())
-	case reflect.Pointer, reflect.UnsafePointer, reflect.Chan, reflect.Func, reflect.Map:
-		return append(b, fmt.Sprintf("%#x", rv.Pointer())...)
-	case reflect.Slice:
-		return append(b, fmt.Sprintf("[%d/%d]%#x", rv.Len(), rv.Cap(), rv.Pointer())...)
-	case reflect.Interface:
-		return append(b, fmt.Sprintf("(%#x,%#x)", 0, 0)...)
-	}
-	return append(b, fmt.Sprint(a)...)
-}
-
-// appendFloat writes f as print does: +1.500000e+000.
-func appendFloat(b []byte, f float64) []byte {
-	switch {
-	case f != f:
-		return append(b, "NaN"...)
-	case f > 1.7976931348623157e308:
-		return append(b, "+Inf"...)
-	case f < -1.7976931348623157e308:
-		return append(b, "-Inf"...)
-	}
-	s := strconv.FormatFloat(f, 'e', 6, 64) // 1.500000e+00
-	if s[0] != '-' {
-		s = "+" + s
-	}
-	// print writes the exponent with three digits.
-	i := len(s) - 3
-	exp := s[i+1:]
-	if len(exp) == 2 {
-		s = s[:i+1] + "0" + exp
-	}
-	return append(b, s...)
-}
-
-func appendComplex(b []byte, c complex128) []byte {
-	b = append(b, '(')
-	b = appendFloat(b, real(c))
-	b = appendFloat(b, imag(c))
-	return append(b, "i)"...)
 }
 
 // A Cell is what a compiled cell's plugin hands the session when it is

@@ -159,6 +159,8 @@ const (
 	cInject    = "ꞏp_"      // a pointer to an interpreter variable, or its function
 	cHooks     = "ꞏh"       // *native.Hooks
 	cStop      = "ꞏstop"    // the stop flag
+	cStopAt    = "ꞏstopAt"  // a package variable holding &ꞏstop (see stopLocal)
+	cStopLocal = "ꞏsp"      // a function's local copy of ꞏstopAt
 	cRun       = "ꞏrun"     // the statements
 	cPre       = "ꞏpre"     // what runs before them
 	cNative    = "ꞏnative"  // the runtime's package name

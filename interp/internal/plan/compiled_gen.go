@@ -429,7 +429,9 @@ func constLiteral(v constant.Value) string {
 // name, so that other cells' packages can call it and implement an
 // interface that has it.
 func methodName(m types.Object) string {
-	if !m.Exported() && m.Pkg() != nil && m.Pkg().Path() == cellPath {
+	// Blank methods (a type may declare several) keep their name: no
+	// code can call them.
+	if !m.Exported() && m.Name() != "_" && m.Pkg() != nil && m.Pkg().Path() == cellPath {
 		return cMethod + m.Name()
 	}
 	return m.Name()
@@ -486,6 +488,7 @@ func (g *cgen) funcDecl(fd *ast.FuncDecl) {
 		g.ed.replace(g.off(fd.Name.Pos()), g.off(fd.Name.End()), n)
 	}
 	if fd.Body != nil {
+		g.stopLocal(fd.Body)
 		g.funcBody(fd.Body, fd.Name.Name)
 		g.walk(fd)
 	}
@@ -597,6 +600,7 @@ func (g *cgen) body(fd *ast.FuncDecl) {
 			}
 		}
 	}
+	g.stopLocal(b)
 	g.funcBody(b, "")
 	g.localize(b)
 	g.walk(b)
@@ -719,6 +723,7 @@ func (g *cgen) enter(n ast.Node) {
 	case *ast.RangeStmt:
 		g.loopCheck(n.Body)
 	case *ast.FuncLit:
+		g.stopLocal(n.Body)
 		g.funcBody(n.Body, "func literal")
 	case *ast.SelectorExpr:
 		g.skip[n.Sel] = true
@@ -737,9 +742,10 @@ func (g *cgen) enter(n ast.Node) {
 	}
 }
 
-// stopCheck is the check of the cell's stop flag.
+// stopCheck is the check of the cell's stop flag, through the pointer
+// that stopLocal gives the enclosing function.
 func (g *cgen) stopCheck() string {
-	return "if " + cAtomic + ".LoadInt32(&" + cStop + ") != 0 { " + cHooks + ".Stop() };"
+	return "if " + cAtomic + ".LoadInt32(" + cStopLocal + ") != 0 { " + cHooks + ".Stop() };"
 }
 
 // loopCheck makes a loop body check the stop flag first, writing back the
@@ -747,10 +753,43 @@ func (g *cgen) stopCheck() string {
 // the cell may end.
 func (g *cgen) loopCheck(body *ast.BlockStmt) {
 	if wb, ok := g.writeBack[body]; ok {
-		g.ed.insert(g.off(body.Lbrace)+1, " if "+cAtomic+".LoadInt32(&"+cStop+") != 0 { "+wb+" };")
+		g.ed.insert(g.off(body.Lbrace)+1, " if "+cAtomic+".LoadInt32("+cStopLocal+") != 0 { "+wb+" };")
 		return
 	}
 	g.ed.insert(g.off(body.Lbrace)+1, " "+g.stopCheck())
+}
+
+// stopLocal starts a function body whose loops or gotos check the stop
+// flag with a local pointer to the flag, which those checks load through.
+// A plugin reaches a package variable through its global offset table,
+// and the compiler folds a local set to &ꞏstop back into that address:
+// each iteration would load the table's entry, then the flag. A pointer
+// loaded from a variable (ꞏstopAt) stays in a register, so that the
+// check is one load, a test and a branch the processor predicts. It is
+// declared first, where no goto can jump over it.
+func (g *cgen) stopLocal(body *ast.BlockStmt) {
+	if body == nil || !checksStop(body) {
+		return
+	}
+	g.ed.insert(g.off(body.Lbrace)+1, " "+cStopLocal+" := "+cStopAt+";")
+}
+
+// checksStop reports whether a function body has a loop or a goto of its
+// own (not one of a function literal's, which has its own pointer).
+func checksStop(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+			found = true
+		case *ast.BranchStmt:
+			found = found || n.Tok == token.GOTO
+		}
+		return !found
+	})
+	return found
 }
 
 // funcBody makes a function body that may recurse check its goroutine's
@@ -1277,7 +1316,7 @@ func (g *cgen) assemble() string {
 	b.WriteString(strings.Join(lines, ""))
 	b.WriteString(")\n\n")
 	fmt.Fprintf(&b, "type %s struct{}\n\n", cNamespace)
-	fmt.Fprintf(&b, "var %s int32\nvar %s *%s.Hooks\n\n", cStop, cHooks, cNative)
+	fmt.Fprintf(&b, "var %s int32\nvar %s = &%s\nvar %s *%s.Hooks\n\n", cStop, cStopAt, cStop, cHooks, cNative)
 	b.WriteString(g.header.String())
 	fmt.Fprintf(&b, "\nfunc %s() {\n%s%s%s%s}\n\n", cPre, g.preSlots.String(), g.preZero.String(), g.preInit.String(), g.preInits.String())
 	b.WriteString(table.String())
