@@ -3,6 +3,7 @@ package plan
 import (
 	"go/ast"
 	"go/types"
+	"strconv"
 )
 
 // errorsAs rewrites errors.As(err, target) whose target points to a type
@@ -82,3 +83,40 @@ func (g *gen) switchError(sw *ast.TypeSwitchStmt) {
 
 // errorIface is the error interface.
 var errorIface = types.Universe.Lookup("error").Type()
+
+// assertedValue returns what the function that assertFunc generates
+// returns for _gtx, a value of the cell's type whose source is src that
+// it asserted to iface: for a struct type and a compiled interface with
+// methods (error, fmt.Stringer), _gtx converted as convTo converts it
+// (an error made by cellrt.Fmt, the interpreter's wrapper rewrapped).
+// yaegi's own conversion of a struct to a compiled interface puts the
+// struct's last field in its wrapper in place of the struct: after err
+// := r.(error) of a recovered E{...}, errors.As(err, &e) and err.(E)
+// were false. Else _gtx.
+func (g *gen) assertedValue(src string, iface types.Type) string {
+	named, ok := types.Unalias(iface).(*types.Named)
+	if !ok || isCellType(iface) {
+		return "_gtx"
+	}
+	if it, ok := named.Underlying().(*types.Interface); !ok || it.NumMethods() == 0 {
+		return "_gtx"
+	}
+	for _, tn := range g.cellTypeNames() {
+		n := tn.Type().(*types.Named)
+		if _, isStruct := n.Underlying().(*types.Struct); !isStruct {
+			continue
+		}
+		if ts, ok := g.typeSrc(n); !ok || ts != src {
+			continue
+		}
+		if types.Identical(iface, errorIface) {
+			return rtName + ".Named(" + fmtCall("_gtx", "_gtx", displayMethods(n)) + ", " + strconv.Quote(cellTypeStr(src)) + ").(error)"
+		}
+		is, ok := g.typeSrc(named)
+		if !ok {
+			return "_gtx"
+		}
+		return rtName + ".Rewrap(func() " + is + " { return _gtx }(), _gtx).(" + is + ")"
+	}
+	return "_gtx"
+}

@@ -192,7 +192,7 @@ func (g *gen) assertFunc(iface types.Type, impls []cellType, commaOk bool, opera
 	}
 	b.WriteString(" _gtt := " + rtName + ".CellType(_gtv);")
 	for _, c := range impls {
-		b.WriteString(" if " + c.cond() + " { if _gtx, _gtok := _gtv.(" + c.src + "); _gtok { return _gtx")
+		b.WriteString(" if " + c.cond() + " { if _gtx, _gtok := _gtv.(" + c.src + "); _gtok { return " + g.assertedValue(c.src, iface))
 		if commaOk {
 			b.WriteString(", true")
 		}
