@@ -34,6 +34,15 @@ func (e *edits) insertClosing(off int, text string) {
 	e.add(edit{pos: off, end: off, text: text, closing: true})
 }
 
+// insertOutside inserts text at off as insertClosing does, but after
+// every closing there, made before or after it: it ends a construct
+// around all that ends at off (a statement rewritten once its parts
+// are).
+func (e *edits) insertOutside(off int, text string) {
+	e.add(edit{pos: off, end: off, text: text, closing: true})
+	e.list[len(e.list)-1].seq = -e.seq
+}
+
 // replace replaces bytes [pos, end) with text. Edits inside the span are
 // dropped.
 func (e *edits) replace(pos, end int, text string) { e.add(edit{pos: pos, end: end, text: text}) }

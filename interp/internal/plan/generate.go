@@ -144,6 +144,9 @@ type gen struct {
 	// writes and reaches through a pointer its wrapper takes (see
 	// bindLoopVars): each is spelled (*name).
 	viaPointer map[*ast.Ident]string
+	// called holds the parallel assignments whose values parallelAssign
+	// made the results of one call.
+	called map[*ast.AssignStmt]bool
 	// bodies are the names the cell's functions are declared under (see
 	// rewrite).
 	bodies map[*ast.FuncDecl]string

@@ -121,8 +121,11 @@ func (g *gen) walk(root ast.Node, fc *fnCtx) {
 			if len(fc.loops) > 0 && fc.loops[len(fc.loops)-1].stmt == top {
 				g.endFuncLoop(fc)
 			}
-			if d, ok := top.(*ast.DeferStmt); ok {
-				g.deferValues(d)
+			switch top := top.(type) {
+			case *ast.DeferStmt:
+				g.deferValues(top)
+			case *ast.AssignStmt:
+				g.mapElemAssign(top, stack)
 			}
 			return true
 		}

@@ -1,6 +1,9 @@
 package plan
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestStoredAssign checks that a struct's composite literal or a receive
 // assigned to a variable is put in parentheses (see storedAssign).
@@ -45,5 +48,34 @@ func TestParallelAssign(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { wantCode(t, setup, c.src, c.has, c.not) })
+	}
+}
+
+// TestMapElemAssign checks that an assignment of several values that one
+// expression gives to a map's element assigns variables first and then
+// each target (see mapElemAssign), where the statement is, before an if
+// statement it starts, in a select's case, and that it is refused in a
+// for statement's post statement.
+func TestMapElemAssign(t *testing.T) {
+	testRewrites(t, []rewriteCase{
+		{"a comma-ok assertion", "var v any = \"s\"\nm := map[string]string{}\nvar ok bool\nfunc() { m[\"a\"], ok = v.(string) }()",
+			[]string{"{ var _gtv1 string; var _gtv2 bool; _gtv1, _gtv2 = v.(string); m[\"a\"] = _gtv1; ok = _gtv2 }"}, nil},
+		{"a map index and a call, the element second", "import \"strconv\"\nfunc f(m, o map[string]int, mb map[string]bool) (n int, err error) { m[\"a\"], err = strconv.Atoi(\"1\"); n, mb[\"b\"] = o[\"c\"]; return }",
+			[]string{"{ _gtv1, _gtv2 := strconv.Atoi(\"1\"); m[\"a\"] = _gtv1; err = _gtv2 }", "{ var _gtv3 int; var _gtv4 bool; _gtv3, _gtv4 = o[\"c\"]; n = _gtv3; mb[\"b\"] = _gtv4 }"}, nil},
+		{"a key given by a call is evaluated first", "func key() string { return \"k\" }\nfunc two() (int, bool) { return 1, true }\nfunc f(m map[string]int) { var ok bool; m[key()], ok = two(); _ = ok }",
+			[]string{"{ _gtk1 := key(); _gtv2, _gtv3 := two(); m[_gtk1] = _gtv2; ok = _gtv3 }"}, nil},
+		{"an if statement's initial statement goes before it", "func f(m map[int]int, ch chan int) { var ok bool; if m[1], ok = <-ch; ok { m[2] = 2 } }",
+			[]string{"{ _gtv1, _gtv2 := <-ch; m[1] = _gtv1; ok = _gtv2; ", "if ; ok {", "m[2] = 2 } }"}, nil},
+		{"a select's case defines the variables", "func f(m map[int]int, ch chan int) { var ok bool; select { case m[1], ok = <-ch: _ = ok } }",
+			[]string{"case _gtv1, _gtv2 := <-ch: m[1] = _gtv1; ok = _gtv2; "}, nil},
+		{"a parallel assignment made one call", "func f(m map[string]any) { var ok bool; m[\"a\"], ok = any(1), true; _ = ok }",
+			[]string{"{ _gtv1, _gtv2 := func() (any, bool) {", "return _gtp0, _gtp1 }(); m[\"a\"] = _gtv1; ok = _gtv2 }"}, nil},
+		{"elements and fields are left as they are", "type P struct{ A int }\nfunc f(s []int, p *P, v any) { var ok bool; s[0], ok = v.(int); p.A, ok = v.(int); _ = ok }",
+			[]string{"s[0], ok = func(_gtv any)", "p.A, ok = func(_gtv any)"}, []string{"_gtv1"}},
+	})
+	s := newSession(t)
+	if _, err := s.Plan(1, "func f(m map[int]bool, v any) { for i := 0; i < 2; m[i], _ = v.(bool) { i++ } }"); err == nil ||
+		!strings.Contains(err.Error(), "in a for statement's post statement: the interpreter would not store the element; at the end of the loop's body, assign the values to variables and then the element (v, ok := x; m[k] = v)") {
+		t.Errorf("a for statement's post statement: got %v, want the error that says what to write", err)
 	}
 }

@@ -87,7 +87,8 @@ func (g *gen) forCopies(f *ast.ForStmt, fc *fnCtx) {
 }
 
 // captures reports whether a function literal in loop uses one of vars,
-// or the loop takes the address of one.
+// or the loop takes the address of one (&i, &i.X, a method with a pointer
+// receiver).
 func (g *gen) captures(loop ast.Node, vars map[types.Object]*ast.Ident) bool {
 	found := false
 	var lits int
@@ -103,10 +104,13 @@ func (g *gen) captures(loop ast.Node, vars map[types.Object]*ast.Ident) bool {
 			if lits > 0 && vars[g.c.info.Uses[n]] != nil {
 				found = true
 			}
-		case *ast.UnaryExpr:
-			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && vars[g.c.info.Uses[id]] != nil {
-				found = true
-			}
+		case *ast.UnaryExpr, *ast.SliceExpr, *ast.SelectorExpr:
+			// Addresses alone: these nodes write nothing else.
+			g.writes(n, func(x ast.Expr) {
+				if id := g.storageOf(x); id != nil && vars[g.c.info.Uses[id]] != nil {
+					found = true
+				}
+			})
 		}
 		return !found
 	}
@@ -175,30 +179,20 @@ func (g *gen) bindLoopVars(lit *ast.FuncLit, stack []ast.Node) {
 	seen := map[*types.Var]bool{}
 	written := map[*types.Var]bool{} // the variables of the loops the literal writes
 	write := func(x ast.Expr) {
-		if id, ok := ast.Unparen(x).(*ast.Ident); ok {
+		if id := g.storageOf(x); id != nil {
 			if v := asVar(g.c.info.Uses[id]); inLoop(v) {
 				written[v] = true
 			}
 		}
 	}
 	ast.Inspect(lit.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.Ident:
-			if v, ok := g.c.info.Uses[n].(*types.Var); ok && !v.IsField() && inLoop(v) && !seen[v] {
+		if id, ok := n.(*ast.Ident); ok {
+			if v, ok := g.c.info.Uses[id].(*types.Var); ok && !v.IsField() && inLoop(v) && !seen[v] {
 				seen[v] = true
 				vars = append(vars, v)
 			}
-		case *ast.AssignStmt:
-			for _, l := range n.Lhs {
-				write(l)
-			}
-		case *ast.IncDecStmt:
-			write(n.X)
-		case *ast.UnaryExpr:
-			if n.Op == token.AND {
-				write(n.X)
-			}
 		}
+		g.writes(n, write)
 		return true
 	})
 	if len(vars) == 0 {
@@ -253,7 +247,7 @@ func (g *gen) loopWrites(loop ast.Node, lit *ast.FuncLit, vars []*types.Var) map
 	}
 	found := map[*types.Var]bool{}
 	write := func(x ast.Expr) {
-		if id, ok := ast.Unparen(x).(*ast.Ident); ok {
+		if id := g.storageOf(x); id != nil {
 			if v, ok := g.c.info.Uses[id].(*types.Var); ok && want[v] {
 				found[v] = true
 			}
@@ -275,13 +269,23 @@ func (g *gen) loopWrites(loop ast.Node, lit *ast.FuncLit, vars []*types.Var) map
 	return found
 }
 
-// writesIn calls write with what n writes, when n is an assignment, an
-// increment or an address; it returns whether to look inside n (not
-// inside lit).
+// writesIn calls write with what n writes (see writes); it returns
+// whether to look inside n (not inside lit).
 func (g *gen) writesIn(n ast.Node, lit *ast.FuncLit, write func(ast.Expr)) bool {
+	if f, ok := n.(*ast.FuncLit); ok {
+		return f != lit
+	}
+	g.writes(n, write)
+	return true
+}
+
+// writes calls write with the expressions that n writes or whose address
+// it takes: the left of an assignment, an increment, a range statement
+// that assigns; the operand of &, of a slice expression of an array
+// (a[:]) and of a method with a pointer receiver called on a value
+// (x.Scale(2) writes x).
+func (g *gen) writes(n ast.Node, write func(ast.Expr)) {
 	switch n := n.(type) {
-	case *ast.FuncLit:
-		return n != lit
 	case *ast.AssignStmt:
 		// x, err := f() writes err, which go/types records as a use.
 		for _, l := range n.Lhs {
@@ -298,8 +302,66 @@ func (g *gen) writesIn(n ast.Node, lit *ast.FuncLit, write func(ast.Expr)) bool 
 			write(n.Key)
 			write(n.Value)
 		}
+	case *ast.SliceExpr:
+		if t := g.c.info.TypeOf(n.X); t != nil {
+			if _, ok := t.Underlying().(*types.Array); ok {
+				write(n.X)
+			}
+		}
+	case *ast.SelectorExpr:
+		if g.pointerMethodOfValue(n) {
+			write(n.X)
+		}
 	}
-	return true
+}
+
+// pointerMethodOfValue reports whether sel selects a method with a
+// pointer receiver of a value that is not a pointer: Go takes the value's
+// address to call it.
+func (g *gen) pointerMethodOfValue(sel *ast.SelectorExpr) bool {
+	s, ok := g.c.info.Selections[sel]
+	if !ok || s.Kind() != types.MethodVal {
+		return false
+	}
+	if _, ptr := s.Recv().Underlying().(*types.Pointer); ptr || types.IsInterface(s.Recv()) {
+		return false
+	}
+	sig, ok := s.Obj().Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	_, ptr := sig.Recv().Type().(*types.Pointer)
+	return ptr
+}
+
+// storageOf returns the variable whose storage a write to x changes: x
+// itself, or the struct or array variable that x is a field or an
+// element of (x.X += 10 and a[1].Y = 2 change x and a), not one reached
+// through a pointer, a slice or a map; nil for anything else.
+func (g *gen) storageOf(x ast.Expr) *ast.Ident {
+	for {
+		switch e := ast.Unparen(x).(type) {
+		case *ast.Ident:
+			return e
+		case *ast.SelectorExpr:
+			s, ok := g.c.info.Selections[e]
+			if !ok || s.Kind() != types.FieldVal || s.Indirect() {
+				return nil
+			}
+			x = e.X
+		case *ast.IndexExpr:
+			t := g.c.info.TypeOf(e.X)
+			if t == nil {
+				return nil
+			}
+			if _, ok := t.Underlying().(*types.Array); !ok {
+				return nil
+			}
+			x = e.X
+		default:
+			return nil
+		}
+	}
 }
 
 // pointTo makes the uses of v in body go through the pointer named p (see

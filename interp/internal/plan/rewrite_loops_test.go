@@ -38,3 +38,23 @@ func TestLoopVarsOfEarlierCells(t *testing.T) {
 	p := run(t, s, 2, "for i := 0; i < 3; i++ {\n\t// a comment that makes the loop longer than the first cell's text\n\tfunc() { tally.N++ }()\n\twg.Add(1)\n\tgo func() { defer wg.Done(); out[i] = i }()\n}")
 	checkSource(t, p, []string{"func() {", "tally.N++ }()", "go func(i int) {"}, []string{"tally Tally", "wg sync.WaitGroup", "out []int"})
 }
+
+// TestLoopFieldWrites checks that a closure in a loop shares through a
+// pointer a struct or array variable of its iteration that the body
+// changes after it through a field, an element or a method with a
+// pointer receiver, and that a literal that does so itself is left to
+// the frame it was made in (see storageOf and writes).
+func TestLoopFieldWrites(t *testing.T) {
+	testRewrites(t, []rewriteCase{
+		{"a field written after the closure", "import \"image\"\nvar fs []func() string\nfor i := 0; i < 3; i++ { x := image.Pt(i, -i); fs = append(fs, func() string { return x.String() }); x.X += 10 }",
+			[]string{"fs = append(fs, func(_gtp1_x *image.Point) func() string { return ", "return (*_gtp1_x)", "}(&x)", "); x.X += 10 }"}, nil},
+		{"an element of an array and a range variable's field", "type P struct{ X int }\nvar fs []func() int\nfor _, p := range []P{{1}} { a := [2]int{}; fs = append(fs, func() int { return a[0] + p.X }); a[1]++; p.X = 2 }",
+			[]string{"func(_gtp1_a *[2]int, _gtp2_p *P) func() int { return func() int { return (*_gtp1_a)[0] + (*_gtp2_p).X } }(&a, &p)"}, nil},
+		{"a method with a pointer receiver after the closure", "type C struct{ N int }\nfunc (c *C) Inc() { c.N++ }\nvar fs []func() int\nfor i := 0; i < 2; i++ { c := C{i}; fs = append(fs, func() int { return c.N }); c.Inc() }",
+			[]string{"func(_gtp1_c *C) func() int { return func() int { return (*_gtp1_c).N } }(&c)"}, nil},
+		{"a literal that calls a pointer method itself", "type C struct{ N int }\nfunc (c *C) Inc() { c.N++ }\nvar fs []func() int\nfor i := 0; i < 2; i++ { c := C{i}; fs = append(fs, func() int { c.Inc(); return c.N }) }",
+			[]string{"fs = append(fs, func() int {", " c.Inc();"}, []string{"_gtp"}},
+		{"a field through a pointer is no write of the pointer", "type P struct{ X int }\nvar fs []func() int\nfor i := 0; i < 2; i++ { p := &P{i}; fs = append(fs, func() int { return p.X }); p.X++ }",
+			[]string{"func(p *P) func() int { return func() int { return p.X } }(p)"}, nil},
+	})
+}
