@@ -144,6 +144,7 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 		g.parallelAssign(a, fc, stack) // before convNode: its call holds conversions
 		g.storedAssign(a, fc, stack)
 		g.funcMapAssign(a)
+		g.commaOkAssign(a)
 	}
 	if c, ok := n.(*ast.CallExpr); ok {
 		g.compiledVariadic(c) // before convNode: its slice holds the arguments' conversions
@@ -175,6 +176,7 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 	case *ast.DeclStmt:
 		g.hoistedDecl(n)
 		g.storedDecl(n, fc, stack)
+		g.commaOkDecl(n)
 	case *ast.TypeAssertExpr:
 		if n.Type != nil {
 			g.ifaceNode(n, stack[len(stack)-1], fc)

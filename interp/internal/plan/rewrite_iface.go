@@ -29,18 +29,8 @@ import (
 // comma-ok form is an assignment or a var declaration of two names.
 func (g *gen) assertIface(n *ast.TypeAssertExpr, parent ast.Node) {
 	t := g.c.info.Types[n.Type].Type
-	if t == nil {
-		return
-	}
-	iface, ok := t.Underlying().(*types.Interface)
-	if !ok || iface.NumMethods() == 0 {
-		return
-	}
-	impls := g.cellImplementers(iface, nil)
-	if len(impls) == 0 && g.compiledCheck(t) == "" {
-		return
-	}
-	if _, ok := g.typeSrc(t); !ok {
+	impls, ok := g.ifaceAssertion(t)
+	if !ok {
 		return
 	}
 	commaOk := isCommaOk(n, parent)
@@ -52,6 +42,26 @@ func (g *gen) assertIface(n *ast.TypeAssertExpr, parent ast.Node) {
 	}
 	g.ed.insert(g.off(n.X.Pos()), g.assertFunc(t, impls, commaOk, operand)+"(")
 	g.ed.replace(g.off(n.X.End()), g.off(n.Rparen)+1, ")")
+}
+
+// ifaceAssertion reports whether assertIface rewrites an assertion to t,
+// and returns the cell's types that implement it.
+func (g *gen) ifaceAssertion(t types.Type) ([]cellType, bool) {
+	if t == nil {
+		return nil, false
+	}
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 {
+		return nil, false
+	}
+	impls := g.cellImplementers(iface, nil)
+	if len(impls) == 0 && g.compiledCheck(t) == "" {
+		return nil, false
+	}
+	if _, ok := g.typeSrc(t); !ok {
+		return nil, false
+	}
+	return impls, true
 }
 
 // switchIface rewrites a type switch that has a case of an interface

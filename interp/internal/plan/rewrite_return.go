@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"go/ast"
+	"go/types"
 	"strconv"
 	"strings"
 )
@@ -17,6 +18,16 @@ func (g *gen) returnStmt(r *ast.ReturnStmt, fc *fnCtx) {
 			results = g.exprList(r.Results)
 		}
 		g.ed.replace(g.off(r.Pos()), g.off(r.End()), g.jump(fc, len(fc.loops)-1, "return", results))
+		return
+	}
+	if names := g.convertedResults(r, fc); names != nil {
+		// The call's results, then the return of them.
+		dec := ""
+		if fc.depth {
+			dec = depthName + "--; "
+		}
+		g.ed.replace(g.off(r.Pos()), g.off(r.Return)+len("return"), "{ "+strings.Join(names, ", ")+" :=")
+		g.ed.insertClosing(g.off(r.End()), "; "+dec+"return "+strings.Join(names, ", ")+" }")
 		return
 	}
 	if !fc.depth {
@@ -57,6 +68,54 @@ func (g *gen) returnStmt(r *ast.ReturnStmt, fc *fnCtx) {
 		}
 	}
 	g.ed.insertClosing(g.off(r.End()), closing)
+}
+
+// convertedResults returns names for the results of r's call where r
+// returns one call's several results and converts one of them to an
+// interface (return os.OpenFile(...) in a function whose results are
+// (Sink, error)), else nil. yaegi does not convert a result so returned
+// when the function is called through a variable, as a cell's functions
+// are (see runBlock): its interface held nothing, and a use panicked; a
+// result assigned to a variable first is converted by the return.
+func (g *gen) convertedResults(r *ast.ReturnStmt, fc *fnCtx) []string {
+	if len(r.Results) != 1 || fc.results == nil {
+		return nil
+	}
+	call, ok := ast.Unparen(r.Results[0]).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	got, ok := g.c.info.TypeOf(call).(*types.Tuple)
+	if !ok || got.Len() < 2 {
+		return nil
+	}
+	var want []types.Type
+	for _, f := range fc.results.List {
+		t := g.c.info.TypeOf(f.Type)
+		if t == nil {
+			return nil
+		}
+		for range max(len(f.Names), 1) {
+			want = append(want, t)
+		}
+	}
+	if len(want) != got.Len() {
+		return nil
+	}
+	converts := false
+	for i, t := range want {
+		if types.IsInterface(t) && !types.Identical(t, got.At(i).Type()) {
+			converts = true
+		}
+	}
+	if !converts {
+		return nil
+	}
+	names := make([]string, len(want))
+	for i := range names {
+		names[i] = g.fresh("_gtc")
+	}
+	return names
 }
 
 // resultNames returns the names of named results.
