@@ -93,7 +93,7 @@ func (g *gen) convNode(n ast.Node, fc *fnCtx) {
 			if b, ok := info.Uses[id].(*types.Builtin); ok && b.Name() == "append" {
 				if st, ok := info.Types[n].Type.Underlying().(*types.Slice); ok {
 					for _, a := range n.Args[1:] {
-						g.convIfaceToCompiled(a, st.Elem())
+						g.convTo(a, st.Elem())
 						g.convAny(a, st.Elem())
 					}
 				}

@@ -77,7 +77,10 @@ func (g *gen) ifaceAssertion(t types.Type) ([]cellType, bool) {
 //	case func(...) bool {...}(_gtsx): x := _gtsx.(int); _ = x; B; default: x := _gtsx; _ = x; C }
 //
 // An interface declared in a cell is tested through the cell's types
-// alone: yaegi's own test of it is wrong.
+// alone: yaegi's own test of it is wrong. So is a switch over a compiled
+// interface with methods (fmt.Stringer) that has a case of a cell's
+// type: yaegi's switch does not see through its wrapper of the cell's
+// value, and the case tests it by a comma-ok assertion, which does.
 func (g *gen) switchIface(sw *ast.TypeSwitchStmt) {
 	if sw.Init != nil {
 		return
@@ -124,8 +127,12 @@ func (g *gen) switchIface(sw *ast.TypeSwitchStmt) {
 				// another only when the value is bare (the tests come
 				// after "_gtt != """).
 				_, confused := g.concreteCond(tv.Type)
-				confused = confused && g.mayConfuse(g.c.info.Types[guard.X].Type)
-				rewrite = rewrite || confused
+				xt := g.c.info.Types[guard.X].Type
+				confused = confused && g.mayConfuse(xt)
+				// A compiled interface with methods holds a cell's
+				// value in the interpreter's wrapper, which its type
+				// switch does not see through: its assertion does.
+				rewrite = rewrite || confused || isCellType(tv.Type) && !g.mayConfuse(xt)
 				switch {
 				case isCellType(tv.Type) && !isIface && confused:
 					tc.cells = append(tc.cells, cellType{ts, structLike(tv.Type) || types.NewMethodSet(tv.Type).Len() == 0})
