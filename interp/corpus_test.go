@@ -241,7 +241,7 @@ func (r results) judgeByGo(t *testing.T, progs []corpus.Program, variants []vari
 		}
 	}
 	if len(need) > 0 {
-		got, err := corpus.GoRun(context.Background(), need, t.TempDir(), hangAfter, 2*runtime.GOMAXPROCS(0))
+		got, err := corpus.GoRunCached(context.Background(), need, t.TempDir(), hangAfter, 2*runtime.GOMAXPROCS(0))
 		if err != nil {
 			t.Fatal(err)
 		}

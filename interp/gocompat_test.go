@@ -280,7 +280,7 @@ func runGocompat(t *testing.T, progs []gocompatProgram, modes []gocompatMode) []
 		plain[i] = p.Program
 	}
 	workers := 2 * runtime.GOMAXPROCS(0)
-	want, err := corpus.GoRun(context.Background(), plain, t.TempDir(), hangAfter, workers)
+	want, err := corpus.GoRunCached(context.Background(), plain, t.TempDir(), hangAfter, workers)
 	if err != nil {
 		t.Fatal(err)
 	}
