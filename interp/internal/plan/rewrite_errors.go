@@ -6,25 +6,36 @@ import (
 )
 
 // errorsAs rewrites errors.As(err, target) whose target points to a type
-// a cell declared: compiled errors.As cannot see that such a type is an
-// error. The runtime walks the chain and an interpreted type assertion
-// tests each error.
+// a cell declared, an interface too: compiled errors.As cannot see that
+// such a type is an error, or an interface. The runtime walks the chain
+// and an interpreted type assertion tests each error.
 func (g *gen) errorsAs(call *ast.CallExpr) {
 	if len(call.Args) != 2 {
 		return
 	}
 	target := call.Args[1]
 	p, ok := g.c.info.Types[target].Type.(*types.Pointer)
-	if !ok || !isCellType(p.Elem()) || types.IsInterface(p.Elem()) {
+	if !ok || !isCellType(p.Elem()) {
 		return
 	}
 	t, ok := g.typeSrc(p.Elem())
 	if !ok {
 		return
 	}
+	assert := "_gte.(" + t + ")"
+	if types.IsInterface(p.Elem()) {
+		// A cell's interface: the value's type is tested as an
+		// assertion to it is (see assertIface); compiled errors.As
+		// panicked, its target not an interface it knows.
+		impls, ok := g.ifaceAssertion(p.Elem())
+		if !ok {
+			return
+		}
+		assert = g.assertFunc(p.Elem(), impls, true, "_gtv") + "(_gte)"
+	}
 	g.ed.replace(g.off(call.Fun.Pos()), g.off(call.Lparen)+1, rtName+".ErrorsAs(")
 	g.ed.replace(g.off(call.Args[0].End()), g.off(target.Pos()),
-		", func(_gte any) bool { _gtv, _gtok := _gte.("+t+"); if _gtok { *(")
+		", func(_gte any) bool { _gtv, _gtok := "+assert+"; if _gtok { *(")
 	g.ed.replace(g.off(target.End()), g.off(call.Rparen)+1, ") = _gtv }; return _gtok }, "+errName+")")
 }
 

@@ -7,6 +7,8 @@ func TestRewritesErrors(t *testing.T) {
 	testRewrites(t, []rewriteCase{
 		{"errors.Is and errors.As on cell errors", "var err error = &E{\"x\"}\nvar target *E\nok := errors.Is(err, err) && errors.As(err, &target)",
 			[]string{"_gt.ErrorsIsWith(err, err, _gtErr) && _gt.ErrorsAs(err, func(_gte any) bool { _gtv, _gtok := _gte.(*E); if _gtok { *(&target) = _gtv }; return _gtok }, _gtErr)"}, nil},
+		{"errors.As into a cell's interface asserts as an assertion to it does", "type Coder interface{ Code() int }\ntype C struct{ N int; S string }\nfunc (c C) Error() string { return \"c\" }\nfunc (c C) Code() int { return c.N }\nvar err error = C{1, \"\"}\nvar c Coder\nok := errors.As(err, &c)",
+			[]string{"_gt.ErrorsAs(err, func(_gte any) bool { _gtv, _gtok := func(_gtv any) (Coder, bool) { if _gtv == nil { return nil, false };", "(_gte); if _gtok { *(&c) = _gtv }; return _gtok }, _gtErr)"}, nil},
 	})
 }
 
