@@ -34,6 +34,7 @@ type fnCtx struct {
 // forms, range over functions and their jumps), rewrite_return.go,
 // rewrite_defer.go (deferred calls: their arguments, recover and
 // closures), rewrite_assign.go (parallel assignments of interface values),
+// rewrite_commaok.go (comma-ok values that fail),
 // rewrite_conv.go (cell values converted to interfaces), rewrite_equal.go
 // (== of interface values), rewrite_iface.go
 // (assertions and type switches to interfaces), rewrite_fmtany.go (fmt of
