@@ -533,6 +533,14 @@ func TypeName(v any, f func(any) string) string {
 		if name := f(v); name != "" {
 			return name
 		}
+		// A cell's struct in a compiled interface with methods comes
+		// in the interpreter's wrapper (see Rewrap), which the cell's
+		// assertions do not see through: they see the value inside.
+		if isWrapper(reflect.ValueOf(v)) {
+			if name := f(Unwrap(v)); name != "" {
+				return name
+			}
+		}
 	}
 	if x, name := dynamic(v); name == "" {
 		return fmt.Sprintf("%T", x)
