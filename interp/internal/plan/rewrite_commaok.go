@@ -79,16 +79,9 @@ func (g *gen) commaOkValue(v ast.Expr) {
 // assertRewritten reports whether assertIface or assertConcrete rewrites
 // n.
 func (g *gen) assertRewritten(n *ast.TypeAssertExpr) bool {
-	t := g.c.info.Types[n.Type].Type
-	if _, ok := g.ifaceAssertion(t); ok {
+	if _, ok := g.ifaceAssertion(g.c.info.Types[n.Type].Type); ok {
 		return true
 	}
-	if t == nil || !g.mayConfuse(g.c.info.Types[n.X].Type) {
-		return false
-	}
-	if _, ok := g.concreteCond(t); !ok {
-		return false
-	}
-	_, ok := g.typeSrc(t)
+	_, _, _, ok := g.concreteAssertion(n)
 	return ok
 }

@@ -35,17 +35,8 @@ func (g *gen) convNode(n ast.Node, fc *fnCtx) {
 	info := g.c.info
 	switch n := n.(type) {
 	case *ast.ReturnStmt:
-		if fc.results == nil {
-			return
-		}
-		var results []types.Type
-		for _, f := range fc.results.List {
-			t := info.Types[f.Type].Type
-			for range max(len(f.Names), 1) {
-				results = append(results, t)
-			}
-		}
-		if len(results) != len(n.Results) {
+		results := g.resultTypes(fc)
+		if results == nil || len(results) != len(n.Results) {
 			return
 		}
 		for i, r := range n.Results {

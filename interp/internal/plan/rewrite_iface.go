@@ -772,15 +772,7 @@ func (g *gen) concreteCond(t types.Type) (string, bool) {
 // into a function literal that tests the value's type name first.
 // parent is the node above the assertion (see assertIface).
 func (g *gen) assertConcrete(n *ast.TypeAssertExpr, parent ast.Node) {
-	t := g.c.info.Types[n.Type].Type
-	if t == nil || !g.mayConfuse(g.c.info.Types[n.X].Type) {
-		return
-	}
-	cond, ok := g.concreteCond(t)
-	if !ok {
-		return
-	}
-	ts, ok := g.typeSrc(t)
+	t, cond, ts, ok := g.concreteAssertion(n)
 	if !ok {
 		return
 	}
@@ -804,6 +796,23 @@ func (g *gen) assertConcrete(n *ast.TypeAssertExpr, parent ast.Node) {
 	}
 	g.ed.insert(g.off(n.X.Pos()), b.String())
 	g.ed.replace(g.off(n.X.End()), g.off(n.Rparen)+1, ")")
+}
+
+// concreteAssertion reports whether assertConcrete rewrites n, and
+// returns the asserted type, concreteCond's condition on it and its
+// source.
+func (g *gen) concreteAssertion(n *ast.TypeAssertExpr) (t types.Type, cond, src string, ok bool) {
+	t = g.c.info.Types[n.Type].Type
+	if t == nil || !g.mayConfuse(g.c.info.Types[n.X].Type) {
+		return nil, "", "", false
+	}
+	if cond, ok = g.concreteCond(t); !ok {
+		return nil, "", "", false
+	}
+	if src, ok = g.typeSrc(t); !ok {
+		return nil, "", "", false
+	}
+	return t, cond, src, true
 }
 
 // warnSameFields warns at a type assertion or type switch case (pos) to

@@ -78,7 +78,7 @@ func (g *gen) returnStmt(r *ast.ReturnStmt, fc *fnCtx) {
 // are (see runBlock): its interface held nothing, and a use panicked; a
 // result assigned to a variable first is converted by the return.
 func (g *gen) convertedResults(r *ast.ReturnStmt, fc *fnCtx) []string {
-	if len(r.Results) != 1 || fc.results == nil {
+	if len(r.Results) != 1 {
 		return nil
 	}
 	call, ok := ast.Unparen(r.Results[0]).(*ast.CallExpr)
@@ -89,22 +89,13 @@ func (g *gen) convertedResults(r *ast.ReturnStmt, fc *fnCtx) []string {
 	if !ok || got.Len() < 2 {
 		return nil
 	}
-	var want []types.Type
-	for _, f := range fc.results.List {
-		t := g.c.info.TypeOf(f.Type)
-		if t == nil {
-			return nil
-		}
-		for range max(len(f.Names), 1) {
-			want = append(want, t)
-		}
-	}
+	want := g.resultTypes(fc)
 	if len(want) != got.Len() {
 		return nil
 	}
 	converts := false
 	for i, t := range want {
-		if types.IsInterface(t) && !types.Identical(t, got.At(i).Type()) {
+		if t != nil && types.IsInterface(t) && !types.Identical(t, got.At(i).Type()) {
 			converts = true
 		}
 	}
@@ -116,6 +107,23 @@ func (g *gen) convertedResults(r *ast.ReturnStmt, fc *fnCtx) []string {
 		names[i] = g.fresh("_gtc")
 	}
 	return names
+}
+
+// resultTypes returns the types of the results of fc's function, one for
+// each result (a field of several names gives several), or nil for a
+// function without results.
+func (g *gen) resultTypes(fc *fnCtx) []types.Type {
+	if fc.results == nil {
+		return nil
+	}
+	var results []types.Type
+	for _, f := range fc.results.List {
+		t := g.c.info.Types[f.Type].Type
+		for range max(len(f.Names), 1) {
+			results = append(results, t)
+		}
+	}
+	return results
 }
 
 // resultNames returns the names of named results.
