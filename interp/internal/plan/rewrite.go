@@ -127,6 +127,9 @@ func (g *gen) walk(root ast.Node, fc *fnCtx) {
 				g.deferValues(top)
 			case *ast.AssignStmt:
 				g.mapElemAssign(top, stack)
+				g.commaOkStmt(top, fc, stack)
+			case *ast.DeclStmt:
+				g.commaOkStmt(top, fc, stack)
 			}
 			return true
 		}
@@ -145,7 +148,7 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 		g.parallelAssign(a, fc, stack) // before convNode: its call holds conversions
 		g.storedAssign(a, fc, stack)
 		g.funcMapAssign(a)
-		g.commaOkAssign(a)
+		g.commaOkAssign(a, fc, stack)
 	}
 	if c, ok := n.(*ast.CallExpr); ok {
 		g.compiledVariadic(c) // before convNode: its slice holds the arguments' conversions
@@ -177,7 +180,7 @@ func (g *gen) node(n ast.Node, fc *fnCtx, stack []ast.Node) bool {
 	case *ast.DeclStmt:
 		g.hoistedDecl(n)
 		g.storedDecl(n, fc, stack)
-		g.commaOkDecl(n)
+		g.commaOkDecl(n, fc, stack)
 	case *ast.TypeAssertExpr:
 		if n.Type != nil {
 			g.ifaceNode(n, stack[len(stack)-1], fc)
