@@ -7,8 +7,10 @@ import (
 	"log"
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
+	"unsafe"
 )
 
 // stdioCapture sends what the process writes to standard output and error
@@ -33,6 +35,11 @@ type stdioCapture struct {
 	savedStderr    *os.File // the original os.Stderr (fd 2)
 	wg             sync.WaitGroup
 	synced         [2]chan struct{} // a forwarder got past the sync marker
+	// readers are the pipes' read ends; busy[i] is set while forwarder i
+	// holds bytes it took from its pipe and has not written yet (see
+	// sync).
+	readers [2]syscall.RawConn
+	busy    [2]atomic.Bool
 }
 
 // syncMarker is written to a captured stream to learn when everything
@@ -80,22 +87,53 @@ func captureStdio(out, errOut io.Writer) (*stdioCapture, error) {
 		r *os.File
 		w io.Writer
 	}{{rOut, out}, {rErr, errOut}} {
+		raw, err := p.r.SyscallConn()
+		if err != nil {
+			c.restore()
+			return nil, fmt.Errorf("interp: capturing standard output and error: %w", err)
+		}
+		c.readers[i] = raw
 		c.wg.Add(1)
 		go func() {
 			defer c.wg.Done()
 			defer p.r.Close()
-			c.forward(p.w, p.r, c.synced[i])
+			c.forward(p.w, raw, i)
 		}()
 	}
 	return c, nil
 }
 
-// forward copies r to w, dropping sync markers and signalling each one.
-func (c *stdioCapture) forward(w io.Writer, r io.Reader, synced chan struct{}) {
+// forward copies the pipe r to w, dropping sync markers and signalling
+// each one on synced[i]. busy[i] is set before each read from the pipe
+// and cleared once what the read took has been written: sync then knows
+// that a forwarder that is not busy, of a pipe that is empty, has
+// forwarded everything written before.
+func (c *stdioCapture) forward(w io.Writer, r syscall.RawConn, i int) {
+	synced, busy := c.synced[i], &c.busy[i]
 	buf := make([]byte, 32<<10)
 	var pending []byte
 	for {
-		n, err := r.Read(buf)
+		var n int
+		var err error
+		rerr := r.Read(func(fd uintptr) bool {
+			busy.Store(true)
+			n, err = syscall.Read(int(fd), buf)
+			if err == syscall.EINTR {
+				return false
+			}
+			if err == syscall.EAGAIN {
+				busy.Store(len(pending) > 0)
+				return false // wait until the pipe is readable
+			}
+			return true
+		})
+		switch {
+		case rerr != nil:
+			err = rerr
+		case err == nil && n == 0:
+			err = io.EOF
+		}
+		n = max(n, 0)
 		pending = append(pending, buf[:n]...)
 		for {
 			i := bytes.Index(pending, syncMarker)
@@ -123,15 +161,26 @@ func (c *stdioCapture) forward(w io.Writer, r io.Reader, synced chan struct{}) {
 		}
 		if err != nil {
 			w.Write(pending)
+			busy.Store(false)
 			return
 		}
+		// A kept tail waits for the rest of a marker: the forwarder
+		// stays busy, and sync writes its marker.
+		busy.Store(len(pending) > 0)
 	}
 }
 
 // sync waits until what was written to standard output and error so far
 // has been forwarded, or for at most a tenth of a second. Both markers go
 // out before it waits, so that the two forwarders pass them at once.
+// When both pipes are empty and neither forwarder holds what it read,
+// everything has been forwarded already and no marker goes out: a cell
+// that printed nothing costs two system calls, not a round of the
+// forwarders.
 func (c *stdioCapture) sync() {
+	if c.idle(0) && c.idle(1) {
+		return
+	}
 	timeout := time.After(100 * time.Millisecond)
 	for i, f := range []*os.File{c.stdout, c.stderr} {
 		select {
@@ -147,6 +196,21 @@ func (c *stdioCapture) sync() {
 			return
 		}
 	}
+}
+
+// idle reports whether forwarder i has written everything written to its
+// pipe so far. The pipe is looked at before the forwarder: a forwarder
+// sets busy before its read takes bytes from the pipe, so bytes that were
+// in the pipe are either still there or held by a busy forwarder.
+func (c *stdioCapture) idle(i int) bool {
+	unread := -1
+	c.readers[i].Control(func(fd uintptr) {
+		var n int32
+		if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCINQ, uintptr(unsafe.Pointer(&n))); e == 0 {
+			unread = int(n)
+		}
+	})
+	return unread == 0 && !c.busy[i].Load()
 }
 
 // restore points standard output and error back at the original files and

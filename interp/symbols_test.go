@@ -88,3 +88,43 @@ fmt.Println("last")`, &r)
 		t.Error("Close did not give os.Stderr back")
 	}
 }
+
+// TestCaptureStdioPerCell checks that what a cell writes to the captured
+// file descriptors, through the interpreter's fmt or compiled code, is
+// that cell's output, never a later cell's, also when it ends in a byte
+// that may begin the capture's sync marker (the forwarder keeps such a
+// tail), and that cells which write nothing, whose end skips the sync,
+// get nothing.
+func TestCaptureStdioPerCell(t *testing.T) {
+	s, err := New(Options{CaptureStdio: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Execute(context.Background(), `import "os"`, &recorder{}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 60 {
+		var code, want, wantErr string
+		switch i % 4 {
+		case 0:
+			code, want = fmt.Sprintf("os.Stdout.WriteString(\"c%d\\x00\")", i), fmt.Sprintf("c%d\x00", i)
+		case 1:
+			code, want = fmt.Sprintf("fmt.Println(%d)", i), fmt.Sprintf("%d\n", i)
+		case 2:
+			code = fmt.Sprintf("x%d := %d", i, i)
+		case 3:
+			code, wantErr = fmt.Sprintf("fmt.Fprint(os.Stderr, \"e%d\")", i), fmt.Sprintf("e%d", i)
+		}
+		var r recorder
+		if _, err := s.Execute(context.Background(), code, &r); err != nil {
+			t.Fatalf("cell %d: %v", i, err)
+		}
+		if got := r.text("stdout"); got != want {
+			t.Errorf("cell %d (%s): stdout %q, want %q", i, code, got, want)
+		}
+		if got := r.text("stderr"); got != wantErr {
+			t.Errorf("cell %d (%s): stderr %q, want %q", i, code, got, wantErr)
+		}
+	}
+}
