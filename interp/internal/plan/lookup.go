@@ -288,6 +288,9 @@ type ImportAt struct {
 // universe lacks (a module's) before Plan checks the cell. It returns nil
 // for a cell that does not parse; Plan reports why.
 func (s *Session) CellImports(src string) []ImportAt {
+	if !strings.Contains(src, "import") {
+		return nil // no import declaration: the cell need not be parsed
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	c := &cell{s: s, n: -1, src: src}
