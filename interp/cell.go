@@ -34,7 +34,7 @@ func (s *Session) runGo(ctx context.Context, code string) (*kernel.Bundle, error
 	if s.dbgOn.Load() {
 		// The debugger's breakpoints and steps are the interpreter's.
 		s.debugFunctions()
-		p, err = s.plan.Interpret(s.cells, code)
+		p, err = s.plan.Debug(s.cells, code)
 	} else {
 		p, err = s.plan.Plan(s.cells, code)
 	}
@@ -191,7 +191,7 @@ func (c *cellRun) steps() (*kernel.Bundle, error) {
 			continue // compiled for its declarations; nothing runs
 		}
 		s.dbg.recordStep(s.cells, st.Src, prog)
-		if err := s.exec(prog); err != nil {
+		if err := s.exec(prog, c.p.Debug); err != nil {
 			return nil, err
 		}
 		if v, ok := s.rt.TakeResult(); ok {
@@ -321,13 +321,16 @@ func (s *Session) compileStep(st plan.Step) (prog *yaegi.Program, err error) {
 	return prog, nil
 }
 
-// exec runs a compiled step and turns a panic into a *kernel.Error.
-func (s *Session) exec(prog *yaegi.Program) error {
+// exec runs a compiled step and turns a panic into a *kernel.Error. A
+// step planned for the debugger (debug, see plan.Session.Debug) runs
+// under it while a front end is attached; others run in the calling
+// goroutine, which is the session's.
+func (s *Session) exec(prog *yaegi.Program, debug bool) error {
 	s.traceMu.Lock()
 	s.trace = s.trace[:0]
 	s.traceMu.Unlock()
 	var err error
-	if s.dbgOn.Load() {
+	if debug && s.dbgOn.Load() {
 		_, err = s.dbg.execute(prog)
 	} else {
 		_, err = s.yi.Execute(prog)

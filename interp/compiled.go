@@ -313,7 +313,7 @@ func (s *Session) runCompiled(ctx context.Context, code string, p *plan.Plan) (*
 	for _, st := range cp.Steps {
 		// The cell's imports, for later interpreted cells.
 		if prog, err := s.compileStep(st); err == nil {
-			s.exec(prog)
+			s.exec(prog, false)
 		}
 	}
 	if err != nil {
@@ -517,7 +517,7 @@ func (s *Session) debugFunctions() {
 // interpretFunction declares a compiled cell's function again in the
 // interpreter, from src, planned as cell r.n (see debugFunctions).
 func (s *Session) interpretFunction(r compiledRun, src string) error {
-	p, err := s.plan.Interpret(r.n, src)
+	p, err := s.plan.Debug(r.n, src)
 	if err != nil {
 		return err
 	}
@@ -533,7 +533,7 @@ func (s *Session) interpretFunction(r compiledRun, src string) error {
 			continue
 		}
 		s.dbg.recordStep(r.n, st.Src, prog)
-		if err := s.exec(prog); err != nil {
+		if err := s.exec(prog, p.Debug); err != nil {
 			return err
 		}
 	}

@@ -137,6 +137,7 @@ func (rt *Runtime) exports() map[string]map[string]reflect.Value {
 		"FmtFields":          reflect.ValueOf(FmtFields),
 		"Enter":              reflect.ValueOf(rt.Enter),
 		"Result":             reflect.ValueOf(rt.Result),
+		"Value":              reflect.ValueOf(rt.Value),
 		"Exit":               reflect.ValueOf(rt.Exit),
 		"Goexit":             reflect.ValueOf(rt.Goexit),
 		"Fatal":              reflect.ValueOf(rt.Fatal),
@@ -253,6 +254,11 @@ func (rt *Runtime) Result(v any, text any, html, markdown, svg func() string, pn
 	}
 	rt.result.Store(&r)
 }
+
+// Value is Result for a value whose type has no display methods of a
+// cell's: the statement that ends a cell in such an expression hands it
+// over with one argument, which the interpreter compiles faster than six.
+func (rt *Runtime) Value(v any) { rt.result.Store(&Value{V: Unwrap(v)}) }
 
 // TakeResult returns the value that Result was given since the last
 // TakeResult, and forgets it; ok is false when Result was not called.

@@ -568,15 +568,34 @@ func (s *Session) SetCompile(on bool) {
 }
 
 // Interpret plans a cell for the interpreter, as Plan does without
-// Config.Compile: for a cell that the Go compiler refused, and while a
-// debugger (the interpreter's) is attached.
+// Config.Compile: for a cell that the Go compiler refused.
 func (s *Session) Interpret(n int, src string) (*Plan, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.interpret(n, src)
+}
+
+// Debug plans a cell for the interpreter's debugger, as Interpret does,
+// with Plan.Debug set: yaegi's debugger runs each step in a goroutine of
+// its own, which the cell's run block makes the session's first (see
+// cellrt.Runtime.GoStart).
+func (s *Session) Debug(n int, src string) (*Plan, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.debug = true
+	defer func() { s.debug = false }()
+	return s.interpret(n, src)
+}
+
+func (s *Session) interpret(n int, src string) (*Plan, error) {
 	on := s.cfg.Compile
 	s.cfg.Compile = false
 	defer func() { s.cfg.Compile = on }()
-	return s.plan(n, src, true)
+	p, err := s.plan(n, src, true)
+	if p != nil {
+		p.Debug = s.debug
+	}
+	return p, err
 }
 
 // A compiled type's source: its declaration and its methods', which a

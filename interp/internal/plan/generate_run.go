@@ -18,8 +18,8 @@ import (
 // body is a declared function, as yaegi compiles function literals
 // differently), runs the statements in order (their top-level
 // definitions assign session variables) with the init functions after
-// the declarations that come first (see declaresVars), and main. It
-// first makes its goroutine the session's.
+// the declarations that come first (see declaresVars), and main. Under
+// the debugger it first makes its goroutine the session's.
 func (g *gen) runBlock() string {
 	c := g.c
 	var b strings.Builder
@@ -74,10 +74,14 @@ func (g *gen) runBlock() string {
 		return ""
 	}
 	// The goroutine that runs the cell is the session's (see
-	// cellrt.Runtime.GoStart): the session binds its own, and yaegi's
-	// debugger runs a cell's step in one it starts itself. On init's
-	// line: the cell's lines keep their numbers.
-	return "package main\nfunc init() { defer " + rtName + ".GoStart()()\n" + b.String() + "}\n"
+	// cellrt.Runtime.GoStart): the executor binds its own, and yaegi's
+	// debugger runs a cell's step in one it starts itself, which the step
+	// binds first. On init's line: the cell's lines keep their numbers.
+	start := ""
+	if g.s.debug {
+		start = "defer " + rtName + ".GoStart()()"
+	}
+	return "package main\nfunc init() { " + start + "\n" + b.String() + "}\n"
 }
 
 // declaresVars reports whether st, a top-level statement of a cell

@@ -44,6 +44,13 @@ type Plan struct {
 	// interpreter, when it does.
 	Interpreted string
 
+	// Debug reports that the plan is for the interpreter's debugger
+	// (Session.Debug): its steps are to run under the debugger, in a
+	// goroutine of the debugger's that the run block makes the session's.
+	// Other plans' steps run in the executor's goroutine, which the
+	// executor makes the session's.
+	Debug bool
+
 	commit func(ran int) // applies the plan to the session (see Commit)
 }
 

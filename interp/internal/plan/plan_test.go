@@ -85,7 +85,7 @@ func TestPlans(t *testing.T) {
 			name:  "declarations in any order, statements in order",
 			cells: []string{"x := square(3)\nimport \"strings\"\nfunc square(n int) int { return n * n }\ntype pair struct{ a, b int }\nconst k = 2\nvar y = k * 10\nfmt.Println(strings.Repeat(\"ab\", k), x, y)\nfunc (p pair) sum() int { return p.a + p.b }\nimport \"strings\"\npair{x, y}.sum()"},
 			decls: []string{"var x int", "import strings", "func square func(n int) int", "type pair pair", "const k untyped int", "var y int", "method pair.sum"},
-			has:   []string{"func _gtf1_square(n int) int", "square = _gtf1_square", "x = square(3)", "y = k * 10", "var square func(int) int\nvar x int\nvar y int", "_gtres := pair{x, y}.sum(); _gt.Result(_gtres"},
+			has:   []string{"func _gtf1_square(n int) int", "square = _gtf1_square", "x = square(3)", "y = k * 10", "var square func(int) int\nvar x int\nvar y int", "_gtres := pair{x, y}.sum(); _gt.Value(_gtres)"},
 		},
 		{
 			name:   "a definition of the same type reuses the variable",
@@ -257,5 +257,31 @@ func TestColumns(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("no use of g in\n%s", dump(p))
+	}
+}
+
+// TestDebugPlanBindsGoroutine checks that only a plan for the debugger
+// makes the goroutine that runs it the session's (yaegi's debugger runs a
+// step in a goroutine of its own; other steps run in the executor's,
+// which the executor binds).
+func TestDebugPlanBindsGoroutine(t *testing.T) {
+	s := newSession(t)
+	start := "func init() { defer _gt.GoStart()()"
+	p, err := s.Plan(1, "x := 2\nx + 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := dump(p); strings.Contains(got, "GoStart") || p.Debug {
+		t.Errorf("a plan for the executor binds its goroutine (Debug %v):\n%s", p.Debug, got)
+	}
+	for name, plan := range map[string]func(int, string) (*Plan, error){"Interpret": s.Interpret, "Debug": s.Debug} {
+		p, err := plan(2, "y := 2\ny + 1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		debug := name == "Debug"
+		if got := dump(p); strings.Contains(got, start) != debug || p.Debug != debug {
+			t.Errorf("%s: run block binds its goroutine %v, Debug %v; want %v:\n%s", name, strings.Contains(got, start), p.Debug, debug, got)
+		}
 	}
 }

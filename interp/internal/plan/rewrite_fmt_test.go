@@ -16,6 +16,8 @@ func TestRewritesFmt(t *testing.T) {
 			[]string{"fmt.Printf(\"%v %+v %#v %s\\n\", p, func(_gtx point) any { return _gt.Describe(_gtx, \"main.point\", \"x\", \"y\") }(p), func(_gtx *point) any { return _gt.Describe(_gtx, \"main.point\", \"x\", \"y\") }(&p), func(any) string { return \"main.point\" }(p))"}, nil},
 		{"the last value with display methods", "S(2)",
 			[]string{"_gtres := S(2); _gt.Result(_gtres, _gt.Fmt(_gtres, _gtres.String, nil, nil, nil), nil, nil, nil, nil)"}, nil},
+		{"the last value without display methods", "type P struct{ X int }\np := P{1}\np",
+			[]string{"_gtres := p; _gt.Value(_gtres)"}, []string{"_gt.Result("}},
 	})
 }
 

@@ -104,7 +104,8 @@ type Session struct {
 	generated map[string]types.Object
 	goNames   map[string]string // instance's name → Go's name of the type (see gen.goTypeName)
 	keys      map[types.Object]string
-	planID    int // numbers the plans, for objKey
+	planID    int  // numbers the plans, for objKey
+	debug     bool // planning for the debugger (see Debug)
 	// localKey gives the key of a type declared in a function of the cell
 	// being checked (see cell.localKey), while a cell is planned.
 	localKey func(*types.TypeName) string
