@@ -190,8 +190,7 @@ func (c *cellRun) steps() (*kernel.Bundle, error) {
 		if st.Kind == plan.StepDeclare {
 			continue // compiled for its declarations; nothing runs
 		}
-		s.dbg.recordStep(s.cells, st.Src, prog)
-		if err := s.exec(prog, c.p.Debug); err != nil {
+		if err := s.runStep(s.cells, st, prog, c.p.Debug); err != nil {
 			return nil, err
 		}
 		if v, ok := s.rt.TakeResult(); ok {
@@ -314,11 +313,30 @@ func (s *Session) compileStep(st plan.Step) (prog *yaegi.Program, err error) {
 			prog, err = nil, s.interpError(fmt.Errorf("%v", r))
 		}
 	}()
+	kids := packageScopeChildren(s.yi)
+	before := -1
+	if kids != nil {
+		before = len(*kids)
+	}
 	prog, err = s.yi.CompileAST(n)
 	if err != nil {
 		return nil, s.interpError(err)
 	}
+	dropScopesAfter(packageScopeChildren(s.yi), before)
+	forgetRoot(s.yi, prog)
 	return prog, nil
+}
+
+// runStep runs st, a step of cell n compiled as prog that is not a
+// StepDeclare, and records it for the debugger's breakpoints unless it
+// holds none of the cell's code (Step.Internal), which runs without the
+// debugger.
+func (s *Session) runStep(n int, st plan.Step, prog *yaegi.Program, debug bool) error {
+	if st.Internal {
+		return s.exec(prog, false)
+	}
+	s.dbg.recordStep(n, st.Src, prog)
+	return s.exec(prog, debug)
 }
 
 // exec runs a compiled step and turns a panic into a *kernel.Error. A

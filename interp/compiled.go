@@ -532,8 +532,7 @@ func (s *Session) interpretFunction(r compiledRun, src string) error {
 		if st.Kind == plan.StepDeclare {
 			continue
 		}
-		s.dbg.recordStep(r.n, st.Src, prog)
-		if err := s.exec(prog, p.Debug); err != nil {
+		if err := s.runStep(r.n, st, prog, p.Debug); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"runtime"
 	"testing"
 
 	"github.com/gotensor/gotensor/kernel"
@@ -24,6 +25,40 @@ func TestManyCells(t *testing.T) {
 	e, ok := err.(*kernel.Error)
 	if !ok || e.Value != "cell line 2:6: undefined: undefinedName" {
 		t.Errorf("error after 1500 cells: %#v", err)
+	}
+}
+
+// TestDeclaringCellsMemory checks that what a session keeps grows by a
+// bounded amount a cell when cells keep declaring types with methods.
+// Each such cell makes the dispatch functions again for all the session's
+// types, and yaegi kept every function it compiled (its debugger's files,
+// its package scope's children): 100 cells kept 290 MB, 200 cells 1.1 GB.
+func TestDeclaringCellsMemory(t *testing.T) {
+	s := newSession(t)
+	var r recorder
+	declare := func(from, to int) {
+		for i := from; i < to; i++ {
+			code := fmt.Sprintf("type T%d struct{ A int }\nfunc (t T%d) M() int { return t.A }\nfunc f%d() int { return %d }\nv%d := T%d{f%d()}", i, i, i, i, i, i, i)
+			if _, err := s.Execute(context.Background(), code, &r); err != nil {
+				t.Fatalf("cell %d: %v", i+1, err)
+			}
+		}
+	}
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	declare(0, 20)
+	before := heap()
+	declare(20, 100)
+	after := heap()
+	// About 100 KB a cell is kept now (the cell's types, functions and
+	// variables, the code that runs them); the dispatch functions kept
+	// added 3.5 MB a cell here.
+	if grown := int64(after) - int64(before); grown > 40<<20 {
+		t.Errorf("80 cells that declare a type each kept %d MB, want at most 40 MB", grown>>20)
 	}
 }
 

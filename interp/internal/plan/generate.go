@@ -130,6 +130,8 @@ type gen struct {
 	p  *Plan
 	ed edits
 
+	dispatch string // the cell's dispatch assignments (see dispatchFile)
+
 	// ynames are the interpreter's names of the cell's objects where they
 	// are not their own: versioned types, main.
 	ynames map[types.Object]string
@@ -316,6 +318,9 @@ func (g *gen) plan() (*Plan, error) {
 	declareStep := fileStep
 	if declare != "" {
 		declareStep = addStep(Step{Kind: StepDeclare, Src: declare})
+	}
+	if dispatch := g.dispatchFile(); dispatch != "" {
+		addStep(Step{Kind: StepFile, Src: dispatch, Internal: true})
 	}
 	if run != "" {
 		addStep(Step{Kind: StepFile, Src: run})

@@ -7,6 +7,20 @@ import (
 	"strings"
 )
 
+// dispatchFile returns the file that assigns the dispatch functions a
+// cell that declares types or methods makes (see dispatchVars), or "".
+// It is a step of its own, before the run block, which the executor keeps
+// nothing of once it ran (Step.Internal): each such cell makes the
+// functions again for all the session's types, and the interpreter keeps
+// every file it compiled for its debugger, so a session of n such cells
+// kept n² of them (a gigabyte at 200 cells).
+func (g *gen) dispatchFile() string {
+	if g.dispatch == "" {
+		return ""
+	}
+	return "package main\nfunc init() {\n" + g.dispatch + "}\n"
+}
+
 // runBlock returns the file that runs the cell: one function, init, which
 // the interpreter runs once when the file runs. Its frame goes away when
 // the cell ends (the interpreter keeps what top-level code computes for
@@ -23,7 +37,7 @@ import (
 func (g *gen) runBlock() string {
 	c := g.c
 	var b strings.Builder
-	b.WriteString(g.dispatchVars())
+	g.dispatch = g.dispatchVars()
 	b.WriteString(g.templateVars())
 	for _, fd := range c.funcs {
 		if body, ok := g.bodies[fd]; ok && fd.Name.Name != "init" {

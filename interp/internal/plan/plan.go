@@ -112,6 +112,10 @@ type Step struct {
 	Import *Import
 	// Declares lists the session-level names the step declares.
 	Declares []string
+	// Internal marks a step that holds none of the cell's code (the
+	// planner's dispatch functions): no breakpoint can be set in it, and
+	// the executor keeps nothing of it once it ran.
+	Internal bool
 }
 
 // Import is an import of a package under a name.
