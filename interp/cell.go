@@ -55,6 +55,7 @@ func (s *Session) runPlan(ctx context.Context, code string, p *plan.Plan) (*kern
 	s.dbg.recordCell(s.cells, code)
 	c := &cellRun{s: s, p: p, ctx: ctx, ended: make(chan struct{})}
 	res, err := c.run(ctx, c.steps)
+	s.dbg.forgetTransient(s.cells)
 	s.plan.Commit(p, int(c.ran.Load()))
 	if err != nil {
 		return nil, err
@@ -335,7 +336,7 @@ func (s *Session) runStep(n int, st plan.Step, prog *yaegi.Program, debug bool) 
 	if st.Internal {
 		return s.exec(prog, false)
 	}
-	s.dbg.recordStep(n, st.Src, prog)
+	s.dbg.recordStep(n, st.Src, prog, st.Transient)
 	return s.exec(prog, debug)
 }
 

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	yaegi "github.com/traefik/yaegi/interp"
@@ -21,8 +22,9 @@ type recordedCell struct {
 
 // A recordedStep is a compiled step that ran.
 type recordedStep struct {
-	n    int
-	prog *yaegi.Program
+	n         int
+	prog      *yaegi.Program
+	transient bool // its code cannot run once the cell ended (plan.Step.Transient)
 }
 
 // recordCell remembers the code of Go cell n. It and recordStep are what
@@ -36,10 +38,11 @@ func (d *debugger) recordCell(n int, code string) {
 }
 
 // recordStep remembers a compiled step of cell n that runs: breakpoints on
-// the cell's lines are set on its steps.
-func (d *debugger) recordStep(n int, src string, prog *yaegi.Program) {
+// the cell's lines are set on its steps. A transient step is forgotten
+// when the cell ends (see forgetTransient).
+func (d *debugger) recordStep(n int, src string, prog *yaegi.Program, transient bool) {
 	d.mu.Lock()
-	d.ran = append(d.ran, recordedStep{n % plan.CellsWrap, prog})
+	d.ran = append(d.ran, recordedStep{n % plan.CellsWrap, prog, transient})
 	if strings.Contains(src, " = _gtf") {
 		for _, m := range funcBind.FindAllStringSubmatch(src, -1) {
 			d.binds[m[1]] = m[2]
@@ -48,6 +51,16 @@ func (d *debugger) recordStep(n int, src string, prog *yaegi.Program) {
 			d.rebind = true
 		}
 	}
+	d.mu.Unlock()
+}
+
+// forgetTransient forgets the transient steps of cell n, which has ended:
+// no breakpoint can stop in them any more, and keeping them kept their code
+// (about 10 KB a cell such as 1+1) for the session's life.
+func (d *debugger) forgetTransient(n int) {
+	n %= plan.CellsWrap
+	d.mu.Lock()
+	d.ran = slices.DeleteFunc(d.ran, func(st recordedStep) bool { return st.n == n && st.transient })
 	d.mu.Unlock()
 }
 

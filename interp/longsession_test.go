@@ -60,6 +60,24 @@ func TestDeclaringCellsMemory(t *testing.T) {
 	if grown := int64(after) - int64(before); grown > 40<<20 {
 		t.Errorf("80 cells that declare a type each kept %d MB, want at most 40 MB", grown>>20)
 	}
+
+	// A cell that declares nothing and makes no function keeps nothing
+	// of its code once it ended (10 KB a cell was kept).
+	for range 200 {
+		if _, err := s.Execute(context.Background(), "1+1", &r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before = heap()
+	for range 2000 {
+		if _, err := s.Execute(context.Background(), "x := 3\nx * 2", &r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after = heap()
+	if grown := int64(after) - int64(before); grown > 4<<20 {
+		t.Errorf("2000 cells of statements kept %d KB, want at most 4 MB", grown>>10)
+	}
 }
 
 // BenchmarkExecute measures the per-cell cost of the session for a cell

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -323,7 +324,7 @@ func (g *gen) plan() (*Plan, error) {
 		addStep(Step{Kind: StepFile, Src: dispatch, Internal: true})
 	}
 	if run != "" {
-		addStep(Step{Kind: StepFile, Src: run})
+		addStep(Step{Kind: StepFile, Src: run, Transient: !funcLiteral.MatchString(run)})
 	}
 	g.p.Steps = steps
 	g.commitDecls(fileStep, declareStep)
@@ -338,6 +339,12 @@ func (g *gen) plan() (*Plan, error) {
 	}
 	return g.p, nil
 }
+
+// funcLiteral matches what may begin a function literal in generated
+// code (a cell's own, or a go statement's, which the planner writes as
+// one): "func(" or "func (". The run block's own "func init()" does not
+// match; a match in a string or comment only keeps a step it need not.
+var funcLiteral = regexp.MustCompile(`\bfunc\s*\(`)
 
 // commitAfter applies f at Commit when step has run.
 func (g *gen) commitAfter(step int, f func()) {

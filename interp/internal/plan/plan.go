@@ -116,6 +116,11 @@ type Step struct {
 	// planner's dispatch functions): no breakpoint can be set in it, and
 	// the executor keeps nothing of it once it ran.
 	Internal bool
+	// Transient marks the file that runs the cell's statements when it
+	// makes no function literal: none of its code can run once the cell
+	// ended (declared functions are in other steps), so the executor need
+	// keep nothing of it for breakpoints then.
+	Transient bool
 }
 
 // Import is an import of a package under a name.

@@ -285,3 +285,32 @@ func TestDebugPlanBindsGoroutine(t *testing.T) {
 		}
 	}
 }
+
+// TestTransientRunBlock checks which files that run a cell's statements
+// can be forgotten once the cell ended: those that make no function
+// literal (a go statement's is one), whose code cannot run again.
+func TestTransientRunBlock(t *testing.T) {
+	for src, want := range map[string]bool{
+		"1 + 1":                               true,
+		"x := 3\nfor i := range 3 { x += i }": true,
+		"f := func() int { return 1 }\nf()":   false,
+		"g := func (a int) int { return a }":  false,
+		"go fmt.Println(1)":                   false,
+		"func h() int { return 2 }\nh()":      true,
+	} {
+		s := newSession(t)
+		p := run(t, s, 1, src)
+		last := p.Steps[len(p.Steps)-1]
+		if !strings.Contains(last.Src, "func init()") {
+			t.Fatalf("%q: last step is not the run block:\n%s", src, dump(p))
+		}
+		if last.Transient != want {
+			t.Errorf("%q: Transient %v, want %v:\n%s", src, last.Transient, want, dump(p))
+		}
+		for _, st := range p.Steps[:len(p.Steps)-1] {
+			if st.Transient {
+				t.Errorf("%q: a step other than the run block is transient:\n%s", src, st.Src)
+			}
+		}
+	}
+}
