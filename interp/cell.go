@@ -314,17 +314,10 @@ func (s *Session) compileStep(st plan.Step) (prog *yaegi.Program, err error) {
 			prog, err = nil, s.interpError(fmt.Errorf("%v", r))
 		}
 	}()
-	kids := packageScopeChildren(s.yi)
-	before := -1
-	if kids != nil {
-		before = len(*kids)
-	}
-	prog, err = s.yi.CompileAST(n)
+	prog, err = compile(s.yi, n)
 	if err != nil {
 		return nil, s.interpError(err)
 	}
-	dropScopesAfter(packageScopeChildren(s.yi), before)
-	forgetRoot(s.yi, prog)
 	return prog, nil
 }
 

@@ -71,8 +71,8 @@ func (d *debugger) applyBreakpoints() {
 // itself, in yaegi v0.16.1's terms (node.child, node.pos, node.debug and
 // nodeDebugData.breakOnLine), and leaves prog as it is when they differ.
 func markLines(fset *token.FileSet, prog *yaegi.Program, lines map[int]bool) {
-	root := reflect.ValueOf(prog).Elem().FieldByName("root")
-	if !root.IsValid() || root.Kind() != reflect.Pointer || root.IsNil() {
+	root := programRoot(prog)
+	if !root.IsValid() {
 		return
 	}
 	nodeType := root.Type().Elem()

@@ -1,53 +1,81 @@
 package interp
 
 import (
+	"go/ast"
 	"reflect"
+	"slices"
 	"unsafe"
 
 	yaegi "github.com/traefik/yaegi/interp"
 )
 
-// forgetRoot drops prog from the files the interpreter keeps for its
-// debugger's breakpoints by file (Interpreter.roots), which this session's
-// debugger does not use: it sets breakpoints on the programs it records
-// itself (debugger.recordStep). Without it, every step of every cell
-// stays in memory for the session's life, whether or not anything still
-// refers to its code: about 10 KB a `1+1`, and the dispatch functions of
-// each cell that declares types (see plan.Step.Internal). Code still in
-// use (declared functions, closures a cell made) keeps its own nodes.
+// What yaegi keeps of the code it compiled.
 //
-// It reads yaegi v0.16.1's fields (Interpreter.roots, Program.root) and
-// leaves the interpreter as it is when they differ.
-func forgetRoot(yi *yaegi.Interpreter, prog *yaegi.Program) {
+// yaegi keeps every function it compiles for the interpreter's life: the
+// scope of each in its parent scope's children (package main's, for a
+// cell's init and the function literals at its top level) and each file in
+// Interpreter.roots, for its debugger's breakpoints by file. Both lists are
+// only appended to. yaegi reads the children only to list a stopped
+// frame's variables, from the scopes of the frame's own function, and
+// this session's debugger sets breakpoints on the programs it records
+// itself (debugger.recordStep), not by file. So compileStep compiles with
+// compile, which drops both once a step compiled: code still in use
+// (declared functions, closures a cell made) keeps its own nodes and
+// scopes, and the rest can go. Without it a session kept every cell's
+// code, about 10 KB a `1+1`, and every version of the dispatch functions
+// that cells declaring types make again (see plan.Step.Internal): n² of
+// them, 4.4 GB after 400 such cells.
+//
+// The functions here read yaegi v0.16.1's fields (Interpreter.roots,
+// Interpreter.scopes, scope.child, Program.root) and leave the interpreter
+// as it is when they differ.
+
+// compile compiles n as yi.CompileAST does and drops what yaegi would keep
+// of it beyond what the code itself holds on to.
+func compile(yi *yaegi.Interpreter, n ast.Node) (*yaegi.Program, error) {
+	before := -1
+	if kids := packageScopeChildren(yi); kids != nil {
+		before = len(*kids)
+	}
+	prog, err := yi.CompileAST(n)
+	// The package's scope may have been made by this compilation.
+	dropScopesAfter(packageScopeChildren(yi), before)
+	if err != nil {
+		return nil, err
+	}
+	forgetRoot(yi, prog)
+	return prog, nil
+}
+
+// programRoot returns prog's root node (a pointer), or the zero Value when
+// yaegi's Program has no such field.
+func programRoot(prog *yaegi.Program) reflect.Value {
 	root := reflect.ValueOf(prog).Elem().FieldByName("root")
+	if !root.IsValid() || root.Kind() != reflect.Pointer || root.IsNil() {
+		return reflect.Value{}
+	}
+	return root
+}
+
+// forgetRoot drops prog from Interpreter.roots.
+func forgetRoot(yi *yaegi.Interpreter, prog *yaegi.Program) {
+	root := programRoot(prog)
 	roots := reflect.ValueOf(yi).Elem().FieldByName("roots")
-	if !root.IsValid() || root.Kind() != reflect.Pointer || !roots.IsValid() ||
-		roots.Kind() != reflect.Slice || roots.Type().Elem() != root.Type() {
+	if !root.IsValid() || !roots.IsValid() || roots.Kind() != reflect.Slice || roots.Type().Elem() != root.Type() {
 		return
 	}
 	list := (*[]unsafe.Pointer)(unsafe.Pointer(roots.UnsafeAddr()))
 	r := root.UnsafePointer()
 	for i := len(*list) - 1; i >= 0; i-- {
 		if (*list)[i] == r {
-			copy((*list)[i:], (*list)[i+1:])
-			(*list)[len(*list)-1] = nil
-			*list = (*list)[:len(*list)-1]
+			*list = slices.Delete(*list, i, i+1) // clears the freed slot
 			return
 		}
 	}
 }
 
-// packageScopeChildren returns the list of child scopes of the
-// interpreter's scope of package main, to which yaegi adds the scope of
-// every function it compiles there (a cell's init, its function
-// literals, its declared functions), or nil. yaegi only appends to it, and
-// reads it only to list a stopped frame's variables, from the scopes of
-// the frame's own function; so the scopes added while a step compiled can
-// be dropped from it once it compiled, or each would keep its function's
-// code for the session's life (the code still in use keeps its scopes).
-//
-// It reads yaegi v0.16.1's fields (Interpreter.scopes, scope.child) and
-// returns nil when they differ.
+// packageScopeChildren returns the list of child scopes of package main's
+// scope, or nil (none yet, or other fields).
 func packageScopeChildren(yi *yaegi.Interpreter) *[]unsafe.Pointer {
 	scopes := reflect.ValueOf(yi).Elem().FieldByName("scopes")
 	if !scopes.IsValid() || scopes.Kind() != reflect.Map || scopes.Type().Key().Kind() != reflect.String {
@@ -64,12 +92,14 @@ func packageScopeChildren(yi *yaegi.Interpreter) *[]unsafe.Pointer {
 	return (*[]unsafe.Pointer)(unsafe.Add(sc.UnsafePointer(), child.Offset))
 }
 
-// dropScopesAfter truncates the list of package main's child scopes to
-// its first n (see packageScopeChildren).
+// dropScopesAfter truncates the children of package main's scope (kids,
+// see packageScopeChildren) to their first n; n < 0 means none were
+// there before.
 func dropScopesAfter(kids *[]unsafe.Pointer, n int) {
-	if kids == nil || n < 0 || n > len(*kids) {
+	if kids == nil || n > len(*kids) {
 		return
 	}
+	n = max(n, 0)
 	clear((*kids)[n:])
 	*kids = (*kids)[:n]
 }
