@@ -131,8 +131,6 @@ type gen struct {
 	p  *Plan
 	ed edits
 
-	dispatch string // the cell's dispatch assignments (see dispatchFile)
-
 	// ynames are the interpreter's names of the cell's objects where they
 	// are not their own: versioned types, main.
 	ynames map[types.Object]string
@@ -282,6 +280,7 @@ func (g *gen) plan() (*Plan, error) {
 	} else {
 		file, fileDecls = g.declFile(instFile{})
 	}
+	dispatch := dispatchFile(g.dispatchVars())
 	run := g.runBlock()
 	declare := g.declareBlock()
 	if len(g.errs) > 0 {
@@ -320,7 +319,7 @@ func (g *gen) plan() (*Plan, error) {
 	if declare != "" {
 		declareStep = addStep(Step{Kind: StepDeclare, Src: declare})
 	}
-	if dispatch := g.dispatchFile(); dispatch != "" {
+	if dispatch != "" {
 		addStep(Step{Kind: StepFile, Src: dispatch, Internal: true})
 	}
 	if run != "" {

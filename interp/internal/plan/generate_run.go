@@ -7,18 +7,18 @@ import (
 	"strings"
 )
 
-// dispatchFile returns the file that assigns the dispatch functions a
-// cell that declares types or methods makes (see dispatchVars), or "".
-// It is a step of its own, before the run block, which the executor keeps
-// nothing of once it ran (Step.Internal): each such cell makes the
-// functions again for all the session's types, and the interpreter keeps
-// every file it compiled for its debugger, so a session of n such cells
-// kept n² of them (a gigabyte at 200 cells).
-func (g *gen) dispatchFile() string {
-	if g.dispatch == "" {
+// dispatchFile returns the file that assigns dispatch, the dispatch
+// functions a cell that declares types or methods makes (see
+// dispatchVars), or "". It is a step of its own, before the run block,
+// which the executor keeps nothing of once it ran (Step.Internal): each
+// such cell makes the functions again for all the session's types, and a
+// run block is kept for the debugger's breakpoints, so a session of n such
+// cells kept n² of them (a gigabyte at 200 cells).
+func dispatchFile(dispatch string) string {
+	if dispatch == "" {
 		return ""
 	}
-	return "package main\nfunc init() {\n" + g.dispatch + "}\n"
+	return "package main\nfunc init() {\n" + dispatch + "}\n"
 }
 
 // runBlock returns the file that runs the cell: one function, init, which
@@ -37,7 +37,6 @@ func (g *gen) dispatchFile() string {
 func (g *gen) runBlock() string {
 	c := g.c
 	var b strings.Builder
-	g.dispatch = g.dispatchVars()
 	b.WriteString(g.templateVars())
 	for _, fd := range c.funcs {
 		if body, ok := g.bodies[fd]; ok && fd.Name.Name != "init" {
