@@ -112,8 +112,12 @@ func (k *kernel) commWorker() {
 			return
 		case r := <-k.commQ:
 			k.dispatch(r)
-			k.order.done()
+			// Before the message counts as handled: an execute_request
+			// received after it waits for that, so a cell running now
+			// is one received before it, whose busy the comm's idle
+			// hid; a cell started after it sends its own.
 			k.reassertBusy()
+			k.order.done()
 		}
 	}
 }
